@@ -1,0 +1,19 @@
+# Shared by scripts/grill and scripts/test: make sure .venv exists and holds this project.
+# Re-installs when pyproject.toml changes, so a pull that adds a dependency just works.
+_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+_venv="$_root/.venv"
+_python="${PYTHON:-python3}"
+
+grill_env() {  # $1: extras ("" or "test")
+    local extras="$1" stamp="$_venv/.grill-installed${1:+-$1}"
+    if [ ! -x "$_venv/bin/python" ]; then
+        echo "grill: creating $_venv (first run only)..." >&2
+        "$_python" -m venv "$_venv" || { echo "grill: could not create a virtual environment; on Debian: apt-get install python3-venv" >&2; exit 1; }
+    fi
+    if [ ! -f "$stamp" ] || [ "$_root/pyproject.toml" -nt "$stamp" ]; then
+        echo "grill: installing grill${extras:+ with [$extras]} into .venv..." >&2
+        "$_venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$_root${extras:+[$extras]}" >&2 \
+            || { echo "grill: pip install failed (see above)" >&2; exit 1; }
+        touch "$stamp"
+    fi
+}

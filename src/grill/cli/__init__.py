@@ -1,0 +1,76 @@
+"""The command line: parse, call one function, render. The only package importing typer.
+
+Each command group lives in its own module here and is registered below. Expected failures
+(GrillError) become one line on stderr and an exit code in `main`, nowhere else.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from grill import __version__
+from grill.cli import decks
+from grill.cli.common import err
+from grill.errors import GrillError
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="grill",
+    help=(
+        "A terminal drill for ML-engineering interviews on training behaviour.\n\n"
+        "Run with no command for today's drill."
+    ),
+    no_args_is_help=False,
+    add_completion=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+app.add_typer(decks.app, name="decks")
+app.command("card")(decks.card)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"grill {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    ctx: typer.Context,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show the full traceback of an error.")
+    ] = False,
+) -> None:
+    """A terminal drill for ML-engineering interviews on training behaviour.
+
+    Run with no command for today's drill.
+    """
+    if debug:
+        os.environ["GRILL_DEBUG"] = "1"
+    if ctx.invoked_subcommand is None:
+        decks.list_decks(None, False)
+
+
+def main() -> None:
+    """Entry point: run the app, turning expected errors into one line and an exit code."""
+    try:
+        app()
+    except GrillError as exc:
+        if os.environ.get("GRILL_DEBUG"):
+            raise
+        err().print(Text.assemble(("error: ", "red"), str(exc)), soft_wrap=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        err().print("interrupted")
+        sys.exit(130)

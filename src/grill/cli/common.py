@@ -1,0 +1,69 @@
+"""What every command shares: consoles, the deck library, JSON output, the --deck option."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from grill.deck import load_library
+from grill.model import Library
+
+__all__ = ["DeckOpt", "JsonOpt", "err", "library", "out", "print_json", "split_deck_option"]
+
+DeckOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--deck",
+        help="A deck name to use, or a path to an extra deck file to load (repeatable).",
+        show_default=False,
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+
+_out: Console | None = None
+_err: Console | None = None
+
+
+def out() -> Console:
+    """The console for results (stdout). Rich honours NO_COLOR, FORCE_COLOR and the width."""
+    global _out
+    if _out is None:
+        _out = Console(highlight=False, emoji=False)
+    return _out
+
+
+def err() -> Console:
+    """The console for messages and errors (stderr)."""
+    global _err
+    if _err is None:
+        _err = Console(stderr=True, highlight=False, emoji=False)
+    return _err
+
+
+def split_deck_option(values: list[str] | None) -> tuple[list[Path], list[str]]:
+    """`--deck` takes names and paths; a value naming an existing file (or *.yaml) is a path."""
+    paths: list[Path] = []
+    names: list[str] = []
+    for value in values or []:
+        path = Path(value)
+        if value.endswith((".yaml", ".yml")) or path.is_file():
+            paths.append(path)
+        else:
+            names.append(value)
+    return paths, names
+
+
+def library(decks: list[str] | None = None) -> Library:
+    """The built-in and user decks plus any `--deck PATH` files; invalid decks raise DeckError."""
+    paths, _ = split_deck_option(decks)
+    return load_library(paths)
+
+
+def print_json(data: Any) -> None:
+    """JSON to stdout, unstyled, so it pipes cleanly into jq."""
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

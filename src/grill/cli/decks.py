@@ -1,0 +1,134 @@
+"""`grill decks ...` and `grill card`: list, show, validate, schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from grill.cli.common import DeckOpt, JsonOpt, err, library, out, print_json, split_deck_option
+from grill.deck import deck_schema, load_deck
+from grill.errors import DeckError
+from grill.paths import user_decks_dir
+from grill.ui.cards import render_card, render_deck, render_library
+
+app = typer.Typer(
+    help="List, show and check decks.\n\nExample: grill decks validate ~/my-deck.yaml",
+    no_args_is_help=False,
+    invoke_without_command=True,
+)
+
+
+@app.callback()
+def _default(ctx: typer.Context, deck: DeckOpt = None, as_json: JsonOpt = False) -> None:
+    """List, show and check decks. With no subcommand: the list."""
+    if ctx.invoked_subcommand is None:
+        list_decks(deck, as_json)
+
+
+@app.command("list")
+def list_decks(deck: DeckOpt = None, as_json: JsonOpt = False) -> None:
+    """Every loaded deck: name, number of cards and cases, source file.
+
+    Example: grill decks list --json
+    """
+    lib = library(deck)
+    if as_json:
+        print_json(
+            [
+                {
+                    "name": d.name,
+                    "title": d.title,
+                    "cards": len(d.cards),
+                    "cases": len(d.cases),
+                    "path": d.path,
+                    "builtin": d.builtin,
+                }
+                for d in lib.decks
+            ]
+        )
+        return
+    render_library(out(), lib)
+    out().print(f"[dim]Add your own: put *.yaml files in {user_decks_dir()}[/]")
+
+
+@app.command("show")
+def show(
+    name: Annotated[str, typer.Argument(help="The deck's name, e.g. training-behaviors.")],
+    deck: DeckOpt = None,
+) -> None:
+    """A deck's cards, by number and section.
+
+    Example: grill decks show training-behaviors
+    """
+    render_deck(out(), library(deck).deck(name))
+
+
+@app.command("validate")
+def validate(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Deck files to check; none: every built-in and user deck."),
+    ] = None,
+) -> None:
+    """Check deck files; every mistake is listed as file:line:column. Exit 0 valid, 2 not.
+
+    Example: grill decks validate my-deck.yaml
+    """
+    if not paths:
+        lib = library()
+        out().print(f"[green]ok[/]: {len(lib.decks)} deck(s), {len(lib.cards())} cards")
+        return
+    issues = []
+    for path in paths:
+        try:
+            d = load_deck(path)
+            out().print(f"[green]ok[/] {path}: {len(d.cards)} cards, {len(d.cases)} case(s)")
+        except DeckError as exc:
+            issues.extend(exc.issues)
+    if issues:
+        raise DeckError(issues)
+
+
+@app.command("schema")
+def schema() -> None:
+    """Print the JSON Schema of a deck file, for editors.
+
+    Example: grill decks schema > deck.schema.json
+    """
+    print(json.dumps(deck_schema(), indent=2, ensure_ascii=False))
+
+
+def card(
+    ref: Annotated[str, typer.Argument(help="Card id (warmup-why) or number (7).")],
+    deck: DeckOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show one card: question, short answer, explanation, rubric points.
+
+    Example: grill card 7
+    """
+    _, names = split_deck_option(deck)
+    lib = library(deck)
+    found = lib.card(ref, names[0] if names else None)
+    if as_json:
+        print_json(
+            {
+                "id": found.id,
+                "n": found.n,
+                "deck": found.deck,
+                "section": found.section,
+                "question": found.question,
+                "answer": found.answer,
+                "explanation": found.explanation,
+                "points": [{"id": p.id, "says": p.says} for p in found.rubric.points],
+                "misconceptions": [{"id": p.id, "says": p.says} for p in found.rubric.wrong],
+            }
+        )
+        return
+    render_card(out(), found, lib.deck(found.deck))
+
+
+__all__ = ["app", "card", "err"]

@@ -1,0 +1,630 @@
+"""YAML deck files -> validated model objects, with every mistake located by file:line:column.
+
+The only module importing yaml. Files are composed with a safe loader into a node tree, which is
+checked against one declarative schema (the same one `grill decks schema` prints as JSON Schema)
+and only then turned into frozen model objects. Aliases and tags are refused, so an alias bomb or
+a `!!python/object` tag never expands or runs. All issues in a file are reported, not the first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from grill.errors import DeckError, DeckIssue
+from grill.model import (
+    Card,
+    Case,
+    CasePart,
+    Deck,
+    FollowUp,
+    Library,
+    Point,
+    Rubric,
+    Section,
+    Tier,
+)
+from grill.paths import builtin_decks_dir, user_decks_dir
+
+__all__ = ["MAX_DECK_BYTES", "deck_schema", "load_deck", "load_library", "parse_deck"]
+
+MAX_DECK_BYTES = 5 * 1024 * 1024
+"""A deck is text typed by a person; anything bigger is refused before parsing."""
+
+_MAX_DEPTH = 32
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SCALAR_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+}
+
+
+# ---------------------------------------------------------------- reading nodes with positions
+
+
+@dataclass
+class _Reader:
+    """Collects issues while a node tree is read; `card` names the card being read, if any."""
+
+    path: str
+    issues: list[DeckIssue] = field(default_factory=list)
+    card: str | None = None
+    seen: set[int] = field(default_factory=set)
+
+    def fail(self, node: yaml.Node | None, message: str) -> None:
+        line, col = (node.start_mark.line + 1, node.start_mark.column + 1) if node else (1, 1)
+        self.issues.append(DeckIssue(self.path, line, col, message, self.card))
+
+    def enter(self, node: yaml.Node, depth: int) -> bool:
+        """Refuse aliases (a node reached twice), foreign tags and deep nesting."""
+        if id(node) in self.seen:
+            self.fail(node, "anchors and aliases are not allowed in decks")
+            return False
+        self.seen.add(id(node))
+        if depth > _MAX_DEPTH:
+            self.fail(node, f"nesting deeper than {_MAX_DEPTH} levels")
+            return False
+        if isinstance(node, yaml.ScalarNode) and node.tag not in _SCALAR_TAGS:
+            self.fail(node, f"tag {node.tag!r} is not allowed in decks")
+            return False
+        return True
+
+
+class _Spec:
+    """A declarative schema node: reads a YAML node into plain data and describes itself."""
+
+    def read(self, node: yaml.Node, r: _Reader, name: str, depth: int) -> Any:
+        raise NotImplementedError
+
+    def schema(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+def _kind(node: yaml.Node) -> str:
+    if isinstance(node, yaml.MappingNode):
+        return "a mapping"
+    if isinstance(node, yaml.SequenceNode):
+        return "a list"
+    return {
+        "tag:yaml.org,2002:str": "text",
+        "tag:yaml.org,2002:int": "a number",
+        "tag:yaml.org,2002:float": "a number",
+        "tag:yaml.org,2002:bool": "true/false",
+        "tag:yaml.org,2002:null": "empty",
+    }.get(node.tag, node.tag)
+
+
+@dataclass(frozen=True)
+class _Text(_Spec):
+    slug: bool = False
+    doc: str = ""
+
+    def read(self, node: yaml.Node, r: _Reader, name: str, depth: int) -> str | None:
+        if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:str":
+            r.fail(node, f"'{name}' must be text, not {_kind(node)}")
+            return None
+        value = str(node.value)
+        if not value.strip():
+            r.fail(node, f"'{name}' is empty")
+            return None
+        if self.slug and not _SLUG.match(value):
+            r.fail(node, f"'{name}' must be a slug (lowercase letters, digits, - or _): {value!r}")
+            return None
+        return value
+
+    def schema(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "string", "minLength": 1}
+        if self.slug:
+            out["pattern"] = _SLUG.pattern
+        if self.doc:
+            out["description"] = self.doc
+        return out
+
+
+@dataclass(frozen=True)
+class _Int(_Spec):
+    minimum: int = 0
+    doc: str = ""
+
+    def read(self, node: yaml.Node, r: _Reader, name: str, depth: int) -> int | None:
+        if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:int":
+            r.fail(node, f"'{name}' must be a whole number, not {_kind(node)}")
+            return None
+        try:
+            value = int(str(node.value).replace("_", ""), 0)
+        except ValueError:
+            r.fail(node, f"'{name}' must be a whole number: {node.value!r}")
+            return None
+        if value < self.minimum:
+            r.fail(node, f"'{name}' must be at least {self.minimum}, not {value}")
+            return None
+        return value
+
+    def schema(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "integer", "minimum": self.minimum}
+        if self.doc:
+            out["description"] = self.doc
+        return out
+
+
+@dataclass(frozen=True)
+class _List(_Spec):
+    item: _Spec
+    min_items: int = 0
+    doc: str = ""
+
+    def read(self, node: yaml.Node, r: _Reader, name: str, depth: int) -> list[Any] | None:
+        if not isinstance(node, yaml.SequenceNode):
+            r.fail(node, f"'{name}' must be a list, not {_kind(node)}")
+            return None
+        if len(node.value) < self.min_items:
+            r.fail(node, f"'{name}' needs at least {self.min_items} item(s)")
+            return None
+        out = []
+        for child in node.value:
+            if r.enter(child, depth + 1):
+                out.append(self.item.read(child, r, name, depth + 1))
+        return out
+
+    def schema(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "array", "items": self.item.schema()}
+        if self.min_items:
+            out["minItems"] = self.min_items
+        if self.doc:
+            out["description"] = self.doc
+        return out
+
+
+@dataclass(frozen=True)
+class _Record(_Spec):
+    """A mapping with known fields: (spec, required). Unknown keys are errors."""
+
+    title: str
+    fields: dict[str, tuple[_Spec, bool]]
+    names_card: bool = False  # reading this record sets the card name used in messages
+
+    def read(self, node: yaml.Node, r: _Reader, name: str, depth: int) -> dict[str, Any] | None:
+        if not isinstance(node, yaml.MappingNode):
+            r.fail(node, f"{self.title} must be a mapping, not {_kind(node)}")
+            return None
+        outer_card = r.card
+        if self.names_card:
+            r.card = self._card_name(node, r)
+        try:
+            return self._read_fields(node, r, depth)
+        finally:
+            r.card = outer_card
+
+    def _card_name(self, node: yaml.MappingNode, r: _Reader) -> str:
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.value == "id":
+                if isinstance(value, yaml.ScalarNode) and str(value.value).strip():
+                    return str(value.value)
+        return "?"
+
+    def _read_fields(self, node: yaml.MappingNode, r: _Reader, depth: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in node.value:
+            if not r.enter(key, depth + 1) or not isinstance(key, yaml.ScalarNode):
+                continue
+            kname = str(key.value)
+            if kname not in self.fields:
+                hint = _close_match(kname, self.fields)
+                r.fail(key, f"unknown field '{kname}' in {self.title}{hint}")
+                continue
+            if kname in out:
+                r.fail(key, f"'{kname}' is given twice")
+                continue
+            if r.enter(value, depth + 1):
+                out[kname] = self.fields[kname][0].read(value, r, kname, depth + 1)
+        for fname, (_, required) in self.fields.items():
+            if required and fname not in out:
+                r.fail(node, f"'{fname}' is missing")
+        return out
+
+    def schema(self) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "title": self.title,
+            "additionalProperties": False,
+            "required": [k for k, (_, req) in self.fields.items() if req],
+            "properties": {k: spec.schema() for k, (spec, _) in self.fields.items()},
+        }
+
+
+def _close_match(name: str, options: Iterable[str]) -> str:
+    import difflib
+
+    best = difflib.get_close_matches(name, list(options), n=1)
+    return f" (did you mean '{best[0]}'?)" if best else ""
+
+
+# ---------------------------------------------------------------- the deck schema
+
+_PHRASES = _List(_Text(doc="a phrase in the grader's phrase language"), min_items=1)
+_POINT = _Record(
+    "a rubric point",
+    {
+        "id": (_Text(slug=True), True),
+        "says": (_Text(doc="the point in words, shown as hit or missed"), True),
+        "match": (_PHRASES, True),
+        "vague": (_List(_Text()), False),
+    },
+)
+_RUBRIC = _Record(
+    "a rubric",
+    {
+        "points": (_List(_POINT, min_items=1), True),
+        "correct": (_Int(minimum=1, doc="points needed for correct"), False),
+        "partial": (_Int(minimum=1, doc="points needed for partial"), False),
+        "requires": (_List(_Text(slug=True)), False),
+        "order": (_List(_Text(slug=True)), False),
+        "wrong": (_List(_POINT), False),
+    },
+)
+_CARD = _Record(
+    "a card",
+    {
+        "id": (_Text(slug=True, doc="stable id: the card's history follows it"), True),
+        "n": (_Int(minimum=1, doc="the card's number in its source"), True),
+        "section": (_Text(), True),
+        "question": (_Text(), True),
+        "answer": (_Text(doc="the short answer"), True),
+        "explanation": (_Text(doc="the longer 'saying it out loud' text"), False),
+        "rubric": (_RUBRIC, True),
+    },
+    names_card=True,
+)
+_PART = _Record(
+    "a case part",
+    {
+        "id": (_Text(slug=True), True),
+        "says": (_Text(), True),
+        "need": (_Int(minimum=1), False),
+        "items": (_List(_POINT, min_items=1), True),
+    },
+)
+_FOLLOW_UP = _Record(
+    "a follow-up",
+    {"question": (_Text(), True), "points": (_List(_POINT, min_items=1), True)},
+)
+_CASE = _Record(
+    "a case",
+    {
+        "id": (_Text(slug=True), True),
+        "title": (_Text(), True),
+        "question": (_Text(), True),
+        "tests": (_Text(doc="what the case tests"), True),
+        "covers": (_Text(doc="what a good answer covers"), True),
+        "wrong_answers": (_Text(doc="common wrong answers"), True),
+        "parts": (_List(_PART, min_items=1), True),
+        "red_flags": (_List(_POINT), False),
+        "follow_ups_text": (_Text(), True),
+        "follow_ups": (_List(_FOLLOW_UP), False),
+        "example": (_Text(doc="the model answer"), True),
+        "source": (_Text(), True),
+    },
+    names_card=True,
+)
+_DECK = _Record(
+    "a deck",
+    {
+        "deck": (_Text(slug=True, doc="the deck's name"), True),
+        "title": (_Text(), True),
+        "description": (_Text(), False),
+        "target": (_Int(minimum=1, doc="cards to answer cold to pass"), False),
+        "floor": (_Int(minimum=1, doc="the minimum acceptable cold score"), False),
+        "target_text": (_Text(), False),
+        "sections": (
+            _List(_Record("a section", {"key": (_Text(), True), "title": (_Text(), True)}), 1),
+            True,
+        ),
+        "tiers": (
+            _List(
+                _Record(
+                    "a tier",
+                    {
+                        "first": (_Int(minimum=1), True),
+                        "last": (_Int(minimum=1), True),
+                        "verdict": (_Text(), True),
+                    },
+                )
+            ),
+            False,
+        ),
+        "cards": (_List(_CARD), False),
+        "cases": (_List(_CASE), False),
+    },
+)
+
+
+def deck_schema() -> dict[str, Any]:
+    """The JSON Schema of a deck file, for editors; generated from the loader's own schema."""
+    schema = _DECK.schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "grill deck"
+    return schema
+
+
+# ---------------------------------------------------------------- loading
+
+
+def parse_deck(text: str, path: str, *, builtin: bool = False) -> Deck:
+    """Parse and validate one deck's YAML text; raise DeckError listing every issue."""
+    r = _Reader(path)
+    root = _compose(text, r)
+    data = None
+    if root is not None and r.enter(root, 0):
+        data = _DECK.read(root, r, "deck", 0)
+    if data is None and not r.issues:
+        r.fail(None, "the file is empty: a deck needs 'deck', 'title', 'sections' and cards")
+    if r.issues or data is None:
+        raise DeckError(r.issues)
+    deck = _build(data, root, r, builtin)
+    if r.issues:
+        raise DeckError(r.issues)
+    return deck
+
+
+def _compose(text: str, r: _Reader) -> yaml.Node | None:
+    try:
+        return yaml.compose(text, Loader=_Loader)  # type: ignore[no-any-return]
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or exc.context or "invalid YAML"
+        r.issues.append(DeckIssue(r.path, line, col, f"YAML syntax error: {problem}"))
+    except yaml.YAMLError as exc:
+        r.issues.append(DeckIssue(r.path, 1, 1, f"YAML error: {exc}"))
+    except RecursionError:
+        r.issues.append(DeckIssue(r.path, 1, 1, "nesting too deep to read"))
+    return None
+
+
+def load_deck(path: Path, *, builtin: bool = False) -> Deck:
+    """Read, decode and validate one deck file."""
+    shown = _shown_path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_DECK_BYTES:
+            mb = size / 1024 / 1024
+            raise DeckError([DeckIssue(shown, 1, 1, f"file is {mb:.1f} MB; decks are limited to 5 MB")])
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DeckError([DeckIssue(shown, 1, 1, f"cannot read: {exc.strerror or exc}")]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise DeckError([DeckIssue(shown, line, col, "not valid UTF-8 text")]) from None
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise DeckError([DeckIssue(shown, line, 1, "binary data (NUL byte): not a YAML deck")])
+    return parse_deck(text.lstrip("\ufeff"), shown, builtin=builtin)
+
+
+def _shown_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def load_library(extra: Iterable[Path] = (), *, user_decks: bool = True) -> Library:
+    """Every deck: the built-in ones, `$GRILL_HOME/decks/*.yaml`, then `extra` paths.
+
+    Raises one DeckError listing the issues of every invalid file.
+    """
+    files = [(p, True) for p in sorted(builtin_decks_dir().glob("*.yaml"))]
+    if user_decks and user_decks_dir().is_dir():
+        files += [(p, False) for p in sorted(user_decks_dir().glob("*.yaml"))]
+    files += [(Path(p), False) for p in extra]
+    decks: list[Deck] = []
+    issues: list[DeckIssue] = []
+    for path, builtin in files:
+        try:
+            decks.append(load_deck(path, builtin=builtin))
+        except DeckError as exc:
+            issues.extend(exc.issues)
+    issues.extend(_duplicate_decks(decks))
+    if issues:
+        raise DeckError(issues)
+    return Library(tuple(decks))
+
+
+def _duplicate_decks(decks: list[Deck]) -> list[DeckIssue]:
+    seen: dict[str, Deck] = {}
+    issues = []
+    for deck in decks:
+        if deck.name in seen:
+            other = seen[deck.name].path
+            message = f"deck name '{deck.name}' is also used by {other}"
+            issues.append(DeckIssue(deck.path, 1, 1, message))
+        seen.setdefault(deck.name, deck)
+    return issues
+
+
+# ---------------------------------------------------------------- plain data -> model objects
+
+
+def _node_at(root: yaml.Node | None, *keys: str | int) -> yaml.Node | None:
+    """The node at a path of mapping keys and list indexes, for locating cross-field issues."""
+    node = root
+    for key in keys:
+        if isinstance(key, int) and isinstance(node, yaml.SequenceNode):
+            node = node.value[key] if key < len(node.value) else None
+        elif isinstance(key, str) and isinstance(node, yaml.MappingNode):
+            node = next((v for k, v in node.value if k.value == key), None)
+        else:
+            return None
+    return node
+
+
+def _build(data: dict[str, Any], root: yaml.Node | None, r: _Reader, builtin: bool) -> Deck:
+    name = data["deck"]
+    sections = tuple(Section(s["key"], s["title"]) for s in data["sections"] if s)
+    tiers = tuple(Tier(t["first"], t["last"], t["verdict"]) for t in data.get("tiers") or () if t)
+    _check_deck_numbers(data, root, r)
+    section_keys = {s.key for s in sections}
+    cards = tuple(
+        card
+        for i, raw in enumerate(data.get("cards") or ())
+        if raw and (card := _card(raw, name, _node_at(root, "cards", i), section_keys, r))
+    )
+    _check_unique(cards, "id", root, r)
+    _check_unique(cards, "n", root, r)
+    cases = tuple(
+        case
+        for i, raw in enumerate(data.get("cases") or ())
+        if raw and (case := _case(raw, name, _node_at(root, "cases", i), r))
+    )
+    if not cards and not cases:
+        r.fail(root, "the deck has no cards and no cases")
+    return Deck(
+        name=name,
+        title=data["title"],
+        path=r.path,
+        cards=cards,
+        cases=cases,
+        sections=sections,
+        tiers=tiers,
+        target=data.get("target"),
+        floor=data.get("floor"),
+        description=data.get("description") or "",
+        builtin=builtin,
+    )
+
+
+def _check_deck_numbers(data: dict[str, Any], root: yaml.Node | None, r: _Reader) -> None:
+    target, floor = data.get("target"), data.get("floor")
+    if target is not None and floor is not None and floor > target:
+        r.fail(_node_at(root, "floor"), f"'floor' ({floor}) is above 'target' ({target})")
+    for i, tier in enumerate(data.get("tiers") or ()):
+        if tier and tier["first"] > tier["last"]:
+            r.fail(_node_at(root, "tiers", i), f"tier {tier['first']}-{tier['last']} is backwards")
+
+
+def _point(raw: dict[str, Any]) -> Point:
+    return Point(raw["id"], raw["says"], tuple(raw["match"]), tuple(raw.get("vague") or ()))
+
+
+def _points(raws: Iterable[Any]) -> tuple[Point, ...]:
+    return tuple(_point(p) for p in raws if p)
+
+
+def _card(
+    raw: dict[str, Any],
+    deck: str,
+    node: yaml.Node | None,
+    sections: set[str],
+    r: _Reader,
+) -> Card | None:
+    r.card = raw.get("id") or "?"
+    try:
+        if raw.get("section") and raw["section"] not in sections:
+            known = ", ".join(sorted(sections))
+            r.fail(_node_at(node, "section"), f"unknown section '{raw['section']}' (known: {known})")
+        rubric = _rubric(raw.get("rubric"), _node_at(node, "rubric"), r)
+        if rubric is None or any(raw.get(k) is None for k in ("id", "n", "section", "question", "answer")):
+            return None
+        return Card(
+            id=raw["id"],
+            n=raw["n"],
+            section=raw["section"],
+            question=raw["question"],
+            answer=raw["answer"],
+            explanation=raw.get("explanation"),
+            rubric=rubric,
+            deck=deck,
+            line=node.start_mark.line + 1 if node else 0,
+        )
+    finally:
+        r.card = None
+
+
+def _rubric(raw: dict[str, Any] | None, node: yaml.Node | None, r: _Reader) -> Rubric | None:
+    if not raw or not raw.get("points"):
+        return None
+    points = _points(raw["points"])
+    wrong = _points(raw.get("wrong") or ())
+    ids = [p.id for p in points]
+    _check_ids(ids + [w.id for w in wrong], _node_at(node, "points"), r, "rubric point")
+    for key in ("requires", "order"):
+        for i, ref in enumerate(raw.get(key) or ()):
+            if ref is not None and ref not in ids:
+                r.fail(_node_at(node, key, i), f"'{key}' names '{ref}', which is not a point id")
+    for key in ("correct", "partial"):
+        if (value := raw.get(key)) is not None and value > len(points):
+            r.fail(_node_at(node, key), f"'{key}' is {value} but the rubric has {len(points)} point(s)")
+    return Rubric(
+        points=points,
+        correct=raw.get("correct"),
+        partial=raw.get("partial"),
+        requires=tuple(x for x in raw.get("requires") or () if x),
+        order=tuple(x for x in raw.get("order") or () if x),
+        wrong=wrong,
+    )
+
+
+def _check_ids(ids: list[str], node: yaml.Node | None, r: _Reader, what: str) -> None:
+    seen: set[str] = set()
+    for pid in ids:
+        if pid in seen:
+            r.fail(node, f"{what} id '{pid}' is used twice")
+        seen.add(pid)
+
+
+def _check_unique(cards: tuple[Card, ...], attr: str, root: yaml.Node | None, r: _Reader) -> None:
+    first: dict[object, Card] = {}
+    for i, card in enumerate(cards):
+        value = getattr(card, attr)
+        if value in first:
+            where = _node_at(root, "cards", i, attr)
+            r.card = card.id
+            r.fail(where, f"duplicate {attr} {value!r} (first used by '{first[value].id}' on line {first[value].line})")
+            r.card = None
+        first.setdefault(value, card)
+
+
+def _case(raw: dict[str, Any], deck: str, node: yaml.Node | None, r: _Reader) -> Case | None:
+    needed = ("id", "title", "question", "tests", "covers", "wrong_answers", "parts")
+    if any(raw.get(k) is None for k in needed + ("follow_ups_text", "example", "source")):
+        return None
+    parts = tuple(
+        CasePart(p["id"], p["says"], _points(p["items"]), p.get("need") or 1)
+        for p in raw["parts"]
+        if p and p.get("items")
+    )
+    for i, part in enumerate(parts):
+        if part.need > len(part.items):
+            r.fail(_node_at(node, "parts", i, "need"), f"part '{part.id}' needs {part.need} of {len(part.items)} items")
+    follow_ups = tuple(
+        FollowUp(f["question"], _points(f["points"])) for f in raw.get("follow_ups") or () if f and f.get("points")
+    )
+    return Case(
+        id=raw["id"],
+        title=raw["title"],
+        question=raw["question"],
+        tests=raw["tests"],
+        covers=raw["covers"],
+        wrong_answers=raw["wrong_answers"],
+        parts=parts,
+        red_flags=_points(raw.get("red_flags") or ()),
+        follow_ups_text=raw["follow_ups_text"],
+        follow_ups=follow_ups,
+        example=raw["example"],
+        source=raw["source"],
+        deck=deck,
+        line=node.start_mark.line + 1 if node else 0,
+    )
+

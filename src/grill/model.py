@@ -1,0 +1,289 @@
+"""Plain data shared by every layer: decks, cards, rubrics, cases, ratings and verdicts.
+
+Frozen dataclasses and fixed-value IntEnums only; no I/O and no behaviour beyond small derived
+properties. Cards are identified by their explicit `id`, never by position or text, so an edited
+card keeps its history; `content_hash` only tells that a card's text changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from enum import IntEnum
+
+from grill.errors import NotFoundError
+
+__all__ = [
+    "BUILTIN_DECK",
+    "Card",
+    "Case",
+    "CasePart",
+    "Deck",
+    "FollowUp",
+    "Library",
+    "Point",
+    "Rating",
+    "Rubric",
+    "Section",
+    "Tier",
+    "Verdict",
+]
+
+
+class Rating(IntEnum):
+    """How well a card was recalled; the values are FSRS's and are stored as ints."""
+
+    AGAIN = 1
+    HARD = 2
+    GOOD = 3
+    EASY = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Rating:
+        """Accept `again|hard|good|easy`, their first letters, or `1`-`4`."""
+        key = text.strip().lower()
+        for rating in cls:
+            if key in (rating.label, rating.label[0], str(int(rating))):
+                return rating
+        raise ValueError(f"unknown rating {text!r}: use again, hard, good or easy (or 1-4)")
+
+
+class Verdict(IntEnum):
+    """The grader's judgement of a typed answer, ordered from worst to best."""
+
+    WRONG = 0
+    PARTIAL = 1
+    CORRECT = 2
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Verdict:
+        key = text.strip().lower()
+        for verdict in cls:
+            if key == verdict.label:
+                return verdict
+        raise ValueError(f"unknown verdict {text!r}: use correct, partial or wrong")
+
+
+@dataclass(frozen=True)
+class Point:
+    """One key point of an answer (or one misconception, or one case item).
+
+    `match` holds phrases in the grader's phrase language (docs/rubrics.md); any one matching
+    means the point is present. `vague` phrases show the idea too vaguely to credit cold: they
+    earn partial credit at most.
+    """
+
+    id: str
+    says: str
+    match: tuple[str, ...]
+    vague: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rubric:
+    """What a cold answer must contain, and what makes it wrong despite the right words.
+
+    `correct` / `partial`: how many points make the verdict (None: the grader applies the
+    standard's list rule). `requires`: points without which an answer is never correct.
+    `order`: point ids that, when present, must appear in this order. `wrong`: misconceptions;
+    any match makes the answer wrong.
+    """
+
+    points: tuple[Point, ...]
+    correct: int | None = None
+    partial: int | None = None
+    requires: tuple[str, ...] = ()
+    order: tuple[str, ...] = ()
+    wrong: tuple[Point, ...] = ()
+
+
+@dataclass(frozen=True)
+class Card:
+    """One question of a deck. `n` is its number in the source (1-45 in the built-in deck)."""
+
+    id: str
+    n: int
+    section: str
+    question: str
+    answer: str
+    rubric: Rubric
+    deck: str
+    explanation: str | None = None
+    line: int = 0
+
+    @property
+    def content_hash(self) -> str:
+        """A short hash of the card's text and rubric: changes when the card is edited."""
+        payload = json.dumps(
+            {
+                "q": self.question,
+                "a": self.answer,
+                "e": self.explanation,
+                "r": asdict(self.rubric),
+            },
+            sort_keys=True,
+        )
+        return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A self-grading band of card numbers, with the source's verdict for not knowing it."""
+
+    first: int
+    last: int
+    verdict: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.first}-{self.last}"
+
+    def contains(self, n: int) -> bool:
+        return self.first <= n <= self.last
+
+
+@dataclass(frozen=True)
+class CasePart:
+    """One graded part of an open-ended case (e.g. culprits); covered when `need` items match."""
+
+    id: str
+    says: str
+    items: tuple[Point, ...]
+    need: int = 1
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """A likely follow-up question, self-checked against its key points."""
+
+    question: str
+    points: tuple[Point, ...]
+
+
+@dataclass(frozen=True)
+class Case:
+    """An open-ended interview case graded in parts, with named red flags."""
+
+    id: str
+    title: str
+    question: str
+    tests: str
+    covers: str
+    wrong_answers: str
+    parts: tuple[CasePart, ...]
+    red_flags: tuple[Point, ...]
+    follow_ups_text: str
+    follow_ups: tuple[FollowUp, ...]
+    example: str
+    source: str
+    deck: str
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A validated deck file: metadata, cards in source order, and any cases."""
+
+    name: str
+    title: str
+    path: str
+    cards: tuple[Card, ...] = ()
+    cases: tuple[Case, ...] = ()
+    sections: tuple[Section, ...] = ()
+    tiers: tuple[Tier, ...] = ()
+    target: int | None = None
+    floor: int | None = None
+    description: str = ""
+    builtin: bool = False
+
+    def card(self, ref: str) -> Card | None:
+        """A card by id, or by its number `n`."""
+        for card in self.cards:
+            if card.id == ref or (ref.isdigit() and card.n == int(ref)):
+                return card
+        return None
+
+    def section_title(self, key: str) -> str:
+        for section in self.sections:
+            if section.key == key:
+                return section.title
+        return key
+
+    def tier_of(self, n: int) -> Tier | None:
+        for tier in self.tiers:
+            if tier.contains(n):
+                return tier
+        return None
+
+
+BUILTIN_DECK = "training-behaviors"
+"""The deck whose card numbers (1-45) can stand for card ids on the command line."""
+
+
+@dataclass(frozen=True)
+class Library:
+    """Every loaded deck, with lookups by reference as typed on the command line."""
+
+    decks: tuple[Deck, ...]
+
+    def deck(self, name: str) -> Deck:
+        for deck in self.decks:
+            if deck.name == name:
+                return deck
+        known = ", ".join(d.name for d in self.decks) or "none"
+        raise NotFoundError(f"no deck named '{name}' (decks: {known})")
+
+    def cards(self, deck: str | None = None) -> tuple[Card, ...]:
+        """All cards, or one deck's, in deck then source order."""
+        decks = (self.deck(deck),) if deck else self.decks
+        return tuple(card for d in decks for card in d.cards)
+
+    def cases(self) -> tuple[Case, ...]:
+        return tuple(case for d in self.decks for case in d.cases)
+
+    def main_deck(self) -> Deck | None:
+        """The built-in training-behaviors deck when loaded, else the first deck with cards."""
+        with_cards = [d for d in self.decks if d.cards]
+        named = [d for d in with_cards if d.name == BUILTIN_DECK]
+        return (named or with_cards or [None])[0]
+
+    def card(self, ref: str, deck: str | None = None) -> Card:
+        """A card by `id`, `deck/id`, or number (in `deck`, default the main deck)."""
+        ref = ref.strip()
+        if "/" in ref:
+            deck, ref = ref.split("/", 1)
+        if ref.isdigit():
+            home = self.deck(deck) if deck else self.main_deck()
+            found = home.card(ref) if home else None
+            if found is None:
+                raise NotFoundError(f"no card number {ref} in deck '{home.name if home else '-'}'")
+            return found
+        matches = [c for c in self.cards(deck) if c.id == ref]
+        if len(matches) > 1:
+            names = ", ".join(f"{c.deck}/{c.id}" for c in matches)
+            raise NotFoundError(f"'{ref}' is in several decks; say which: {names}")
+        if not matches:
+            raise NotFoundError(f"no card '{ref}' (try `grill decks show` to list cards)")
+        return matches[0]
+
+    def case(self, ref: str) -> Case:
+        for case in self.cases():
+            if case.id == ref:
+                return case
+        known = ", ".join(c.id for c in self.cases()) or "none"
+        raise NotFoundError(f"no case '{ref}' (cases: {known})")

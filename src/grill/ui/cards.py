@@ -1,0 +1,78 @@
+"""Show decks and cards: `grill decks list|show` and `grill card`."""
+
+from __future__ import annotations
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from grill.model import Card, Case, Deck, Library
+
+__all__ = ["render_card", "render_case", "render_deck", "render_library"]
+
+
+def render_library(console: Console, library: Library) -> None:
+    """One row per deck: name, cards, cases, where it comes from."""
+    table = Table(title="Decks", title_justify="left", expand=False)
+    table.add_column("deck", style="bold")
+    table.add_column("cards", justify="right")
+    table.add_column("cases", justify="right")
+    table.add_column("source", overflow="fold")
+    for deck in library.decks:
+        source = f"{deck.path} (built-in)" if deck.builtin else deck.path
+        table.add_row(deck.name, str(len(deck.cards)), str(len(deck.cases)), source)
+    console.print(table)
+
+
+def render_deck(console: Console, deck: Deck) -> None:
+    """A deck's cards grouped by section, with the target when the deck has one."""
+    console.print(Text(deck.title, style="bold"))
+    if deck.description:
+        console.print(Text(deck.description))
+    if deck.target:
+        floor = f" (floor {deck.floor})" if deck.floor else ""
+        console.print(f"Target: {deck.target}/{len(deck.cards)} answered cold{floor}")
+    table = Table(expand=False, show_lines=False)
+    table.add_column("#", justify="right")
+    table.add_column("sec")
+    table.add_column("id", style="cyan", no_wrap=True)
+    table.add_column("question", overflow="fold")
+    for card in deck.cards:
+        table.add_row(str(card.n), card.section, card.id, card.question)
+    console.print(table)
+    for case in deck.cases:
+        console.print(Text.assemble("case ", (case.id, "cyan"), f": {case.question}"))
+
+
+def render_card(console: Console, card: Card, deck: Deck) -> None:
+    """Question, short answer, explanation and rubric points of one card."""
+    tier = deck.tier_of(card.n)
+    head = f"#{card.n} · {card.section} {deck.section_title(card.section)}"
+    if tier:
+        head += f" · tier {tier.name}"
+    parts: list[Text | Table] = [
+        Text(card.question, style="bold"),
+        Text.assemble(("Answer: ", "green bold"), card.answer),
+    ]
+    if card.explanation:
+        parts.append(Text.assemble(("Saying it out loud: ", "dim bold"), card.explanation))
+    points = Table.grid(padding=(0, 1))
+    for point in card.rubric.points:
+        points.add_row("•", point.says)
+    for wrong in card.rubric.wrong:
+        points.add_row("✗", Text(wrong.says, style="red"))
+    parts += [Text("Key points", style="bold"), points]
+    console.print(Panel(Group(*parts), title=Text(f"{card.id} · {head}"), title_align="left"))
+
+
+def render_case(console: Console, case: Case) -> None:
+    """An open-ended case: the question, what it tests, the parts and red flags."""
+    body: list[Text | Table] = [Text(case.question, style="bold"), Text(case.tests)]
+    grid = Table.grid(padding=(0, 1))
+    for part in case.parts:
+        grid.add_row(Text(part.id, style="bold"), "; ".join(i.says for i in part.items))
+    for flag in case.red_flags:
+        grid.add_row(Text(flag.id, style="red"), flag.says)
+    body.append(grid)
+    console.print(Panel(Group(*body), title=Text(f"case {case.id}"), title_align="left"))
