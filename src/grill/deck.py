@@ -377,7 +377,8 @@ def parse_deck(text: str, path: str, *, builtin: bool = False) -> Deck:
 
 def _compose(text: str, r: _Reader) -> yaml.Node | None:
     try:
-        return yaml.compose(text, Loader=_Loader)  # type: ignore[no-any-return]
+        node: yaml.Node | None = yaml.compose(text, Loader=_Loader)
+        return node
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -397,7 +398,8 @@ def load_deck(path: Path, *, builtin: bool = False) -> Deck:
         size = path.stat().st_size
         if size > MAX_DECK_BYTES:
             mb = size / 1024 / 1024
-            raise DeckError([DeckIssue(shown, 1, 1, f"file is {mb:.1f} MB; decks are limited to 5 MB")])
+            message = f"file is {mb:.1f} MB; decks are limited to 5 MB"
+            raise DeckError([DeckIssue(shown, 1, 1, message)])
         raw = path.read_bytes()
     except OSError as exc:
         raise DeckError([DeckIssue(shown, 1, 1, f"cannot read: {exc.strerror or exc}")]) from None
@@ -533,9 +535,11 @@ def _card(
     try:
         if raw.get("section") and raw["section"] not in sections:
             known = ", ".join(sorted(sections))
-            r.fail(_node_at(node, "section"), f"unknown section '{raw['section']}' (known: {known})")
+            message = f"unknown section '{raw['section']}' (known: {known})"
+            r.fail(_node_at(node, "section"), message)
         rubric = _rubric(raw.get("rubric"), _node_at(node, "rubric"), r)
-        if rubric is None or any(raw.get(k) is None for k in ("id", "n", "section", "question", "answer")):
+        required = ("id", "n", "section", "question", "answer")
+        if rubric is None or any(raw.get(k) is None for k in required):
             return None
         return Card(
             id=raw["id"],
@@ -565,7 +569,8 @@ def _rubric(raw: dict[str, Any] | None, node: yaml.Node | None, r: _Reader) -> R
                 r.fail(_node_at(node, key, i), f"'{key}' names '{ref}', which is not a point id")
     for key in ("correct", "partial"):
         if (value := raw.get(key)) is not None and value > len(points):
-            r.fail(_node_at(node, key), f"'{key}' is {value} but the rubric has {len(points)} point(s)")
+            message = f"'{key}' is {value} but the rubric has {len(points)} point(s)"
+            r.fail(_node_at(node, key), message)
     return Rubric(
         points=points,
         correct=raw.get("correct"),
@@ -591,7 +596,9 @@ def _check_unique(cards: tuple[Card, ...], attr: str, root: yaml.Node | None, r:
         if value in first:
             where = _node_at(root, "cards", i, attr)
             r.card = card.id
-            r.fail(where, f"duplicate {attr} {value!r} (first used by '{first[value].id}' on line {first[value].line})")
+            prior = first[value]
+            message = f"duplicate {attr} {value!r} (first used by '{prior.id}', line {prior.line})"
+            r.fail(where, message)
             r.card = None
         first.setdefault(value, card)
 
@@ -607,9 +614,12 @@ def _case(raw: dict[str, Any], deck: str, node: yaml.Node | None, r: _Reader) ->
     )
     for i, part in enumerate(parts):
         if part.need > len(part.items):
-            r.fail(_node_at(node, "parts", i, "need"), f"part '{part.id}' needs {part.need} of {len(part.items)} items")
+            message = f"part '{part.id}' needs {part.need} of {len(part.items)} items"
+            r.fail(_node_at(node, "parts", i, "need"), message)
     follow_ups = tuple(
-        FollowUp(f["question"], _points(f["points"])) for f in raw.get("follow_ups") or () if f and f.get("points")
+        FollowUp(f["question"], _points(f["points"]))
+        for f in raw.get("follow_ups") or ()
+        if f and f.get("points")
     )
     return Case(
         id=raw["id"],
@@ -627,4 +637,3 @@ def _case(raw: dict[str, Any], deck: str, node: yaml.Node | None, r: _Reader) ->
         deck=deck,
         line=node.start_mark.line + 1 if node else 0,
     )
-

@@ -18,10 +18,14 @@ __all__ = [
     "BUILTIN_DECK",
     "Card",
     "Case",
+    "CaseGrade",
     "CasePart",
     "Deck",
+    "Flag",
     "FollowUp",
+    "Grade",
     "Library",
+    "PartGrade",
     "Point",
     "Rating",
     "Rubric",
@@ -260,7 +264,8 @@ class Library:
         """The built-in training-behaviors deck when loaded, else the first deck with cards."""
         with_cards = [d for d in self.decks if d.cards]
         named = [d for d in with_cards if d.name == BUILTIN_DECK]
-        return (named or with_cards or [None])[0]
+        candidates = named or with_cards
+        return candidates[0] if candidates else None
 
     def card(self, ref: str, deck: str | None = None) -> Card:
         """A card by `id`, `deck/id`, or number (in `deck`, default the main deck)."""
@@ -287,3 +292,71 @@ class Library:
                 return case
         known = ", ".join(c.id for c in self.cases()) or "none"
         raise NotFoundError(f"no case '{ref}' (cases: {known})")
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A misconception or contradiction the grader found, with the answer text that triggered it."""
+
+    id: str
+    says: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Grade:
+    """The grader's judgement of one typed answer to a card."""
+
+    card: str
+    verdict: Verdict
+    score: float
+    matched: tuple[Point, ...]
+    missed: tuple[Point, ...]
+    flags: tuple[Flag, ...]
+    answer: str
+    short_answer: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "card": self.card,
+            "verdict": self.verdict.label,
+            "score": round(self.score, 3),
+            "matched": [p.id for p in self.matched],
+            "missed": [p.id for p in self.missed],
+            "flags": [{"id": f.id, "says": f.says, "text": f.text} for f in self.flags],
+            "short_answer": self.short_answer,
+        }
+
+
+@dataclass(frozen=True)
+class PartGrade:
+    """One part of a case answer: covered or not, and which of its items were hit."""
+
+    part: str
+    covered: bool
+    items: tuple[Point, ...]
+    missed: tuple[Point, ...]
+
+
+@dataclass(frozen=True)
+class CaseGrade:
+    """The grader's judgement of an open-ended case answer."""
+
+    case: str
+    verdict: Verdict
+    score: float
+    parts: tuple[PartGrade, ...]
+    red_flags: tuple[Flag, ...]
+    answer: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "card": self.case,
+            "verdict": self.verdict.label,
+            "score": round(self.score, 3),
+            "parts": {
+                p.part: {"covered": p.covered, "items": [i.id for i in p.items]} for p in self.parts
+            },
+            "red_flags": [f.id for f in self.red_flags],
+            "flags": [{"id": f.id, "says": f.says, "text": f.text} for f in self.red_flags],
+        }
