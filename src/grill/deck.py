@@ -73,7 +73,12 @@ class _Reader:
         if depth > _MAX_DEPTH:
             self.fail(node, f"nesting deeper than {_MAX_DEPTH} levels")
             return False
-        if isinstance(node, yaml.ScalarNode) and node.tag not in _SCALAR_TAGS:
+        allowed = {
+            yaml.ScalarNode: _SCALAR_TAGS,
+            yaml.SequenceNode: {"tag:yaml.org,2002:seq"},
+            yaml.MappingNode: {"tag:yaml.org,2002:map"},
+        }[type(node)]
+        if node.tag not in allowed:
             self.fail(node, f"tag {node.tag!r} is not allowed in decks")
             return False
         return True
@@ -224,6 +229,8 @@ class _Record(_Spec):
             if kname in out:
                 r.fail(key, f"'{kname}' is given twice")
                 continue
+            # a refused value still counts as given, so it is not also reported as missing
+            out[kname] = None
             if r.enter(value, depth + 1):
                 out[kname] = self.fields[kname][0].read(value, r, kname, depth + 1)
         for fname, (_, required) in self.fields.items():
@@ -367,8 +374,9 @@ def parse_deck(text: str, path: str, *, builtin: bool = False) -> Deck:
         data = _DECK.read(root, r, "deck", 0)
     if data is None and not r.issues:
         r.fail(None, "the file is empty: a deck needs 'deck', 'title', 'sections' and cards")
-    if r.issues or data is None:
+    if data is None:
         raise DeckError(r.issues)
+    # cross-field checks run even after schema issues, so every mistake is listed at once
     deck = _build(data, root, r, builtin)
     if r.issues:
         raise DeckError(r.issues)
@@ -383,12 +391,21 @@ def _compose(text: str, r: _Reader) -> yaml.Node | None:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or exc.context or "invalid YAML"
+        if mark and _char_at(text, mark.line, mark.column) == "\t":
+            problem = "a tab character; indent YAML with spaces"
         r.issues.append(DeckIssue(r.path, line, col, f"YAML syntax error: {problem}"))
     except yaml.YAMLError as exc:
         r.issues.append(DeckIssue(r.path, 1, 1, f"YAML error: {exc}"))
     except RecursionError:
         r.issues.append(DeckIssue(r.path, 1, 1, "nesting too deep to read"))
     return None
+
+
+def _char_at(text: str, line: int, column: int) -> str:
+    lines = text.split("\n")
+    if line < len(lines) and column < len(lines[line]):
+        return lines[line][column]
+    return ""
 
 
 def load_deck(path: Path, *, builtin: bool = False) -> Deck:
@@ -473,9 +490,17 @@ def _node_at(root: yaml.Node | None, *keys: str | int) -> yaml.Node | None:
 
 
 def _build(data: dict[str, Any], root: yaml.Node | None, r: _Reader, builtin: bool) -> Deck:
-    name = data["deck"]
-    sections = tuple(Section(s["key"], s["title"]) for s in data["sections"] if s)
-    tiers = tuple(Tier(t["first"], t["last"], t["verdict"]) for t in data.get("tiers") or () if t)
+    name = data.get("deck") or "?"
+    sections = tuple(
+        Section(s["key"], s["title"])
+        for s in data.get("sections") or ()
+        if s and s.get("key") and s.get("title")
+    )
+    tiers = tuple(
+        Tier(t["first"], t["last"], t["verdict"])
+        for t in data.get("tiers") or ()
+        if t and None not in (t.get("first"), t.get("last"), t.get("verdict"))
+    )
     _check_deck_numbers(data, root, r)
     section_keys = {s.key for s in sections}
     cards = tuple(
@@ -490,11 +515,11 @@ def _build(data: dict[str, Any], root: yaml.Node | None, r: _Reader, builtin: bo
         for i, raw in enumerate(data.get("cases") or ())
         if raw and (case := _case(raw, name, _node_at(root, "cases", i), r))
     )
-    if not cards and not cases:
+    if not cards and not cases and not r.issues:
         r.fail(root, "the deck has no cards and no cases")
     return Deck(
         name=name,
-        title=data["title"],
+        title=data.get("title") or "",
         path=r.path,
         cards=cards,
         cases=cases,
@@ -512,16 +537,22 @@ def _check_deck_numbers(data: dict[str, Any], root: yaml.Node | None, r: _Reader
     if target is not None and floor is not None and floor > target:
         r.fail(_node_at(root, "floor"), f"'floor' ({floor}) is above 'target' ({target})")
     for i, tier in enumerate(data.get("tiers") or ()):
-        if tier and tier["first"] > tier["last"]:
+        if (
+            tier
+            and None not in (tier.get("first"), tier.get("last"))
+            and tier["first"] > tier["last"]
+        ):
             r.fail(_node_at(root, "tiers", i), f"tier {tier['first']}-{tier['last']} is backwards")
 
 
 def _point(raw: dict[str, Any]) -> Point:
-    return Point(raw["id"], raw["says"], tuple(raw["match"]), tuple(raw.get("vague") or ()))
+    match = tuple(x for x in raw["match"] if x)
+    return Point(raw["id"], raw["says"], match, tuple(x for x in raw.get("vague") or () if x))
 
 
 def _points(raws: Iterable[Any]) -> tuple[Point, ...]:
-    return tuple(_point(p) for p in raws if p)
+    """Points that passed the schema; invalid ones are already reported."""
+    return tuple(_point(p) for p in raws if p and p.get("id") and p.get("says") and p.get("match"))
 
 
 def _card(
@@ -610,7 +641,7 @@ def _case(raw: dict[str, Any], deck: str, node: yaml.Node | None, r: _Reader) ->
     parts = tuple(
         CasePart(p["id"], p["says"], _points(p["items"]), p.get("need") or 1)
         for p in raw["parts"]
-        if p and p.get("items")
+        if p and p.get("items") and p.get("id") and p.get("says")
     )
     for i, part in enumerate(parts):
         if part.need > len(part.items):
