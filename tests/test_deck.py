@@ -95,7 +95,7 @@ def test_an_invalid_user_deck_stops_the_library_with_its_location(grill_home: Pa
 
 EXPECTED = {
     "missing-answer": ":6:5: card 'warmup-why': 'answer' is missing",
-    "wrong-type": ":7:8: card 'warmup-why': 'n' must be a whole number, not text",
+    "wrong-type": ":7:8: card 'warmup-why': 'n' must be a whole number, not 'seven'",
     "unknown-field": (
         ":9:5: card 'warmup-why': unknown field 'questoin' in a card (did you mean 'question'?)"
     ),

@@ -45,6 +45,7 @@ _SCALAR_TAGS = {
     "tag:yaml.org,2002:float",
     "tag:yaml.org,2002:bool",
     "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:timestamp",  # a bare date; text fields then ask for quotes
 }
 
 
@@ -105,7 +106,15 @@ def _kind(node: yaml.Node) -> str:
         "tag:yaml.org,2002:float": "a number",
         "tag:yaml.org,2002:bool": "true/false",
         "tag:yaml.org,2002:null": "empty",
+        "tag:yaml.org,2002:timestamp": "a date",
     }.get(node.tag, node.tag)
+
+
+def _quote_hint(node: yaml.Node) -> str:
+    """YAML reads `42`, `yes` or `2026-12-02` as non-text; quoting is the fix."""
+    if isinstance(node, yaml.ScalarNode) and node.tag != "tag:yaml.org,2002:null":
+        return " (put it in quotes)"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -115,7 +124,7 @@ class _Text(_Spec):
 
     def read(self, node: yaml.Node, r: _Reader, name: str, depth: int) -> str | None:
         if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:str":
-            r.fail(node, f"'{name}' must be text, not {_kind(node)}")
+            r.fail(node, f"'{name}' must be text, not {_kind(node)}{_quote_hint(node)}")
             return None
         value = str(node.value)
         if not value.strip():
@@ -142,7 +151,8 @@ class _Int(_Spec):
 
     def read(self, node: yaml.Node, r: _Reader, name: str, depth: int) -> int | None:
         if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:int":
-            r.fail(node, f"'{name}' must be a whole number, not {_kind(node)}")
+            shown = repr(node.value) if isinstance(node, yaml.ScalarNode) else _kind(node)
+            r.fail(node, f"'{name}' must be a whole number, not {shown}")
             return None
         try:
             value = int(str(node.value).replace("_", ""), 0)
@@ -564,7 +574,7 @@ def _card(
 ) -> Card | None:
     r.card = raw.get("id") or "?"
     try:
-        if raw.get("section") and raw["section"] not in sections:
+        if sections and raw.get("section") and raw["section"] not in sections:
             known = ", ".join(sorted(sections))
             message = f"unknown section '{raw['section']}' (known: {known})"
             r.fail(_node_at(node, "section"), message)
