@@ -14,7 +14,7 @@ import typer
 from rich.text import Text
 
 from grill import __version__
-from grill.cli import decks, export
+from grill.cli import config, decks, export
 from grill.cli.common import err
 from grill.errors import DeckError, GrillError
 
@@ -34,6 +34,7 @@ app = typer.Typer(
 app.add_typer(decks.app, name="decks")
 app.command("card")(decks.card)
 app.add_typer(export.app, name="export")
+app.add_typer(config.app, name="config")
 
 
 def _version(value: bool) -> None:
