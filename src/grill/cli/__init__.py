@@ -15,7 +15,7 @@ from rich.text import Text
 
 from grill import __version__
 from grill.cli import config, decks, export
-from grill.cli.common import err
+from grill.cli.common import err, reset_consoles
 from grill.errors import DeckError, GrillError
 
 __all__ = ["app", "main"]
@@ -58,6 +58,7 @@ def _root(
 
     Run with no command for today's drill.
     """
+    reset_consoles()  # each run reads NO_COLOR, FORCE_COLOR and COLUMNS afresh
     if debug:
         os.environ["GRILL_DEBUG"] = "1"
     if ctx.invoked_subcommand is None:
