@@ -47,7 +47,8 @@ def anki(
     done = export_anki(_chosen(library(deck), deck), output, now())
     decks = ", ".join(done.decks)
     out().print(
-        f"Wrote {done.path}: {done.cards} card note(s) and {done.cases} case note(s) in {decks}."
+        f"Wrote {done.path}: {done.cards} card note(s) and {done.cases} case note(s) in {decks}.",
+        markup=False,
     )
     out().print("[dim]In Anki: File > Import. Re-importing after an edit updates the notes.[/]")
 
