@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import tomllib
+from dataclasses import fields
 from datetime import date
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grill.cli import app
-from grill.config import Settings, load_settings, set_setting
+from grill.config import SETTING_HELP, Settings, load_settings, set_setting
 from grill.errors import UsageError
 
 runner = CliRunner()
@@ -121,3 +122,7 @@ def test_a_file_that_is_not_toml_is_reported(grill_home: Path) -> None:
     with pytest.raises(UsageError, match="cannot read settings"):
         set_setting("target", "30")
     assert path.read_text() == "target = = 3\n"
+
+
+def test_every_setting_is_described() -> None:
+    assert list(SETTING_HELP) == [f.name for f in fields(Settings)]

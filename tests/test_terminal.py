@@ -3,7 +3,11 @@ an 80-column terminal."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -52,3 +56,27 @@ def test_output_fits_80_columns(monkeypatch: pytest.MonkeyPatch, args: tuple[str
     wide = [line for line in text.splitlines() if len(line) > 80]
     assert not wide, "\n".join(wide)
     assert len(text.splitlines()) > 3
+
+
+def _complete(words: str) -> list[str]:
+    """What bash completion offers after `words`, asked of the installed `grill` script."""
+    grill = Path(sys.executable).with_name("grill")
+    if not grill.exists():
+        pytest.skip("the grill script is not installed beside this Python")
+    env = {**os.environ, "_GRILL_COMPLETE": "complete_bash", "COMP_WORDS": words}
+    env["COMP_CWORD"] = str(len(words.split()) - (0 if words.endswith(" ") else 1))
+    proc = subprocess.run([str(grill)], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.split()
+
+
+def test_shell_completion_offers_commands_and_setting_names() -> None:
+    assert _complete("grill con") == ["config"]
+    assert set(_complete("grill decks ")) >= {"list", "new", "show", "validate", "schema"}
+    assert _complete("grill config set desired") == ["desired_retention"]
+
+
+def test_the_completion_script_is_shown_for_bash() -> None:
+    result = runner.invoke(app, ["--show-completion", "bash"], prog_name="grill")
+    assert result.exit_code == 0
+    assert "_GRILL_COMPLETE=complete_bash" in result.stdout

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from grill.cli.common import JsonOpt, out, print_json
 from grill.config import (
+    SETTING_HELP,
     config_path,
     describe_settings,
     format_setting,
@@ -24,7 +25,15 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-KeyArg = Annotated[str, typer.Argument(help="The setting, e.g. desired_retention.")]
+
+def _complete_key(incomplete: str) -> list[str]:
+    return [key for key in SETTING_HELP if key.startswith(incomplete)]
+
+
+KeyArg = Annotated[
+    str,
+    typer.Argument(help="The setting, e.g. desired_retention.", autocompletion=_complete_key),
+]
 
 
 @app.command("list")
