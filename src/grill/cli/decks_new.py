@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from grill.cli.common import out
-from grill.export.csv_deck import write_deck
 from grill.paths import user_decks_dir
 
 __all__ = ["new"]
@@ -37,6 +36,8 @@ def new(
 
     Example: grill decks new my-deck --from-csv questions.csv
     """
+    from grill.export.csv_deck import write_deck
+
     path = output or user_decks_dir() / f"{name}.yaml"
     made = write_deck(from_csv, name, path, title=title, force=force)
     in_library = made.path.resolve().parent == user_decks_dir().resolve()

@@ -1,4 +1,5 @@
-"""Other formats grill's decks can be written to (Anki). Each writer lives in its own module and
-imports its third-party library itself, so `grill` starts without loading any of them."""
+"""Formats other than grill's own YAML: Anki packages out (`anki`), CSV question lists in
+(`csv_deck`). Each module imports its third-party library itself, and the CLI imports a module
+only when its command runs, so `grill` starts without loading any of them."""
 
 __all__: list[str] = []
