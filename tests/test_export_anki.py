@@ -202,3 +202,21 @@ def test_a_wrong_extension_is_refused(tmp_path: Path) -> None:
 def test_genanki_is_not_loaded_when_grill_starts() -> None:
     code = "import sys, grill.cli; sys.exit('genanki' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0
+
+
+def test_nothing_is_left_in_the_temp_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr("tempfile.tempdir", None)  # re-read TMPDIR
+    _export(tmp_path / "grill.apkg", "training-behaviors")
+    assert list(scratch.iterdir()) == []  # genanki's own temporary collection is gone too
+    assert [p.name for p in tmp_path.iterdir() if p.is_file()] == ["grill.apkg"]
+
+
+def test_an_unwritable_place_is_one_clear_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["export", "anki", "-o", str(tmp_path / "no" / "x.apkg")])
+    assert result.exit_code == 1
+    assert str(result.exception).startswith(f"cannot write {tmp_path / 'no' / 'x.apkg'}: ")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import html
 import os
+import tempfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -191,7 +192,7 @@ def export_anki(decks: tuple[Deck, ...], path: Path, now: datetime) -> AnkiExpor
     package = anki_package(decks)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        package.write_to_file(str(tmp), timestamp=now.timestamp())
+        _write_package(package, tmp, now)
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
@@ -202,3 +203,14 @@ def export_anki(decks: tuple[Deck, ...], path: Path, now: datetime) -> AnkiExpor
         cards=sum(len(d.cards) for d in decks),
         cases=sum(len(d.cases) for d in decks),
     )
+
+
+def _write_package(package: genanki.Package, path: Path, now: datetime) -> None:
+    # genanki builds the collection in a tempfile.mkstemp() file it never deletes; point
+    # tempfile at a folder of ours for the call, so nothing is left behind in /tmp.
+    with tempfile.TemporaryDirectory(prefix="grill-anki-") as scratch:
+        saved, tempfile.tempdir = tempfile.tempdir, scratch
+        try:
+            package.write_to_file(str(path), timestamp=now.timestamp())
+        finally:
+            tempfile.tempdir = saved
