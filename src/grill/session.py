@@ -431,8 +431,8 @@ class Drill:
             return self._finished
         if self._pending is not None:
             self.rate(self._pending.proposed)
+        summary = self.summary(status)  # `left` still counts a card shown but not answered
         self._current = None
-        summary = self.summary(status)
         if self._record is not None:
             self.store.finish_session(
                 self._record.id, self.clock(), status=status, summary=summary.to_dict()
