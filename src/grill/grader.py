@@ -92,13 +92,16 @@ from grill.model import (
 
 __all__ = [
     "check_deck",
+    "check_deck_lines",
     "correct_needed",
     "grade",
+    "grade_batch",
     "grade_case",
     "grade_ref",
     "normalise",
     "parse_batch",
     "phrase_error",
+    "resolve_ref",
 ]
 
 # ---------------------------------------------------------------- vocabulary
@@ -109,8 +112,8 @@ _STOPWORDS = frozenset(
     just really very quite pretty some any also so then thus too_not_a_stopword basically actually
     literally usually typically generally often probably maybe perhaps likely roughly about around
     approximately approx approx. ~ like kind sort etc eg ie e.g i.e would should could can will may
-    might must do does did doing has have had having get gets got getting make makes made thing
-    things stuff way ways lot lots bit well yeah yes ok okay sure hmm um uh think guess say
+    might do does did doing has have had having get gets got getting make makes made thing
+    things stuff way ways lot lots bit well ok okay sure hmm um uh think guess say
     basically that's what's whats its""".split()
 ) - {"too_not_a_stopword"}
 
@@ -501,6 +504,7 @@ class _Raw:
     end: int
     num: _Num | None = None
     sep: str = ""  # punctuation: "," (clause break), "-" (range dash) or "" for a word
+    stop: bool = False  # a filler word: dropped after negation and clauses are read
 
 
 _UNICODE = str.maketrans(
@@ -736,6 +740,10 @@ def _canonical(raws: list[_Raw]) -> list[_Raw]:
             i += 1
             continue
         n, found = _lexicon_at(words, i)
+        if found is None and r.text in _STOPWORDS:
+            out.append(_Raw(words[i], r.start, r.end, stop=True))
+            i += 1
+            continue
         if found is None:
             typo = _typo_of_lexicon(r.text)
             n, found = (1, typo) if typo is not None else (1, (words[i],))
@@ -820,7 +828,7 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             prev = word
             continue
         prev = word
-        if word in _STOP_STEMS:
+        if r.stop:
             continue
         neg = 2 if word in _SOFT_STEMS else 0
         out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side))
@@ -876,16 +884,17 @@ class _PhraseError(ValueError):
 
 
 @dataclass(frozen=True)
-class _Atom:
-    word: str | None  # a canonical word; None for a number range
-    num: _Num | None = None  # the range a number must fall in (also for word-numbers)
+class _Slot:
+    """One place in a bag: any of these words, or a number in any of these ranges."""
+
+    words: frozenset[str]
+    nums: tuple[_Num, ...] = ()
+    negator: bool = False
 
     def accepts(self, tok: _Tok) -> bool:
-        if self.word is not None and tok.word == self.word:
+        if tok.word in self.words:
             return True
-        if self.num is None or tok.num is None:
-            return False
-        return _in_range(tok.num, self.num)
+        return tok.num is not None and any(_in_range(tok.num, n) for n in self.nums)
 
 
 def _in_range(value: _Num, spec: _Num) -> bool:
@@ -899,13 +908,22 @@ def _in_range(value: _Num, spec: _Num) -> bool:
     return spec.lo - eps <= lo and hi <= spec.hi + eps
 
 
-_Segment = tuple[_Atom, ...]
+_Segment = tuple[_Slot, ...]
 _Expansion = tuple[_Segment, ...]
 
 
 @dataclass(frozen=True)
+class _Variant:
+    """One way a phrase can match: bags in order, whether it negates, extra window width."""
+
+    segments: _Expansion
+    negated: bool
+    slack: int
+
+
+@dataclass(frozen=True)
 class _Phrase:
-    expansions: tuple[tuple[_Expansion, bool], ...]  # (segments, contains a negator)
+    variants: tuple[_Variant, ...]
     words: frozenset[str]
 
 
@@ -914,7 +932,7 @@ _NUMSPEC = re.compile(
     r"^\s*(?P<lo>\d+(?:\.\d+)?)\s*(?P<lm>k|m|b)?\s*(?:-\s*(?P<hi>\d+(?:\.\d+)?)\s*(?P<hm>k|m|b)?)?"
     r"\s*(?P<kind>%|x|×)?\s*$"
 )
-_MAX_EXPANSIONS = 512
+_MAX_VARIANTS = 256
 
 
 def _num_spec(body: str) -> _Num:
@@ -934,61 +952,68 @@ def _num_spec(body: str) -> _Num:
     return _Num(lo, hi, kind)
 
 
-def _text_atoms(text: str) -> list[tuple[_Atom, bool]]:
-    """Plain phrase text -> atoms (each with: is it a negator), via the answer's normalisation."""
-    out: list[tuple[_Atom, bool]] = []
+def _text_slots(text: str) -> list[_Slot]:
+    """Plain phrase text -> one slot per word, via the answer's normalisation."""
+    out: list[_Slot] = []
     for _, piece in _sentences(_fold(text)):
         for tok in _analyse_sentence(piece, 0):
             if tok.word == "#" and tok.num is not None:
-                out.append((_Atom(None, tok.num), False))
+                out.append(_Slot(frozenset(), (tok.num,)))
             else:
-                out.append((_Atom(tok.word, tok.num), tok.neg == 1))
+                nums = (tok.num,) if tok.num is not None else ()
+                out.append(_Slot(frozenset({tok.word}), nums, tok.neg == 1))
     return out
 
 
-def _parse(phrase: str) -> list[tuple[list[list[_Atom]], bool]]:
-    """Phrase text -> expansions; each a list of segments (bags) and whether it negates."""
+# While compiling: a variant is (segments as lists of slots, negated, slack).
+_Draft = tuple[list[list[_Slot]], bool, int]
+
+
+def _parse(phrase: str) -> list[_Draft]:
     parts = [p for p in _SYNTAX.split(phrase) if p and p.strip()]
     pos = 0
 
-    def sequence(depth: int) -> list[tuple[list[list[_Atom]], bool]]:
+    def sequence(depth: int) -> list[_Draft]:
         nonlocal pos
-        alts: list[list[tuple[list[list[_Atom]], bool]]] = [[([[]], False)]]
+        acc: list[_Draft] = [([[]], False, 0)]
         while pos < len(parts):
             part = parts[pos]
-            if part == ")":
+            if part in (")", "|"):
                 if depth == 0:
-                    raise _PhraseError("')' without a matching '('")
-                break
-            if part == "|":
-                if depth == 0:
-                    raise _PhraseError("'|' outside brackets: write (a|b)")
+                    raise _PhraseError(
+                        "')' without a matching '('"
+                        if part == ")"
+                        else "'|' outside brackets: write (a|b)"
+                    )
                 break
             pos += 1
             if part == "(":
-                options: list[tuple[list[list[_Atom]], bool]] = []
-                while True:
-                    options.extend(sequence(depth + 1))
-                    if pos >= len(parts):
-                        raise _PhraseError("'(' is never closed")
-                    closing = parts[pos]
-                    pos += 1
-                    if closing == ")":
-                        break
-                if all(not any(seg for seg in segs) for segs, _ in options):
-                    raise _PhraseError("empty brackets '()'")
-                alts.append(options)
+                acc = _join(acc, group(depth))
             elif part == "..":
-                alts.append([([[], []], False)])
+                acc = [([*segs, []], neg, slack) for segs, neg, slack in acc]
             elif part.startswith("{"):
-                alts.append([([[_Atom(None, _num_spec(part[1:-1]))]], False)])
+                acc = _join(acc, [([[_Slot(frozenset(), (_num_spec(part[1:-1]),))]], False, 0)])
             else:
                 if "{" in part or "}" in part:
                     raise _PhraseError(f"unbalanced braces in {part.strip()!r}")
-                atoms = _text_atoms(part)
-                negated = any(neg for _, neg in atoms)
-                alts.append([([[a for a, _ in atoms]], negated)])
-        return _product(alts)
+                slots = _text_slots(part)
+                acc = _join(acc, [([slots], any(sl.negator for sl in slots), 0)])
+        return acc
+
+    def group(depth: int) -> list[_Draft]:
+        nonlocal pos
+        options: list[tuple[_Draft, bool]] = []
+        while True:
+            literal_empty = pos < len(parts) and parts[pos] in ("|", ")")
+            options.extend((draft, literal_empty) for draft in sequence(depth + 1))
+            if pos >= len(parts):
+                raise _PhraseError("'(' is never closed")
+            pos += 1
+            if parts[pos - 1] == ")":
+                break
+        if all(empty for _, empty in options):
+            raise _PhraseError("empty brackets '()'")
+        return _collapse(options)
 
     result = sequence(0)
     if pos < len(parts):
@@ -996,44 +1021,71 @@ def _parse(phrase: str) -> list[tuple[list[list[_Atom]], bool]]:
     return result
 
 
-def _product(
-    items: list[list[tuple[list[list[_Atom]], bool]]],
-) -> list[tuple[list[list[_Atom]], bool]]:
-    """Concatenate the items' alternatives: a `..` (an empty segment pair) starts a new bag."""
-    acc: list[tuple[list[list[_Atom]], bool]] = [([[]], False)]
-    for options in items:
-        nxt = []
-        for segs, neg in acc:
-            for osegs, oneg in options:
-                merged = [list(s) for s in segs]
-                merged[-1].extend(osegs[0])
-                merged.extend(list(s) for s in osegs[1:])
-                nxt.append((merged, neg or oneg))
-        if len(nxt) > _MAX_EXPANSIONS:
-            raise _PhraseError(f"too many alternatives (more than {_MAX_EXPANSIONS} combinations)")
-        acc = nxt
-    return acc
+def _collapse(options: list[tuple[_Draft, bool]]) -> list[_Draft]:
+    """A group's alternatives: single words merge into one slot; an optional group is dropped.
+
+    Dropping `(x|)` loses nothing: a bag without x matches wherever the bag with x does (the
+    window keeps room for it). An optional part with a negator is kept, since it changes meaning.
+    An alternative made only of filler words (`that's it`) cannot be checked and is left out;
+    a group made only of them (`(the|a)`) is optional.
+    """
+    singles: set[str] = set()
+    nums: list[_Num] = []
+    others: list[_Draft] = []
+    optional = all(not any(segs_ for segs_ in d[0]) for d, _ in options)
+    for (segs, neg, slack), literal_empty in options:
+        atoms = [sl for seg in segs for sl in seg]
+        if not atoms and len(segs) == 1:
+            optional = optional or literal_empty
+        elif len(segs) == 1 and len(atoms) == 1 and not neg:
+            singles |= atoms[0].words
+            nums.extend(atoms[0].nums)
+        else:
+            others.append((segs, neg, slack))
+    if optional and not any(neg for _, neg, _ in others):
+        return [([[]], False, 1)]
+    out = [([[_Slot(frozenset(singles), tuple(nums))]], False, 0)] if singles or nums else []
+    out += others
+    if optional:
+        out.append(([[]], False, 1))
+    return out
+
+
+def _join(acc: list[_Draft], options: list[_Draft]) -> list[_Draft]:
+    """Every variant so far followed by every option; `..` inside an option starts a new bag."""
+    out: list[_Draft] = []
+    for segs, neg, slack in acc:
+        for osegs, oneg, oslack in options:
+            merged = [list(seg) for seg in segs]
+            merged[-1].extend(osegs[0])
+            merged.extend(list(seg) for seg in osegs[1:])
+            out.append((merged, neg or oneg, slack + oslack))
+    if len(out) > _MAX_VARIANTS:
+        raise _PhraseError(
+            f"too many combinations of multi-word alternatives (more than {_MAX_VARIANTS})"
+        )
+    return out
 
 
 @cache
 def _compile(phrase: str) -> _Phrase:
-    if not phrase.strip():
-        raise _PhraseError("empty phrase")
     stripped = phrase.strip()
+    if not stripped:
+        raise _PhraseError("empty phrase")
     if stripped.startswith("..") or stripped.endswith(".."):
         raise _PhraseError("'..' needs words on both sides")
-    raw = _parse(phrase)
-    expansions: list[tuple[_Expansion, bool]] = []
-    for segs, negated in raw:
-        bags = tuple(tuple(s) for s in segs if s)
+    variants: list[_Variant] = []
+    for segs, negated, slack in _parse(phrase):
+        bags = tuple(tuple(seg) for seg in segs if seg)
         if not bags:
             raise _PhraseError(
                 "the phrase can match with no words at all (only filler words or optional parts)"
             )
-        if (bags, negated) not in expansions:
-            expansions.append((bags, negated))
-    words = frozenset(a.word for e, _ in expansions for s in e for a in s if a.word)
-    return _Phrase(tuple(expansions), words)
+        variant = _Variant(bags, negated, slack)
+        if variant not in variants:
+            variants.append(variant)
+    words = frozenset(w for v in variants for seg in v.segments for sl in seg for w in sl.words)
+    return _Phrase(tuple(variants), words)
 
 
 def phrase_error(phrase: str) -> str | None:
@@ -1081,13 +1133,15 @@ class _View:
             self.index.append(idx)
             self.numbers.append(nums)
 
-    def candidates(self, s: int, atom: _Atom) -> list[int]:
-        found = list(self.index[s].get(atom.word, ())) if atom.word is not None else []
-        if atom.num is not None:
+    def candidates(self, s: int, slot: _Slot) -> list[int]:
+        index = self.index[s]
+        found: list[int] = []
+        for word in slot.words:
+            found.extend(index.get(word, ()))
+        if slot.nums:
             sentence = self.answer.sentences[s]
-            found += [p for p in self.numbers[s] if atom.accepts(sentence[p]) and p not in found]
-            found.sort()
-        return found
+            found.extend(p for p in self.numbers[s] if slot.accepts(sentence[p]))
+        return sorted(set(found)) if len(slot.words) > 1 or slot.nums else found
 
 
 def _typo_in(word: str, vocab: frozenset[str], memo: dict[str, str | None]) -> str | None:
@@ -1134,14 +1188,15 @@ def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], soft: bool) -> boo
 
 
 def _bag_matches(
-    view: _View, s: int, bag: _Segment, after: int, negated_phrase: bool, soft: bool
+    view: _View, s: int, bag: _Segment, after: int, variant: _Variant, soft: bool
 ) -> Iterator[tuple[tuple[int, ...], bool]]:
     """Every placement of a bag in sentence s starting after `after`: (positions, negated)."""
     sentence = view.answer.sentences[s]
     cands = [[p for p in view.candidates(s, a) if p > after] for a in bag]
     if any(not c for c in cands):
         return
-    width = _window(len(bag))
+    width = _window(len(bag)) + variant.slack
+    negated_phrase = variant.negated
     anchors = sorted({p for c in cands for p in c})
     seen: set[tuple[int, ...]] = set()
     for anchor in anchors:
@@ -1168,12 +1223,11 @@ def _bag_matches(
                 yield key, _negated(sentence, key, soft)
 
 
-def _match_expansion(
-    view: _View, expansion: _Expansion, negated_phrase: bool, soft: bool
-) -> _Hit | None:
+def _match_variant(view: _View, variant: _Variant, soft: bool) -> _Hit | None:
+    """The first hit of a variant in the answer not negated, else the first negated one."""
     fallback: _Hit | None = None
     for s in range(len(view.answer.sentences)):
-        hit = _match_segments(view, s, expansion, 0, -1, negated_phrase, soft, ())
+        hit = _match_segments(view, s, variant, 0, -1, soft, ())
         if hit is None:
             continue
         positions, negated = hit
@@ -1189,21 +1243,18 @@ def _match_expansion(
 def _match_segments(
     view: _View,
     s: int,
-    segments: _Expansion,
+    variant: _Variant,
     k: int,
     after: int,
-    negated_phrase: bool,
     soft: bool,
     acc: tuple[int, ...],
 ) -> tuple[tuple[int, ...], bool] | None:
-    """The first non-negated placement of segments[k:] after `after` (else a negated one)."""
-    if k == len(segments):
+    """The first non-negated placement of the bags from k on after `after` (else a negated one)."""
+    if k == len(variant.segments):
         return acc, False
     fallback = None
-    for positions, negated in _bag_matches(view, s, segments[k], after, negated_phrase, soft):
-        rest = _match_segments(
-            view, s, segments, k + 1, max(positions), negated_phrase, soft, acc + positions
-        )
+    for positions, negated in _bag_matches(view, s, variant.segments[k], after, variant, soft):
+        rest = _match_segments(view, s, variant, k + 1, max(positions), soft, acc + positions)
         if rest is None:
             continue
         total, rest_negated = rest
@@ -1218,8 +1269,8 @@ def _match_point_phrases(view: _View, phrases: Sequence[str], soft: bool) -> _Hi
     best: _Hit | None = None
     negated: _Hit | None = None
     for phrase in phrases:
-        for expansion, neg_phrase in _compile(phrase).expansions:
-            hit = _match_expansion(view, expansion, neg_phrase, soft)
+        for variant in _compile(phrase).variants:
+            hit = _match_variant(view, variant, soft)
             if hit is None:
                 continue
             if hit.negated:
@@ -1412,40 +1463,76 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
 
 def check_deck(deck: Deck) -> list[str]:
     """Every phrase of a deck that is not valid, named by card (or case) and point."""
-    problems: list[str] = []
+    return [message for _, message in check_deck_lines(deck)]
 
-    def check(owner: str, point: Point, kind: str = "point") -> None:
+
+def check_deck_lines(deck: Deck) -> list[tuple[int, str]]:
+    """`check_deck` with the line of the card or case each problem is in (0 when unknown)."""
+    problems: list[tuple[int, str]] = []
+
+    def check(line: int, owner: str, point: Point, kind: str = "point") -> None:
         for field, phrases in (("match", point.match), ("vague", point.vague)):
             for phrase in phrases:
                 error = phrase_error(phrase)
                 if error:
-                    problems.append(f"{owner} {kind} '{point.id}' {field} {phrase!r}: {error}")
+                    problems.append(
+                        (line, f"{owner} {kind} '{point.id}' {field} {phrase!r}: {error}")
+                    )
 
     for card in deck.cards:
         for point in card.rubric.points:
-            check(f"card '{card.id}'", point)
+            check(card.line, f"card '{card.id}'", point)
         for point in card.rubric.wrong:
-            check(f"card '{card.id}'", point, "misconception")
+            check(card.line, f"card '{card.id}'", point, "misconception")
     for case in deck.cases:
         for part in case.parts:
             for item in part.items:
-                check(f"case '{case.id}' part '{part.id}'", item, "item")
+                check(case.line, f"case '{case.id}' part '{part.id}'", item, "item")
         for flag in case.red_flags:
-            check(f"case '{case.id}'", flag, "red flag")
+            check(case.line, f"case '{case.id}'", flag, "red flag")
         for n, follow in enumerate(case.follow_ups, 1):
             for point in follow.points:
-                check(f"case '{case.id}' follow-up {n}", point)
+                check(case.line, f"case '{case.id}' follow-up {n}", point)
     return problems
 
 
-def grade_ref(library: Library, ref: str, answer: str) -> Grade | CaseGrade:
-    """Grade an answer to a card (id, `deck/id` or number) or a case (its id)."""
+def resolve_ref(library: Library, ref: str, deck: str | None = None) -> Card | Case:
+    """A card (id, `deck/id` or number) or, failing that, a case (its id)."""
     try:
-        return grade(library.card(ref), answer)
+        return library.card(ref, deck)
     except NotFoundError as card_error:
         if any(c.id == ref.strip() for c in library.cases()):
-            return grade_case(library.case(ref.strip()), answer)
-        raise NotFoundError(f"{card_error} and no case '{ref}'") from None
+            return library.case(ref.strip())
+        known = ", ".join(c.id for c in library.cases())
+        cases = f" (cases: {known})" if known else ""
+        raise NotFoundError(f"{card_error}; no case '{ref}' either{cases}") from None
+
+
+def grade_ref(
+    library: Library, ref: str, answer: str, deck: str | None = None
+) -> Grade | CaseGrade:
+    """Grade an answer to a card or a case named as on the command line."""
+    target = resolve_ref(library, ref, deck)
+    return grade(target, answer) if isinstance(target, Card) else grade_case(target, answer)
+
+
+def grade_batch(
+    library: Library, text: str, source: str = "batch", deck: str | None = None
+) -> list[Grade | CaseGrade]:
+    """Grade every line of a JSON-lines batch, in order; a bad line raises UsageError naming it.
+
+    Every line is checked (JSON, fields, card or case exists) before any is graded.
+    """
+    targets: list[tuple[Card | Case, str]] = []
+    for n, ref, answer in parse_batch(text, source):
+        try:
+            targets.append((resolve_ref(library, ref, deck), answer))
+        except NotFoundError as exc:
+            raise UsageError(f"{source}:{n}: {exc}") from None
+    return [
+        grade(target, answer) if isinstance(target, Card) else grade_case(target, answer)
+        for target, answer in targets
+    ]
 
 
 def parse_batch(text: str, source: str = "batch") -> list[tuple[int, str, str]]:
