@@ -15,6 +15,7 @@ from rich.text import Text
 
 from grill import __version__
 from grill.cli import config, decks, drill, export
+from grill.cli import grade as grade_cmd
 from grill.cli.common import err, reset_consoles
 from grill.errors import DeckError, GrillError
 
@@ -41,6 +42,7 @@ app.command("review")(drill.review)
 app.command("undo")(drill.undo)
 app.command("history")(drill.history)
 app.command("orphans")(drill.orphans)
+app.command("grade")(grade_cmd.grade)
 
 
 def _version(value: bool) -> None:
