@@ -14,8 +14,8 @@ import typer
 from rich.text import Text
 
 from grill import __version__
-from grill.cli import decks, drill
-from grill.cli.common import err
+from grill.cli import config, decks, drill, export
+from grill.cli.common import err, reset_consoles
 from grill.errors import DeckError, GrillError
 
 __all__ = ["app", "main"]
@@ -39,6 +39,8 @@ app.command("review")(drill.review)
 app.command("undo")(drill.undo)
 app.command("history")(drill.history)
 app.command("orphans")(drill.orphans)
+app.add_typer(export.app, name="export")
+app.add_typer(config.app, name="config")
 
 
 def _version(value: bool) -> None:
@@ -62,6 +64,7 @@ def _root(
 
     Run with no command for today's drill.
     """
+    reset_consoles()  # each run reads NO_COLOR, FORCE_COLOR and COLUMNS afresh
     if debug:
         os.environ["GRILL_DEBUG"] = "1"
     if ctx.invoked_subcommand is None:
