@@ -15,6 +15,7 @@ from rich.text import Text
 
 from grill import __version__
 from grill.cli import decks
+from grill.cli import mock as mock_cli
 from grill.cli.common import err
 from grill.errors import DeckError, GrillError
 
@@ -33,6 +34,8 @@ app = typer.Typer(
 )
 app.add_typer(decks.app, name="decks")
 app.command("card")(decks.card)
+app.command("mock")(mock_cli.mock)
+app.command("case")(mock_cli.case)
 
 
 def _version(value: bool) -> None:

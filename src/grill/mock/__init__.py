@@ -13,7 +13,7 @@ defines it: X of the cards asked answered cold, against 28 of 45 (floor 24).
 
 from __future__ import annotations
 
-from grill.mock.case import CaseAttempt, CaseRun, FollowUpAnswer, save_case
+from grill.mock.case import CaseAttempt, CaseRun, FollowUpAnswer, load_case_grader, save_case
 from grill.mock.engine import (
     Clock,
     Countdown,
@@ -28,6 +28,7 @@ from grill.mock.engine import (
     grade_ticks,
     is_quick_fire,
     list_rule,
+    load_grader,
     plan_mock,
     tick_verdict,
 )
@@ -67,6 +68,8 @@ __all__ = [
     "grade_ticks",
     "is_quick_fire",
     "list_rule",
+    "load_case_grader",
+    "load_grader",
     "plan_mock",
     "rating_for",
     "save_case",

@@ -9,6 +9,7 @@ mode `case` carrying the verdict, logged but never scheduled.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -28,7 +29,7 @@ from grill.model import (
 )
 from grill.store import Store
 
-__all__ = ["CaseAttempt", "CaseRun", "FollowUpAnswer", "save_case"]
+__all__ = ["CaseAttempt", "CaseRun", "FollowUpAnswer", "load_case_grader", "save_case"]
 
 
 @dataclass(frozen=True)
@@ -197,3 +198,10 @@ def save_case(store: Store, attempt: CaseAttempt, ended_at: datetime) -> Session
     return store.finish_session(
         session.id, ended_at, status=session_status(attempt.status), summary=attempt.to_dict()
     )
+
+
+def load_case_grader() -> Callable[[Case, str], CaseGrade]:
+    """`grill.grader.grade_case`, looked up when a case starts."""
+    module = importlib.import_module("grill.grader")
+    grade_case: Callable[[Case, str], CaseGrade] = module.grade_case
+    return grade_case

@@ -12,6 +12,7 @@ keeps every answer; `finish` scores the run (grill.mock.score).
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 import secrets
@@ -46,6 +47,7 @@ __all__ = [
     "grade_ticks",
     "is_quick_fire",
     "list_rule",
+    "load_grader",
     "plan_mock",
     "tick_verdict",
     "points_verdict",
@@ -410,3 +412,10 @@ class MockRun:
         if self._recorder:
             self._recorder.finish(self.result, self._now())
         return self.result
+
+
+def load_grader() -> Grader:
+    """`grill.grader.grade`, looked up when a mock starts."""
+    module = importlib.import_module("grill.grader")
+    grade: Grader = module.grade
+    return grade
