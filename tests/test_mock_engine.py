@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from fakes import FakeClock, fake_grade
 from grill.deck import load_library
 from grill.errors import UsageError
 from grill.mock import (
@@ -26,32 +27,9 @@ from grill.mock import (
     score_mock,
     tick_verdict,
 )
-from grill.model import Card, Deck, Grade, Point, Rubric, Verdict
+from grill.model import Card, Deck, Point, Rubric, Verdict
 
 NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
-
-
-class FakeClock:
-    """Monotonic seconds that move only when the test says so."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-
-
-def fake_grade(card: Card, text: str) -> Grade:
-    """'right' -> correct, 'half' -> partial, anything else -> wrong."""
-    verdict = {"right": Verdict.CORRECT, "half": Verdict.PARTIAL}.get(text, Verdict.WRONG)
-    points = card.rubric.points
-    hit = points if verdict == Verdict.CORRECT else ()
-    return Grade(
-        card.id, verdict, 1.0 if hit else 0.0, hit, points if not hit else (), (), text, card.answer
-    )
 
 
 @dataclass

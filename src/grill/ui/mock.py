@@ -198,17 +198,21 @@ def _misses(console: Console, result: MockResult) -> None:
     if not result.misses:
         return
     console.print(Text(f"Missed ({len(result.misses)}): learn these", style="bold"))
-    for miss in result.misses:
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(justify="right", no_wrap=True)
+    grid.add_column(overflow="fold")
+    for miss in sorted(result.misses, key=lambda m: m.card.n):
         label = miss.verdict.label if miss.verdict is not None else "not reached"
         if miss.timed_out:
             label += ", at zero"
-        console.print(
-            Text.assemble(f"#{miss.card.n} ", (miss.card.question, "bold"), f" ({label})")
-        )
+        cell = Text.assemble((miss.card.question, "bold"), f" ({label})")
         if miss.reached:
-            said = miss.answer if miss.answer.strip() else "(nothing)"
-            console.print(Text.assemble("   you: ", said))
-        console.print(Text.assemble("   answer: ", (miss.card.answer, "green")))
+            cell.append("\nyou: ")
+            cell.append(miss.answer if miss.answer.strip() else "(nothing)")
+        cell.append("\nanswer: ")
+        cell.append(miss.card.answer, style="green")
+        grid.add_row(f"#{miss.card.n}", cell)
+    console.print(grid)
 
 
 def render_result(console: Console, result: MockResult) -> None:
