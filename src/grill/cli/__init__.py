@@ -14,7 +14,7 @@ import typer
 from rich.text import Text
 
 from grill import __version__
-from grill.cli import decks
+from grill.cli import decks, drill
 from grill.cli import mock as mock_cli
 from grill.cli.common import err
 from grill.errors import DeckError, GrillError
@@ -34,6 +34,12 @@ app = typer.Typer(
 )
 app.add_typer(decks.app, name="decks")
 app.command("card")(decks.card)
+app.command("drill")(drill.drill)
+app.command("due")(drill.due)
+app.command("review")(drill.review)
+app.command("undo")(drill.undo)
+app.command("history")(drill.history)
+app.command("orphans")(drill.orphans)
 app.command("mock")(mock_cli.mock)
 app.command("case")(mock_cli.case)
 
@@ -62,7 +68,7 @@ def _root(
     if debug:
         os.environ["GRILL_DEBUG"] = "1"
     if ctx.invoked_subcommand is None:
-        decks.list_decks(None, False)
+        drill.today()
 
 
 def main() -> None:
