@@ -139,7 +139,7 @@ def test_narrow_no_color_terminal_shows_the_countdown_and_ctrl_c_keeps_answers(
     raw = screen.tmux("capture-pane", "-p", "-e", "-S", "-200", "-t", screen.name)
     assert _colours(raw) == set(), raw  # NO_COLOR: bold, dim and reverse only
     assert "STOPPED after 1 answer(s)" in shown
-    assert max(len(line) for line in shown.splitlines()) <= 60
+    assert max(len(line) for line in shown.splitlines()) <= 60, shown
     with Store.open(home / "grill.db") as store:
         [session] = store.sessions(Mode.MOCK)
         [review] = store.reviews(session_id=session.id)

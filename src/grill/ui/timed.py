@@ -22,20 +22,21 @@ import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
 
-from prompt_toolkit import PromptSession
-from prompt_toolkit.application import get_app
-from prompt_toolkit.formatted_text import FormattedText
-from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.output import Output
-from prompt_toolkit.styles import Style
 from rich.console import Console
 from rich.text import Text
 
 from grill.mock import Countdown
 from grill.model import Point
+
+if TYPE_CHECKING:  # prompt_toolkit is imported on first use: it is slow to load
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.formatted_text import FormattedText
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.key_binding import KeyPressEvent
+    from prompt_toolkit.output import Output
+    from prompt_toolkit.styles import Style
 
 __all__ = [
     "LineInput",
@@ -48,13 +49,13 @@ __all__ = [
     "parse_ticks",
 ]
 
-_STYLE = Style.from_dict(
-    {
-        "bottom-toolbar": "reverse",
-        "bottom-toolbar.urgent": "reverse bold",
-        "prompt": "bold",
-    }
-)
+
+def _style() -> Style:
+    from prompt_toolkit.styles import Style
+
+    return Style.from_dict(
+        {"bottom-toolbar": "reverse", "bottom-toolbar.urgent": "reverse bold", "prompt": "bold"}
+    )
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,9 @@ class TerminalInput:
         self._output = output
 
     def _session(self, multiline: bool) -> PromptSession[str]:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.key_binding import KeyBindings
+
         bindings = KeyBindings()
         if multiline:
 
@@ -136,13 +140,16 @@ class TerminalInput:
         return PromptSession(
             multiline=multiline,
             key_bindings=bindings,
-            style=_STYLE,
+            style=_style(),
             input=self._input,
             output=self._output,
             erase_when_done=False,
         )
 
     def ask(self, timer: Countdown, *, status: str, multiline: bool = False) -> TimedText:
+        from prompt_toolkit.application import get_app
+        from prompt_toolkit.formatted_text import FormattedText
+
         session = self._session(multiline)
         expired = False
         keys = "Esc Enter or Ctrl-D submits" if multiline else "Enter submits"
@@ -176,9 +183,12 @@ class TerminalInput:
         return TimedText(text, expired or timer.expired)
 
     def ask_ticks(self, points: Sequence[Point]) -> tuple[str, ...]:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.formatted_text import FormattedText
+
         _show_checklist(self.console, points)
         session: PromptSession[str] = PromptSession(
-            style=_STYLE, input=self._input, output=self._output
+            style=_style(), input=self._input, output=self._output
         )
         while True:
             text = session.prompt(
