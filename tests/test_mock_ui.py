@@ -116,10 +116,10 @@ def test_enter_submits_before_the_clock_runs_out() -> None:
     assert reply.text == "lr too low" and not reply.timed_out
 
 
-def test_multi_line_answers_are_submitted_with_ctrl_d() -> None:
+def test_multi_line_answers_take_alt_enter_for_a_new_line() -> None:
     out, _ = console()
     with create_pipe_input() as pipe:
-        pipe.send_text("grad norm explodes\rroll back\x04")
+        pipe.send_text("grad norm explodes\x1b\rroll back\r")
         source = TerminalInput(out, input=pipe, output=DummyOutput())
         reply = source.ask(Countdown(time.monotonic, 30), status="case", multiline=True)
     assert reply.text == "grad norm explodes\nroll back" and not reply.timed_out
@@ -261,7 +261,8 @@ def test_a_piped_case_is_graded_followed_up_saved_and_listed(store: Store) -> No
     text = buffer.getvalue()
     assert "✓ culprits" in text and "✗ prevention" in text
     assert "[not markup]" in text  # the example is shown as text
-    assert "prevention: pre-layer-norm" in text and "culprits: FP16 overflow" in text
+    assert "prevention: not covered; name at least 1 of\n    • pre-layer-norm" in text
+    assert "culprits: covered; you could also have named\n    • FP16 overflow" in text
     session = save_case(store, attempt, NOW)
     assert session.mode == Mode.CASE and session.summary["case"] == "spike"
     review = store.reviews(mode=Mode.CASE)[-1]

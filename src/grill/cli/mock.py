@@ -110,7 +110,7 @@ def case(
 ) -> None:
     """The open-ended case: answer against the clock, graded in parts, then four follow-ups.
 
-    A countdown runs while you type (several lines; Esc Enter or Ctrl-D submits).
+    A countdown runs while you type (Enter submits; Alt-Enter starts a new line).
 
     Graded on culprits, triage, prevention and red flags; each follow-up is timed and self-checked.
 

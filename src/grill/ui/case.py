@@ -108,17 +108,31 @@ def render_attempt(console: Console, attempt: CaseAttempt) -> None:
             title_align="left",
         )
     )
-    missed = attempt.missed
-    if missed or attempt.grade.red_flags:
-        console.print(Text("What your answer missed", style="bold"))
-        for part, points in missed:
-            for point in points:
-                console.print(Text.assemble("  ", (part, "bold"), ": ", point.says))
-        for flag in attempt.grade.red_flags:
-            console.print(Text.assemble("  ", ("avoid", "bold red"), ": ", flag.says))
-    else:
-        console.print(Text("Your answer named every item of every part.", style="green"))
+    _missed(console, attempt)
     console.print(Text(f"Source: {attempt.case.source}", style="dim"))
+
+
+def _missed(console: Console, attempt: CaseAttempt) -> None:
+    """Per part: not covered (name `need` of these) or covered (these could be named too)."""
+    needs = {p.id: p.need for p in attempt.case.parts}
+    if not attempt.missed and not attempt.grade.red_flags:
+        console.print(Text("Your answer named every item of every part.", style="green"))
+        return
+    console.print(Text("What your answer missed", style="bold"))
+    covered = {p.part: p.covered for p in attempt.grade.parts}
+    for part, points in attempt.missed:
+        if covered.get(part):
+            head = Text.assemble("  ", (part, "bold"), ": covered; you could also have named")
+        else:
+            need = needs.get(part, 1)
+            head = Text.assemble(
+                "  ", (part, "bold red"), f": not covered; name at least {need} of"
+            )
+        console.print(head)
+        for point in points:
+            console.print(Text.assemble("    • ", point.says))
+    for flag in attempt.grade.red_flags:
+        console.print(Text.assemble("  ", ("avoid", "bold red"), ": ", flag.says))
 
 
 def _main_answer(console: Console, run: CaseRun, source: TimedInput) -> CaseAttempt:

@@ -5,8 +5,9 @@ Two inputs behind one interface (`TimedInput`):
 
 - `TerminalInput` (a real terminal): a prompt_toolkit prompt whose bottom toolbar shows the time
   left, refreshed twice a second. When the countdown reaches zero a background task ends the
-  prompt with the text typed so far. Ctrl-C raises KeyboardInterrupt; Ctrl-D on an empty line
-  raises EOFError (the caller ends the mock and keeps what was answered).
+  prompt with the text typed so far. Enter submits; in a multi-line answer Alt-Enter (Esc then
+  Enter) starts a new line, as in the drill. Ctrl-C raises KeyboardInterrupt; Ctrl-D on an
+  empty line raises EOFError (the caller ends the mock and keeps what was answered).
 - `LineInput` (piped stdin, no TTY): one plain line per answer (a multi-line answer ends at a
   blank line), no escape codes; EOF raises EOFError. A line cannot be interrupted mid-read, so a
   late line still counts and is marked timed out by the countdown.
@@ -131,11 +132,16 @@ class TerminalInput:
         from prompt_toolkit.key_binding import KeyBindings
 
         bindings = KeyBindings()
-        if multiline:
+        if multiline:  # the drill's keys: Enter submits, Alt-Enter (Esc Enter) adds a line
 
-            @bindings.add("c-d")
+            @bindings.add("enter")
             def _submit(event: KeyPressEvent) -> None:
                 event.current_buffer.validate_and_handle()
+
+            @bindings.add("escape", "enter")
+            @bindings.add("c-j")
+            def _newline(event: KeyPressEvent) -> None:
+                event.current_buffer.insert_text("\n")
 
         return PromptSession(
             multiline=multiline,
@@ -152,7 +158,7 @@ class TerminalInput:
 
         session = self._session(multiline)
         expired = False
-        keys = "Esc Enter or Ctrl-D submits" if multiline else "Enter submits"
+        keys = "Enter submits · Alt-Enter new line" if multiline else "Enter submits"
 
         def toolbar() -> FormattedText:
             left = timer.remaining()
@@ -221,6 +227,8 @@ class LineInput:
             except EOFError:
                 break
         text = "\n".join(lines).strip("\n")
+        for line in text.splitlines() or [""]:
+            self.console.print(Text(f"> {line}"))  # echoed: no terminal shows piped input
         return TimedText(text, timer.expired)
 
     def ask_ticks(self, points: Sequence[Point]) -> tuple[str, ...]:
