@@ -32,7 +32,7 @@ from grill.scheduler import Scheduler
 from grill.store import Store
 from grill.ui.case import case_interview, render_case_history
 from grill.ui.mock import interview, render_result
-from grill.ui.timed import LineInput, TerminalInput, clock_text, parse_ticks
+from grill.ui.timed import LineInput, Status, TerminalInput, clock_text, parse_ticks
 
 NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 ESC = re.compile(r"\x1b\[")
@@ -193,8 +193,8 @@ def test_eof_mid_mock_keeps_the_answers_as_aborted(deck: Deck, store: Store) -> 
 
 def test_ctrl_c_mid_mock_keeps_the_answers_as_aborted(deck: Deck, store: Store) -> None:
     class Interrupting(LineInput):
-        def ask(self, timer: Countdown, *, status: str, multiline: bool = False):  # type: ignore[no-untyped-def]
-            if status.startswith("question 3"):
+        def ask(self, timer: Countdown, *, status: Status, multiline: bool = False):  # type: ignore[no-untyped-def]
+            if str(status() if callable(status) else status).startswith("question 3"):
                 raise KeyboardInterrupt
             return super().ask(timer, status=status, multiline=multiline)
 
@@ -203,6 +203,30 @@ def test_ctrl_c_mid_mock_keeps_the_answers_as_aborted(deck: Deck, store: Store) 
     result = interview(out, run, Interrupting(out, io.StringIO("right\nright\nright\n")))
     assert (result.status, result.answered, result.correct) == ("aborted", 2, 2)
     assert store.sessions(Mode.MOCK)[-1].status == SessionStatus.INTERRUPTED
+
+
+def test_the_interview_clock_shows_beside_the_question_clock(deck: Deck, store: Store) -> None:
+    clock = FakeClock()
+    seen: list[tuple[float, str]] = []
+
+    class Slow(LineInput):
+        def ask(self, timer: Countdown, *, status: Status, multiline: bool = False):  # type: ignore[no-untyped-def]
+            seen.append((timer.seconds, str(status() if callable(status) else status)))
+            clock.advance(50)
+            return super().ask(timer, status=status, multiline=multiline)
+
+    out, buffer = console()
+    p = plan(deck, seed=1, section="A", total_minutes=1.5)
+    run = MockRun(p, clock=clock, now=lambda: NOW, grader=fake_grade, recorder=None)
+    result = interview(out, run, Slow(out, io.StringIO("right\nright\nright\n")))
+    assert seen == [
+        (60, "question 1/6 · interview 1:30 left"),
+        (40, "question 2/6 · interview 0:40 left"),
+    ]
+    text = buffer.getvalue()
+    assert "Question 2 of 6 · " in text and " · 40 s" in text
+    assert "The interview's total time is up." in text
+    assert (result.answered, result.asked, result.not_reached) == (2, 6, 4)
 
 
 def test_a_spoken_mock_is_graded_by_the_ticks(deck: Deck, store: Store) -> None:

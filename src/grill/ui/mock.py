@@ -10,6 +10,7 @@ the card's short answer. Text the user typed is always drawn as `Text`, never as
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -81,23 +82,35 @@ def render_start(console: Console, run: MockRun) -> None:
     )
 
 
-def _show_question(console: Console, run: MockRun, question: Question) -> None:
+def _show_question(console: Console, run: MockRun, question: Question, seconds: float) -> None:
     deck = run.plan.deck
     head = (
         f"Question {question.index + 1} of {len(run.plan.questions)} · "
         f"{question.card.section} {deck.section_title(question.card.section)} · "
-        f"{question.seconds} s"
+        f"{math.ceil(seconds - 1e-9)} s"
     )
     console.print()
     console.print(Text(head, style="dim"))
     console.print(Text(question.card.question, style="bold"))
 
 
+def _status(run: MockRun, question: Question, spoken: bool) -> Callable[[], str]:
+    def status() -> str:
+        text = f"question {question.index + 1}/{len(run.plan.questions)}"
+        total = run.total_remaining()
+        if total is not None:
+            text += f" · interview {clock_text(total)} left"
+        return text + (" · speak, then Enter" if spoken else "")
+
+    return status
+
+
 def _ask(console: Console, run: MockRun, question: Question, source: TimedInput) -> None:
     timer = run.start()
-    status = f"question {question.index + 1}/{len(run.plan.questions)}"
+    _show_question(console, run, question, timer.seconds)
+    status = _status(run, question, run.plan.spoken)
     if run.plan.spoken:
-        reply = source.ask(timer, status=f"{status} · speak, then Enter")
+        reply = source.ask(timer, status=status)
         spoke = timer.elapsed()
         ticked = source.ask_ticks(question.card.rubric.points)
         run.submit_ticks(ticked, seconds=spoke, timed_out=reply.timed_out)
@@ -113,7 +126,6 @@ def interview(console: Console, run: MockRun, source: TimedInput) -> MockResult:
     render_start(console, run)
     try:
         while (question := run.current) is not None:
-            _show_question(console, run, question)
             _ask(console, run, question, source)
     except (KeyboardInterrupt, EOFError):
         console.print()

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TextIO
 
@@ -43,6 +43,7 @@ __all__ = [
     "LineInput",
     "TerminalInput",
     "TimedInput",
+    "Status",
     "TimedText",
     "clock_text",
     "default_input",
@@ -59,6 +60,13 @@ def _style() -> Style:
     )
 
 
+Status = str | Callable[[], str]
+
+
+def _status(status: Status) -> str:
+    return status() if callable(status) else status
+
+
 @dataclass(frozen=True)
 class TimedText:
     text: str
@@ -66,9 +74,10 @@ class TimedText:
 
 
 class TimedInput(Protocol):
-    """Where answers come from. `status` is shown beside the countdown (e.g. "question 3/45")."""
+    """Where answers come from. `status` is shown beside the countdown (e.g. "question 3/45");
+    a callable is re-read at each refresh (e.g. for the whole interview's time left)."""
 
-    def ask(self, timer: Countdown, *, status: str, multiline: bool = False) -> TimedText: ...
+    def ask(self, timer: Countdown, *, status: Status, multiline: bool = False) -> TimedText: ...
 
     def ask_ticks(self, points: Sequence[Point]) -> tuple[str, ...]: ...
 
@@ -152,7 +161,7 @@ class TerminalInput:
             erase_when_done=False,
         )
 
-    def ask(self, timer: Countdown, *, status: str, multiline: bool = False) -> TimedText:
+    def ask(self, timer: Countdown, *, status: Status, multiline: bool = False) -> TimedText:
         from prompt_toolkit.application import get_app
         from prompt_toolkit.formatted_text import FormattedText
 
@@ -164,7 +173,7 @@ class TerminalInput:
             left = timer.remaining()
             style = "class:bottom-toolbar.urgent" if left <= 10 else ""
             return FormattedText(
-                [(style, f" {clock_text(left)} left · {status} · {keys} · Ctrl-C stops ")]
+                [(style, f" {clock_text(left)} left · {_status(status)} · {keys} · Ctrl-C stops ")]
             )
 
         async def expire() -> None:
@@ -219,7 +228,7 @@ class LineInput:
             raise EOFError
         return line.rstrip("\r\n")
 
-    def ask(self, timer: Countdown, *, status: str, multiline: bool = False) -> TimedText:
+    def ask(self, timer: Countdown, *, status: Status, multiline: bool = False) -> TimedText:
         lines = [self._line()]
         while multiline and lines[-1].strip():
             try:
