@@ -15,6 +15,7 @@ from rich.text import Text
 
 from grill import __version__
 from grill.cli import decks, drill
+from grill.cli import grade as grade_cmd
 from grill.cli import mock as mock_cli
 from grill.cli.common import err
 from grill.errors import DeckError, GrillError
@@ -42,6 +43,7 @@ app.command("history")(drill.history)
 app.command("orphans")(drill.orphans)
 app.command("mock")(mock_cli.mock)
 app.command("case")(mock_cli.case)
+app.command("grade")(grade_cmd.grade)
 
 
 def _version(value: bool) -> None:
