@@ -10,6 +10,7 @@ import pytest
 from fakes import FakeClock, fake_grade
 from grill.deck import load_library
 from grill.errors import UsageError
+from grill.grader import correct_needed
 from grill.mock import (
     ABORTED,
     COMPLETED,
@@ -296,8 +297,9 @@ def card_with(points: int, **rubric: object) -> Card:
     return Card("c", 1, "A", "Q?", "A.", Rubric(points=pts, **rubric), "d")  # type: ignore[arg-type]
 
 
-def test_list_rule_matches_the_grading_standard() -> None:
+def test_list_rule_matches_the_grading_standard_and_the_grader() -> None:
     assert [list_rule(n) for n in range(1, 9)] == [1, 2, 2, 2, 3, 3, 4, 4]
+    assert [list_rule(n) for n in range(1, 30)] == [correct_needed(n) for n in range(1, 30)]
 
 
 def test_ticks_set_the_verdict_by_the_rubric_thresholds() -> None:

@@ -45,8 +45,9 @@ class Screen:
 
     def start(self, command: str, env: dict[str, str], width: int = 100, height: int = 40) -> None:
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-        # keep the window open after grill exits so its last screen can be read
-        shell = f"env {exports} {command}; echo GRILL-EXIT=$?; sleep 120"
+        # the terminal, not the test's COLUMNS, sets the width; the window stays open after
+        # grill exits so its last screen can be read
+        shell = f"env -u COLUMNS -u LINES {exports} {command}; echo GRILL-EXIT=$?; sleep 120"
         self.tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), shell)
 
     def text(self) -> str:

@@ -9,7 +9,6 @@ mode `case` carrying the verdict, logged but never scheduled.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -201,7 +200,7 @@ def save_case(store: Store, attempt: CaseAttempt, ended_at: datetime) -> Session
 
 
 def load_case_grader() -> Callable[[Case, str], CaseGrade]:
-    """`grill.grader.grade_case`, looked up when a case starts."""
-    module = importlib.import_module("grill.grader")
-    grade_case: Callable[[Case, str], CaseGrade] = module.grade_case
+    """`grill.grader.grade_case`, imported when a case starts (it is slow to load)."""
+    from grill.grader import grade_case
+
     return grade_case

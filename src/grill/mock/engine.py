@@ -12,7 +12,6 @@ keeps every answer; `finish` scores the run (grill.mock.score).
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import secrets
@@ -415,7 +414,7 @@ class MockRun:
 
 
 def load_grader() -> Grader:
-    """`grill.grader.grade`, looked up when a mock starts."""
-    module = importlib.import_module("grill.grader")
-    grade: Grader = module.grade
+    """`grill.grader.grade`, imported when a mock starts (it is slow to load)."""
+    from grill.grader import grade
+
     return grade
