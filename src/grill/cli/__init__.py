@@ -16,6 +16,7 @@ from rich.text import Text
 from grill import __version__
 from grill.cli import config, decks, drill, export
 from grill.cli import grade as grade_cmd
+from grill.cli import mock as mock_cli
 from grill.cli.common import err, reset_consoles
 from grill.errors import DeckError, GrillError
 
@@ -42,6 +43,8 @@ app.command("review")(drill.review)
 app.command("undo")(drill.undo)
 app.command("history")(drill.history)
 app.command("orphans")(drill.orphans)
+app.command("mock")(mock_cli.mock)
+app.command("case")(mock_cli.case)
 app.command("grade")(grade_cmd.grade)
 
 

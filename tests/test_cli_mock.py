@@ -1,0 +1,115 @@
+"""`grill mock` and `grill case` from the command line with piped input: what they print, what
+the database holds afterwards."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fakes import fake_grade, fake_grade_case
+from grill.cli import app
+from grill.model import Mode, SessionStatus
+from grill.store import Store
+
+runner = CliRunner()
+MINI_CASE = Path(__file__).parent / "decks" / "cases" / "mini-case.yaml"
+ESC = re.compile(r"\x1b\[")
+
+
+@pytest.fixture(autouse=True)
+def graders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keyword graders, so these tests pin the command and not the grader's judgement."""
+    monkeypatch.setattr("grill.ui.mock.load_grader", lambda: fake_grade)
+    monkeypatch.setattr("grill.ui.case.load_case_grader", lambda: fake_grade_case)
+
+
+def sessions(mode: Mode) -> list:  # type: ignore[type-arg]
+    with Store.open() as store:
+        return store.sessions(mode)
+
+
+def test_piped_mock_prints_plain_text_and_saves_the_session() -> None:
+    result = runner.invoke(
+        app, ["mock", "--count", "3", "--seed", "5"], input="right\nhalf\nright\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert not ESC.search(result.stdout)
+    assert "Question 3 of 3" in result.stdout
+    assert "Score 2/3 answered cold · target 2: PASS · floor 2: above the floor" in result.stdout
+    assert "target 28/45 -> 2/3, floor 24/45 -> 2" in result.stdout
+    [session] = sessions(Mode.MOCK)
+    assert session.status == SessionStatus.DONE and session.summary["seed"] == 5
+    assert session.summary["scheduled"] is True and session.summary["predicted"] is None
+    with Store.open() as store:
+        assert len(store.reviews(mode=Mode.MOCK)) == 3 and len(store.states()) == 3
+
+
+def test_the_same_seed_asks_the_same_questions() -> None:
+    first = runner.invoke(app, ["mock", "-n", "4", "--seed", "9", "--json"], input="x\n" * 4)
+    again = runner.invoke(app, ["mock", "-n", "4", "--seed", "9", "--json"], input="x\n" * 4)
+    ids = [s.summary["questions"] for s in sessions(Mode.MOCK)]
+    assert first.exit_code == again.exit_code == 0
+    assert ids[0] == ids[1] and len(ids[0]) == 4
+
+
+def test_json_output_is_the_result_alone() -> None:
+    result = runner.invoke(
+        app, ["mock", "--section", "F", "--seed", "1", "--json"], input="right\nno\nno\n"
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["score"], data["asked"], data["target"], data["passed"]) == (1, 3, 2, False)
+    assert data["sections"] == [
+        {
+            "key": "F",
+            "title": "Loss spikes and recovery",
+            "asked": 3,
+            "correct": 1,
+            "partial": 0,
+            "wrong": 2,
+        }
+    ]
+    assert [m["verdict"] for m in data["misses"]] == ["wrong", "wrong"]
+
+
+def test_eof_saves_an_aborted_mock() -> None:
+    result = runner.invoke(app, ["mock", "--count", "5", "--no-schedule"], input="right\n")
+    assert result.exit_code == 0, result.output
+    assert "STOPPED after 1 answer(s): 1/1 cold so far" in result.stdout
+    [session] = sessions(Mode.MOCK)
+    assert session.status == SessionStatus.INTERRUPTED and session.summary["status"] == "aborted"
+    with Store.open() as store:
+        assert len(store.reviews(mode=Mode.MOCK)) == 1 and store.states() == {}
+
+
+def test_bad_options_are_one_line_errors() -> None:
+    result = runner.invoke(app, ["mock", "--section", "Z"])
+    assert result.exit_code != 0
+    assert "no section 'Z'" in str(result.exception) or "no section 'Z'" in result.output
+
+
+def test_piped_case_then_history() -> None:
+    lines = "grad-norm spiked; rollback\n\n\n1\n\n\n"
+    result = runner.invoke(app, ["case", "--deck", str(MINI_CASE)], input=lines)
+    assert result.exit_code == 0, result.output
+    assert "Case answer: PARTIAL" in result.stdout
+    assert "Follow-up 2 of 2" in result.stdout and "Model answer" in result.stdout
+    history = runner.invoke(app, ["case", "--history"])
+    assert "✓ culprits ✓ triage ✗ prevention" in history.stdout
+    data = json.loads(runner.invoke(app, ["case", "spike", "--history", "--json"]).stdout)
+    assert len(data) == 1 and data[0]["grade"]["verdict"] == "partial"
+    assert [f["verdict"] for f in data[0]["follow_ups"]] == ["correct", "wrong"]
+
+
+def test_case_history_when_empty() -> None:
+    result = runner.invoke(app, ["case", "--history"])
+    assert result.exit_code == 0 and "No case attempts yet" in result.stdout
+
+
+def test_unknown_case_is_not_found() -> None:
+    result = runner.invoke(app, ["case", "nope", "--deck", str(MINI_CASE)], input="x\n")
+    assert result.exit_code != 0 and "no case 'nope'" in str(result.exception)
