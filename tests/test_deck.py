@@ -95,7 +95,7 @@ def test_an_invalid_user_deck_stops_the_library_with_its_location(grill_home: Pa
 
 EXPECTED = {
     "missing-answer": ":6:5: card 'warmup-why': 'answer' is missing",
-    "wrong-type": ":7:8: card 'warmup-why': 'n' must be a whole number, not text",
+    "wrong-type": ":7:8: card 'warmup-why': 'n' must be a whole number, not 'seven'",
     "unknown-field": (
         ":9:5: card 'warmup-why': unknown field 'questoin' in a card (did you mean 'question'?)"
     ),
@@ -138,3 +138,43 @@ def test_schema_describes_the_required_fields_of_a_card() -> None:
     card = schema["properties"]["cards"]["items"]
     assert set(card["required"]) == {"id", "n", "section", "question", "answer", "rubric"}
     assert card["additionalProperties"] is False
+
+
+def test_a_cached_deck_equals_the_parsed_one_and_follows_edits(tmp_path: Path) -> None:
+    path = tmp_path / "mine.yaml"
+    text = (
+        (BROKEN / "duplicate-number.yaml")
+        .read_text()
+        .replace(
+            "n: 1\n    section: A\n    question: Two?", "n: 2\n    section: A\n    question: Two?"
+        )
+    )
+    path.write_text(text)
+    first = load_deck(path)
+    assert load_deck(path) == first  # second load comes from the cache
+    path.write_text(text.replace("question: Two?", "question: Deux?"))
+    assert load_deck(path).card("two").question == "Deux?"  # new content, new cache key
+
+
+def test_a_tampered_cache_file_is_ignored_and_never_runs(tmp_path: Path, grill_home: Path) -> None:
+    import pickle
+
+    path = tmp_path / "mine.yaml"
+    path.write_text(
+        (BROKEN / "missing-answer.yaml")
+        .read_text()
+        .replace("    question: Why warmup?\n", "    question: Why warmup?\n    answer: Because.\n")
+    )
+    load_deck(path)
+    (cached,) = (grill_home / "cache" / "decks").glob("*.pickle")
+    marker = tmp_path / "pwned"
+
+    class Evil:
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            import os
+
+            return (os.system, (f"touch {marker}",))
+
+    cached.write_bytes(pickle.dumps(Evil()))
+    assert load_deck(path).card("warmup-why").answer == "Because."
+    assert not marker.exists()
