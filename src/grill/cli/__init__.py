@@ -14,7 +14,7 @@ import typer
 from rich.text import Text
 
 from grill import __version__
-from grill.cli import decks
+from grill.cli import decks, doctor
 from grill.cli.common import err
 from grill.errors import DeckError, GrillError
 
@@ -33,6 +33,7 @@ app = typer.Typer(
 )
 app.add_typer(decks.app, name="decks")
 app.command("card")(decks.card)
+app.command("doctor")(doctor.doctor)
 
 
 def _version(value: bool) -> None:
