@@ -82,7 +82,7 @@ def _answer_all(
     while (card := drill.next_card()) is not None:
         shown.append(card.id)
         clock.tick(seconds=seconds)
-        drill.submit(card, answer)
+        drill.submit(card, answer, int(seconds * 1000))
         assert drill.proposed is not None
         drill.rate(drill.proposed)
     return shown
@@ -191,8 +191,7 @@ def test_submit_grades_but_writes_nothing_until_rate(store: Store) -> None:
     drill = _drill(store, clock)
     card = drill.next_card()
     assert card is not None
-    clock.tick(seconds=12)
-    grade = drill.submit(card, "half")
+    grade = drill.submit(card, "half", 12_000)
     assert grade.verdict == Verdict.PARTIAL and drill.proposed == Rating.HARD
     assert store.history("d", "c1") == []
     review = drill.rate(Rating.GOOD)  # the user overrides the proposal
@@ -226,7 +225,7 @@ def test_finish_keeps_a_graded_answer_and_stores_the_summary(store: Store) -> No
     card = drill.next_card()
     assert card is not None
     clock.tick(seconds=20)
-    drill.submit(card, "right")  # interrupted before rating: the answer must not be lost
+    drill.submit(card, "right", 20_000)  # interrupted before rating: the answer must not be lost
     summary = drill.finish(SessionStatus.INTERRUPTED)
     assert [r.card_id for r in store.reviews()] == ["c1", "c2"]
     assert summary.reviews == 2 and summary.new_cards == 2
@@ -283,3 +282,21 @@ def test_an_edited_card_keeps_its_state_and_history(store: Store) -> None:
 def test_plan_is_the_same_queue_the_drill_uses(store: Store) -> None:
     got = plan(store, _library(), DrillOptions(new_limit=2), T0)
     assert [c.id for c in got.new] == ["c1", "c2"] and got.due == ()
+
+
+def test_intervals_preview_each_rating_for_the_current_card(store: Store) -> None:
+    clock = Clock(T0)
+    drill = _drill(store, clock)
+    assert drill.intervals() == {}
+    drill.next_card()
+    shown = drill.intervals()
+    assert shown[Rating.AGAIN] == timedelta(minutes=1)
+    assert shown[Rating.GOOD] == timedelta(minutes=10)
+    assert shown[Rating.EASY] > timedelta(days=1)
+
+
+def test_a_card_shown_but_not_answered_counts_as_left(store: Store) -> None:
+    drill = _drill(store, Clock(T0), new_limit=1)
+    assert drill.next_card() is not None
+    summary = drill.finish(SessionStatus.INTERRUPTED)
+    assert (summary.reviews, summary.left) == (0, 1)

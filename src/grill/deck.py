@@ -36,7 +36,14 @@ from grill.model import (
 )
 from grill.paths import builtin_decks_dir, grill_home, user_decks_dir
 
-__all__ = ["MAX_DECK_BYTES", "deck_schema", "load_deck", "load_library", "parse_deck"]
+__all__ = [
+    "MAX_DECK_BYTES",
+    "deck_schema",
+    "dump_deck",
+    "load_deck",
+    "load_library",
+    "parse_deck",
+]
 
 MAX_DECK_BYTES = 5 * 1024 * 1024
 """A deck is text typed by a person; anything bigger is refused before parsing."""
@@ -375,6 +382,32 @@ def deck_schema() -> dict[str, Any]:
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "grill deck"
     return schema
+
+
+# ---------------------------------------------------------------- writing
+
+
+class _Dumper(yaml.SafeDumper):
+    """Plain YAML a person can edit: no anchors or aliases (the loader refuses them)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None  # multi-line text as a block, as people write it
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _represent_str)
+
+
+def dump_deck(data: dict[str, Any]) -> str:
+    """Plain deck data (dicts, lists, text, numbers) as YAML text that `parse_deck` reads back."""
+    text: str = yaml.dump(
+        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, indent=2
+    )
+    return text
 
 
 # ---------------------------------------------------------------- loading

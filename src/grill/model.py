@@ -460,6 +460,26 @@ class Review:
         """True when this review introduced the card (it had no state before)."""
         return self.before is None and self.after is not None
 
+    def to_dict(self) -> dict[str, object]:
+        after = self.after
+        return {
+            "id": self.id,
+            "deck": self.deck,
+            "card": self.card_id,
+            "reviewed_at": self.reviewed_at.isoformat(),
+            "mode": str(self.mode),
+            "rating": self.rating.label,
+            "verdict": None if self.verdict is None else self.verdict.label,
+            "answer": self.answer,
+            "response_ms": self.response_ms,
+            "session": self.session_id,
+            "content_hash": self.content_hash,
+            "due": None if after is None else after.due.isoformat(),
+            "phase": None if after is None else after.phase.label,
+            "stability": None if after is None else after.stability,
+            "difficulty": None if after is None else after.difficulty,
+        }
+
 
 @dataclass(frozen=True)
 class SessionRecord:

@@ -37,6 +37,7 @@ from datetime import datetime, timedelta
 
 from grill.clock import now as system_now
 from grill.clock import study_day, to_utc
+from grill.errors import NotFoundError
 from grill.model import (
     Card,
     CardState,
@@ -68,6 +69,7 @@ __all__ = [
     "plan",
     "propose_rating",
     "record_answer",
+    "resolve_card",
 ]
 
 Grader = Callable[[Card, str], Grade]
@@ -106,7 +108,12 @@ def _in_scope(library: Library, options: DrillOptions) -> tuple[Card, ...]:
     cards = library.cards(options.deck)
     if options.section:
         key = options.section.strip().lower()
+        known = sorted({c.section for c in cards})
         cards = tuple(c for c in cards if c.section.lower() == key)
+        if not cards:
+            raise NotFoundError(
+                f"no cards in section '{options.section}' (sections: {', '.join(known)})"
+            )
     return cards
 
 
@@ -191,6 +198,25 @@ def find_orphans(store: Store, library: Library) -> list[Orphan]:
     return store.orphans(known)
 
 
+def resolve_card(
+    store: Store, library: Library, ref: str, deck: str | None = None
+) -> tuple[str, str, Card | None]:
+    """(deck, card_id, card) for a command-line reference; an orphaned card (no longer in any
+    deck, card None) is found by `deck/id` or by an id only it has."""
+    try:
+        card = library.card(ref, deck)
+        return card.deck, card.id, card
+    except NotFoundError:
+        orphans = find_orphans(store, library)
+        wanted = ref.strip()
+        matches = [o for o in orphans if wanted in (o.card_id, f"{o.deck}/{o.card_id}")]
+        if deck is not None:
+            matches = [o for o in matches if o.deck == deck]
+        if len(matches) == 1:
+            return matches[0].deck, matches[0].card_id, None
+        raise
+
+
 @dataclass(frozen=True)
 class DrillSummary:
     """What a session did, computed from the review log, plus what comes next."""
@@ -266,7 +292,6 @@ class Drill:
             (c.deck, c.id): (c, s.due) for c, s in self.plan.learning
         }
         self._current: Card | None = None
-        self._shown_at: datetime | None = None
         self._pending: _Pending | None = None
         self._record: SessionRecord | None = None
         self._finished: DrillSummary | None = None
@@ -297,7 +322,6 @@ class Drill:
             return None
         if self._current is None:
             self._current = self._pick(self.clock())
-            self._shown_at = self.clock()
             if self._current is not None and self._record is None:
                 self._record = self.store.start_session(self.options.mode, self.started_at)
         return self._current
@@ -328,20 +352,25 @@ class Drill:
         return self._pending.proposed if self._pending else None
 
     def submit(self, card: Card, answer: str, response_ms: int | None = None) -> Grade:
-        """Grade a typed answer to the current card; nothing is written until `rate`."""
+        """Grade a typed answer to the current card; nothing is written until `rate`.
+
+        `response_ms` is measured by the caller (real elapsed time, not the study clock); None
+        when it cannot be known (piped input), and then no answer is proposed as Easy.
+        """
         if self.grader is None:
             raise RuntimeError("this drill has no grader: rate the card directly")
         self._check_current(card)
-        response_ms = self._elapsed_ms() if response_ms is None else response_ms
         grade = self.grader(card, answer)
         self._pending = _Pending(card, grade, response_ms, propose_rating(grade, response_ms))
         return grade
 
-    def rate(self, rating: Rating, *, answer: str | None = None) -> Review:
+    def rate(
+        self, rating: Rating, *, answer: str | None = None, response_ms: int | None = None
+    ) -> Review:
         """Record the current card's review with `rating` (committed now) and move on.
 
         After `submit` the graded answer is stored; without it (flip mode, self-rating)
-        `answer` may carry what was typed, if anything.
+        `answer` and `response_ms` may carry what was typed and how long it took.
         """
         card = self._current
         if card is None:
@@ -356,11 +385,11 @@ class Drill:
             at,
             verdict=pending.grade.verdict if pending else None,
             answer=pending.grade.answer if pending else answer,
-            response_ms=pending.response_ms if pending else self._elapsed_ms(),
+            response_ms=pending.response_ms if pending else response_ms,
             mode=self.options.mode,
             session_id=self.session_id,
         )
-        self._current, self._pending, self._shown_at = None, None, None
+        self._current, self._pending = None, None
         after = review.after
         if after is not None and _learning(after) and after.due <= at + LEARN_AHEAD:
             self._learning[(card.deck, card.id)] = (card, after.due)
@@ -375,17 +404,23 @@ class Drill:
             self._queue.insert(0, self._current)
         card = self.library.card(review.card_id, review.deck)
         self._learning.pop((card.deck, card.id), None)
-        self._current, self._pending, self._shown_at = card, None, self.clock()
+        self._current, self._pending = card, None
         return review
+
+    def intervals(self) -> dict[Rating, timedelta]:
+        """How long until the current card is due again, for each rating (about, when fuzzed)."""
+        card = self._current
+        if card is None:
+            return {}
+        now = self.clock()
+        state = self.store.state(card.deck, card.id) or self.scheduler.new_state(
+            card.deck, card.id, now
+        )
+        return {r: due - now for r, due in self.scheduler.preview(state, now).items()}
 
     def _check_current(self, card: Card) -> None:
         if self._current is None or (card.deck, card.id) != (self._current.deck, self._current.id):
             raise RuntimeError(f"{card.id} is not the card being asked")
-
-    def _elapsed_ms(self) -> int | None:
-        if self._shown_at is None:
-            return None
-        return max(0, int((self.clock() - self._shown_at).total_seconds() * 1000))
 
     # ------------------------------------------------------------ ending
 
@@ -396,8 +431,8 @@ class Drill:
             return self._finished
         if self._pending is not None:
             self.rate(self._pending.proposed)
+        summary = self.summary(status)  # `left` still counts a card shown but not answered
         self._current = None
-        summary = self.summary(status)
         if self._record is not None:
             self.store.finish_session(
                 self._record.id, self.clock(), status=status, summary=summary.to_dict()
@@ -410,6 +445,7 @@ class Drill:
         now = self.clock()
         reviews = tuple(self.store.reviews(session_id=self.session_id)) if self._record else ()
         verdicts = Counter(r.verdict for r in reviews if r.verdict is not None)
+        answered = sum(r.response_ms or 0 for r in reviews) / 1000
         due_tomorrow, new_tomorrow, next_due = self._outlook(now)
         return DrillSummary(
             session_id=self.session_id,
@@ -420,8 +456,9 @@ class Drill:
             by_verdict=dict(verdicts),
             by_rating=dict(Counter(r.rating for r in reviews)),
             ungraded=sum(1 for r in reviews if r.verdict is None),
-            seconds=(now - self.started_at).total_seconds(),
-            answer_seconds=sum(r.response_ms or 0 for r in reviews) / 1000,
+            # never less than the answering time: under a fixed GRILL_NOW the clock stands still
+            seconds=max((now - self.started_at).total_seconds(), answered),
+            answer_seconds=answered,
             left=self.left,
             next_due=next_due,
             due_tomorrow=due_tomorrow,

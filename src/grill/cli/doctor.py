@@ -31,7 +31,13 @@ def doctor(
         ),
     ] = False,
 ) -> None:
-    """Check the database (integrity, schema, history, orphans) and list its backups."""
+    """Check the database (integrity, schema, history, orphans) and list its backups.
+
+    Exit 1 when the database is damaged or from a newer grill. With --restore, the newest
+    backup (or BACKUP) replaces the database; the current file is moved aside, never deleted.
+
+    Example: grill doctor --restore
+    """
     if backup is not None and not restore:
         raise UsageError(f"to restore {backup}, add --restore: grill doctor --restore {backup}")
     if restore:
