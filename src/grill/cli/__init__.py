@@ -14,7 +14,7 @@ import typer
 from rich.text import Text
 
 from grill import __version__
-from grill.cli import config, decks, drill, export
+from grill.cli import config, decks, doctor, drill, export
 from grill.cli import grade as grade_cmd
 from grill.cli import mock as mock_cli
 from grill.cli.common import err, reset_consoles
@@ -46,6 +46,7 @@ app.command("orphans")(drill.orphans)
 app.command("mock")(mock_cli.mock)
 app.command("case")(mock_cli.case)
 app.command("grade")(grade_cmd.grade)
+app.command("doctor")(doctor.doctor)
 
 
 def _version(value: bool) -> None:
