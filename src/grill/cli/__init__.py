@@ -14,7 +14,7 @@ import typer
 from rich.text import Text
 
 from grill import __version__
-from grill.cli import config, decks, drill, export
+from grill.cli import config, decks, drill, export, report
 from grill.cli.common import err, reset_consoles
 from grill.errors import DeckError, GrillError
 
@@ -41,6 +41,9 @@ app.command("history")(drill.history)
 app.command("orphans")(drill.orphans)
 app.add_typer(export.app, name="export")
 app.add_typer(config.app, name="config")
+app.command("stats")(report.stats)
+app.command("report")(report.report)
+app.command("plan")(report.plan)
 
 
 def _version(value: bool) -> None:
