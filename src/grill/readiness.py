@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from grill.model import CardState, Deck
+from grill.odds import at_least, poisson_binomial
 from grill.scheduler import Scheduler
 
 __all__ = [
@@ -23,33 +24,10 @@ __all__ = [
     "Readiness",
     "at_least",
     "poisson_binomial",
+    "predicted_score",
     "readiness",
     "recall_at",
 ]
-
-
-def poisson_binomial(chances: Iterable[float]) -> tuple[float, ...]:
-    """P(score == k) for k = 0..n, for independent events with the given chances.
-
-    Adds one event at a time: after it, P(k) = P_old(k)(1 - p) + P_old(k - 1)p. Chances outside
-    [0, 1] are clamped, so rounding noise never makes a probability negative.
-    """
-    dist = [1.0]
-    for raw in chances:
-        p = min(1.0, max(0.0, float(raw)))
-        nxt = [0.0] * (len(dist) + 1)
-        for k, mass in enumerate(dist):
-            nxt[k] += mass * (1.0 - p)
-            nxt[k + 1] += mass * p
-        dist = nxt
-    return tuple(dist)
-
-
-def at_least(distribution: Sequence[float], k: int) -> float:
-    """P(score >= k) from a distribution P(score == i); k <= 0 is certain, k > n impossible."""
-    if k <= 0:
-        return 1.0
-    return min(1.0, max(0.0, sum(distribution[k:])))
 
 
 @dataclass(frozen=True)
@@ -230,3 +208,17 @@ def _group(
         studied=sum(1 for c in cards if c.studied),
         verdict=verdict,
     )
+
+
+def predicted_score(
+    states: Iterable[CardState],
+    card_ids: Iterable[str],
+    at: datetime,
+    scheduler: Scheduler | None = None,
+) -> float:
+    """The expected cold score of a mock asking `card_ids` at `at` (one deck's states): the sum
+    of their chances of recall, a card never studied counting 0. Recorded just before a mock, it
+    is checked against the real score later (calibration)."""
+    wanted = set(card_ids)
+    chances = recall_at((s for s in states if s.card_id in wanted), at, scheduler)
+    return sum(chances.values())

@@ -31,14 +31,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Protocol
 
 from grill.clock import study_day
 from grill.model import CardState, Phase, Rating
+from grill.odds import at_least, poisson_binomial
 from grill.plan import Deadline
-from grill.readiness import at_least, poisson_binomial
 from grill.scheduler import Scheduler
 
 __all__ = [
@@ -511,7 +511,11 @@ def project(
     p_target = 0.0
     for run in range(runs):
         memory = FsrsMemory(None, len(states))
-        known = {i: st for i, st in enumerate(states) if st is not None}
+        known = {
+            i: replace(st, deck="sim", card_id=str(i))
+            for i, st in enumerate(states)
+            if st is not None
+        }
         for i, state in known.items():
             memory.remember(i, state)
         policy = FsrsPolicy(desired_retention, per_day, interview, known)

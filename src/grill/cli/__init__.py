@@ -14,7 +14,7 @@ import typer
 from rich.text import Text
 
 from grill import __version__
-from grill.cli import config, decks, doctor, drill, export
+from grill.cli import config, decks, doctor, drill, export, report
 from grill.cli import grade as grade_cmd
 from grill.cli import mock as mock_cli
 from grill.cli.common import err, reset_consoles
@@ -47,6 +47,9 @@ app.command("orphans")(drill.orphans)
 app.command("mock")(mock_cli.mock)
 app.command("case")(mock_cli.case)
 app.command("doctor")(doctor.doctor)
+app.command("stats")(report.stats)
+app.command("report")(report.report)
+app.command("plan")(report.plan)
 
 
 def _version(value: bool) -> None:
