@@ -123,7 +123,7 @@ def test_review_undo_and_history(grill_home: Path) -> None:
         after_first = history[0]
         state = store.state("training-behaviors", "warmup-why")
         assert state is not None and state.due.isoformat() == history[1]["due"]
-    assert "back to due 2026-12-02 09:10" in flat(grill("undo"))
+    assert "back to due 02 Dec 09:10" in flat(grill("undo"))
     with _db(grill_home) as store:
         state = store.state("training-behaviors", "warmup-why")
         assert state is not None and state.due.isoformat() == after_first["due"]

@@ -293,3 +293,10 @@ def test_intervals_preview_each_rating_for_the_current_card(store: Store) -> Non
     assert shown[Rating.AGAIN] == timedelta(minutes=1)
     assert shown[Rating.GOOD] == timedelta(minutes=10)
     assert shown[Rating.EASY] > timedelta(days=1)
+
+
+def test_a_card_shown_but_not_answered_counts_as_left(store: Store) -> None:
+    drill = _drill(store, Clock(T0), new_limit=1)
+    assert drill.next_card() is not None
+    summary = drill.finish(SessionStatus.INTERRUPTED)
+    assert (summary.reviews, summary.left) == (0, 1)

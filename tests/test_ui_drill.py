@@ -131,6 +131,7 @@ def test_enter_takes_the_proposed_rating_and_keys_override_it(store: Store) -> N
 
 def test_end_of_input_after_grading_keeps_the_answer(store: Store) -> None:
     screen, drill = _run(store, "lr lower\n", new=1)
+    assert "left      1 card(s)" in screen  # its learning-step re-ask was on screen
     [review] = store.reviews()
     assert (review.answer, review.verdict, review.rating) == (
         "lr lower",

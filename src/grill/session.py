@@ -431,8 +431,8 @@ class Drill:
             return self._finished
         if self._pending is not None:
             self.rate(self._pending.proposed)
+        summary = self.summary(status)  # `left` still counts a card shown but not answered
         self._current = None
-        summary = self.summary(status)
         if self._record is not None:
             self.store.finish_session(
                 self._record.id, self.clock(), status=status, summary=summary.to_dict()
@@ -445,6 +445,7 @@ class Drill:
         now = self.clock()
         reviews = tuple(self.store.reviews(session_id=self.session_id)) if self._record else ()
         verdicts = Counter(r.verdict for r in reviews if r.verdict is not None)
+        answered = sum(r.response_ms or 0 for r in reviews) / 1000
         due_tomorrow, new_tomorrow, next_due = self._outlook(now)
         return DrillSummary(
             session_id=self.session_id,
@@ -455,8 +456,9 @@ class Drill:
             by_verdict=dict(verdicts),
             by_rating=dict(Counter(r.rating for r in reviews)),
             ungraded=sum(1 for r in reviews if r.verdict is None),
-            seconds=(now - self.started_at).total_seconds(),
-            answer_seconds=sum(r.response_ms or 0 for r in reviews) / 1000,
+            # never less than the answering time: under a fixed GRILL_NOW the clock stands still
+            seconds=max((now - self.started_at).total_seconds(), answered),
+            answer_seconds=answered,
             left=self.left,
             next_due=next_due,
             due_tomorrow=due_tomorrow,

@@ -14,10 +14,10 @@ import typer
 from rich.text import Text
 
 from grill import __version__
-from grill.cli import decks, drill
+from grill.cli import config, decks, drill, export
 from grill.cli import grade as grade_cmd
 from grill.cli import mock as mock_cli
-from grill.cli.common import err
+from grill.cli.common import err, reset_consoles
 from grill.errors import DeckError, GrillError
 
 __all__ = ["app", "main"]
@@ -35,6 +35,8 @@ app = typer.Typer(
 )
 app.add_typer(decks.app, name="decks")
 app.command("card")(decks.card)
+app.add_typer(export.app, name="export")
+app.add_typer(config.app, name="config")
 app.command("drill")(drill.drill)
 app.command("due")(drill.due)
 app.command("review")(drill.review)
@@ -67,6 +69,7 @@ def _root(
 
     Run with no command for today's drill.
     """
+    reset_consoles()  # each run reads NO_COLOR, FORCE_COLOR and COLUMNS afresh
     if debug:
         os.environ["GRILL_DEBUG"] = "1"
     if ctx.invoked_subcommand is None:

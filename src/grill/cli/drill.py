@@ -155,9 +155,9 @@ def review(
 ) -> None:
     """Record one review now, without the quiz.
 
-    For scripts, and for replaying days of study with GRILL_NOW.
+    For scripts, and for replaying days of study with GRILL_NOW=2026-12-03T09:00:00+00:00.
 
-    Example: GRILL_NOW=2026-12-03T09:00:00+00:00 grill review 7 --rating good
+    Example: grill review 7 --rating good --answer "stabilises Adam's early estimates"
     """
     try:
         parsed = Rating.parse(rating)

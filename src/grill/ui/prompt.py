@@ -123,7 +123,7 @@ class TerminalReader:
 
         bindings = KeyBindings()
         for key in keys:
-            bindings.add(key)(_exit_with(key))
+            bindings.add(key)(_exit_with(key, key))
         bindings.add("enter")(_exit_with(default))
         bindings.add("<any>")(lambda event: None)  # ignore every other key
         session: PromptSession[str] = PromptSession(prompt, key_bindings=bindings)
@@ -133,8 +133,9 @@ class TerminalReader:
             return None
 
 
-def _exit_with(result: str) -> Callable[[KeyPressEvent], None]:
+def _exit_with(result: str, shown: str = "") -> Callable[[KeyPressEvent], None]:
     def handler(event: KeyPressEvent) -> None:
+        event.current_buffer.text = shown  # left on screen: the key that was pressed
         event.app.exit(result=result)
 
     return handler

@@ -3,7 +3,7 @@ confirmations of `grill review` and `grill undo`. Times are shown in the timezon
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from rich.console import Console
 from rich.table import Table
@@ -23,20 +23,27 @@ __all__ = [
 
 
 def _when(moment: datetime | None, now: datetime) -> str:
-    return "-" if moment is None else f"{moment.astimezone(now.tzinfo):%Y-%m-%d %H:%M}"
+    """Compact local time, e.g. `04 Dec 09:00`; the year only when it is not this year's."""
+    if moment is None:
+        return "-"
+    local = moment.astimezone(now.tzinfo)
+    return f"{local:%d %b %H:%M}" if local.year == now.year else f"{local:%d %b %Y %H:%M}"
 
 
 def render_due(
     console: Console, plan: Plan, new_limit: int, now: datetime, orphans: int = 0
 ) -> None:
     """Cards due now (oldest first) and the new cards today's limit still allows."""
+    several = len({c.deck for c, _ in plan.due} | {c.deck for c in plan.new}) > 1
     due = Table(title=f"Due now: {len(plan.due)}", title_justify="left")
     due.add_column("#", justify="right")
-    due.add_column("id", style="cyan", no_wrap=True)
-    due.add_column("deck")
-    due.add_column("due")
+    due.add_column("id", style="cyan", overflow="fold")
+    if several:
+        due.add_column("deck", overflow="fold")
+    due.add_column("due", no_wrap=True)
     for card, state in plan.due:
-        due.add_row(str(card.n), card.id, card.deck, _when(state.due, now))
+        deck = [card.deck] if several else []
+        due.add_row(str(card.n), card.id, *deck, _when(state.due, now))
     if plan.due:
         console.print(due)
     else:
@@ -45,10 +52,11 @@ def render_due(
     if plan.new:
         new = Table(title=title, title_justify="left")
         new.add_column("#", justify="right")
-        new.add_column("id", style="cyan", no_wrap=True)
-        new.add_column("deck")
+        new.add_column("id", style="cyan", overflow="fold")
+        if several:
+            new.add_column("deck", overflow="fold")
         for card in plan.new:
-            new.add_row(str(card.n), card.id, card.deck)
+            new.add_row(str(card.n), card.id, *([card.deck] if several else []))
         console.print(new)
     else:
         console.print(Text(title, style="bold"))
@@ -66,25 +74,26 @@ def render_history(
 ) -> None:
     """A card's reviews, oldest first; `edited` marks answers given to an older text."""
     table = Table(title=title, title_justify="left")
+    modes = len({r.mode for r in reviews}) > 1 or any(r.mode != "drill" for r in reviews)
     table.add_column("when", no_wrap=True)
-    table.add_column("mode")
-    table.add_column("rating")
-    table.add_column("verdict")
-    table.add_column("time", justify="right")
-    table.add_column("next", justify="right")
-    table.add_column("answer", overflow="fold")
+    if modes:
+        table.add_column("mode", no_wrap=True)
+    table.add_column("rating", no_wrap=True)
+    table.add_column("time", justify="right", no_wrap=True)
+    table.add_column("next", justify="right", no_wrap=True)
+    table.add_column("answer", overflow="fold", ratio=1)
     for r in reviews:
-        interval = "-" if r.after is None else format_duration(r.after.due - r.reviewed_at)
+        interval = "-" if r.after is None else _short(r.after.due - r.reviewed_at)
         edited = card is not None and r.content_hash and r.content_hash != card.content_hash
         answer = Text(r.answer or "")
         if edited:
             answer = Text.assemble(("(older text) ", "dim"), answer)
+        rating = r.rating.label if r.verdict is None else f"{r.rating.label} ({r.verdict.label})"
         table.add_row(
             _when(r.reviewed_at, now),
-            str(r.mode),
-            r.rating.label,
-            "-" if r.verdict is None else r.verdict.label,
-            "-" if r.response_ms is None else format_duration(r.response_ms / 1000),
+            *([str(r.mode)] if modes else []),
+            rating,
+            "-" if r.response_ms is None else _short(r.response_ms / 1000),
             interval,
             answer,
         )
@@ -92,6 +101,10 @@ def render_history(
         console.print(Text(f"{title}: never reviewed"))
         return
     console.print(table)
+
+
+def _short(delta: timedelta | float) -> str:
+    return format_duration(delta).split(" ")[0]
 
 
 def render_orphans(console: Console, orphans: list[Orphan], now: datetime) -> None:
