@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,11 +14,14 @@ from typer.testing import CliRunner
 
 from fakes import fake_grade, fake_grade_case
 from grill.cli import app
+from grill.deck import load_deck
+from grill.mock import MockOptions, plan_mock
 from grill.model import Mode, SessionStatus
 from grill.store import Store
 
 runner = CliRunner()
 MINI_CASE = Path(__file__).parent / "decks" / "cases" / "mini-case.yaml"
+MINI_DECK = Path(__file__).parent / "decks" / "mock" / "mini.yaml"
 ESC = re.compile(r"\x1b\[")
 
 
@@ -113,3 +118,36 @@ def test_case_history_when_empty() -> None:
 def test_unknown_case_is_not_found() -> None:
     result = runner.invoke(app, ["case", "nope", "--deck", str(MINI_CASE)], input="x\n")
     assert result.exit_code != 0 and "no case 'nope'" in str(result.exception)
+
+
+def test_a_real_piped_mock_with_the_real_grader() -> None:
+    """`python -m grill mock` run as a script on a small deck of its own, graded for real."""
+    deck = load_deck(MINI_DECK)
+    p = plan_mock(
+        deck, MockOptions(seed=3), per_question_seconds=60, quick_fire_seconds=20, target=28
+    )
+    said = {
+        "clip": "clip at 1.0",
+        "decay": "linear",
+        "bf16": "nothing extra",
+        "warmup": "2k to 8k steps",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "grill", "mock", "--deck", str(MINI_DECK), "--seed", "3"],
+        input="".join(said[q.card.id] + "\n" for q in p.questions),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert not ESC.search(proc.stdout)
+    out = proc.stdout
+    assert "Score 3/4 answered cold · target 3: PASS · floor 2: above the floor" in out
+    assert "Scaled" not in out
+    assert "If you can't answer 1-2, start again." in out and "keep going" not in out
+    assert re.search(r"A First\s*│\s*1/2\s*│\s*0\s*│\s*1", out)
+    assert re.search(r"B Second\s*│\s*2/2\s*│\s*0\s*│\s*0", out)
+    assert "#2 Decay shape? (wrong)" in out and "you: linear" in out and "answer: Cosine." in out
+    [session] = sessions(Mode.MOCK)
+    assert session.summary["deck"] == "mini"
+    assert session.summary["questions"] == [q.card.id for q in p.questions]

@@ -193,7 +193,7 @@ def test_eof_mid_mock_keeps_the_answers_as_aborted(deck: Deck, store: Store) -> 
 
 def test_ctrl_c_mid_mock_keeps_the_answers_as_aborted(deck: Deck, store: Store) -> None:
     class Interrupting(LineInput):
-        def ask(self, timer: Countdown, *, status: Status, multiline: bool = False):  # type: ignore[no-untyped-def]
+        def ask(self, timer: Countdown, *, status: Status, multiline: bool = False, keys: str = ""):  # type: ignore[no-untyped-def]
             if str(status() if callable(status) else status).startswith("question 3"):
                 raise KeyboardInterrupt
             return super().ask(timer, status=status, multiline=multiline)
@@ -210,7 +210,7 @@ def test_the_interview_clock_shows_beside_the_question_clock(deck: Deck, store: 
     seen: list[tuple[float, str]] = []
 
     class Slow(LineInput):
-        def ask(self, timer: Countdown, *, status: Status, multiline: bool = False):  # type: ignore[no-untyped-def]
+        def ask(self, timer: Countdown, *, status: Status, multiline: bool = False, keys: str = ""):  # type: ignore[no-untyped-def]
             seen.append((timer.seconds, str(status() if callable(status) else status)))
             clock.advance(50)
             return super().ask(timer, status=status, multiline=multiline)
@@ -236,7 +236,11 @@ def test_a_spoken_mock_is_graded_by_the_ticks(deck: Deck, store: Store) -> None:
     result = interview(out, run, LineInput(out, io.StringIO("\na\n\n\n")))
     assert [a.grade.verdict for a in run.answers] == [Verdict.CORRECT, Verdict.WRONG]
     assert result.correct == 1
-    assert "Tick honestly" in buffer.getvalue()
+    render_result(out, result)
+    text = buffer.getvalue()
+    assert "Tick honestly" in text
+    points = len(run.answers[1].question.card.rubric.points)
+    assert f"you said 0 of {points} key points" in text
 
 
 def test_the_end_screen_of_a_full_mock(deck: Deck, store: Store) -> None:

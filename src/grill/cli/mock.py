@@ -8,6 +8,7 @@ import typer
 
 from grill.cli.common import DeckOpt, JsonOpt, err, library, out, print_json, split_deck_option
 from grill.config import load_settings
+from grill.deck import load_deck
 from grill.errors import NotFoundError
 from grill.mock import MockOptions, full_target, plan_mock
 from grill.model import Deck, Library, Mode
@@ -19,8 +20,12 @@ from grill.ui.mock import render_result, run_mock
 __all__ = ["case", "mock"]
 
 
-def _deck(lib: Library, names: list[str]) -> Deck:
-    found = lib.deck(names[0]) if names else lib.main_deck()
+def _deck(lib: Library, deck_option: list[str] | None) -> Deck:
+    """The deck named by --deck (a name, or the first file given), else the main deck."""
+    paths, names = split_deck_option(deck_option)
+    if names:
+        return lib.deck(names[0])
+    found = lib.deck(load_deck(paths[0]).name) if paths else lib.main_deck()
     if found is None:
         raise NotFoundError("no deck with cards is loaded (try `grill decks list`)")
     return found
@@ -73,7 +78,7 @@ def mock(
     """
     lib = library(deck)
     settings = load_settings()
-    target = _deck(lib, split_deck_option(deck)[1])
+    target = _deck(lib, deck)
     options = MockOptions(count, section, seed, per_question, total, spoken)
     plan = plan_mock(
         target,

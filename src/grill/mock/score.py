@@ -64,12 +64,14 @@ class TierScore:
 
 @dataclass(frozen=True)
 class Miss:
-    """A card not answered cold: what was said, and the short answer to learn."""
+    """A card not answered cold: what was typed (or, spoken, the key points ticked), and the
+    short answer to learn. `verdict` None: the total time never reached it."""
 
     card: Card
     verdict: Verdict | None
     answer: str
     timed_out: bool
+    ticked: tuple[str, ...] | None = None
 
     @property
     def reached(self) -> bool:
@@ -161,6 +163,7 @@ class MockResult:
                     "answer": m.answer,
                     "short_answer": m.card.answer,
                     "timed_out": m.timed_out,
+                    "ticked": list(m.ticked) if m.ticked is not None else None,
                 }
                 for m in self.misses
             ],
@@ -220,11 +223,14 @@ def score_mock(
                 TierScore(tier.name, len(qs), right, tier.verdict if right < len(qs) else None)
             )
     misses = tuple(
-        Miss(
+        Miss(q.card, verdicts[q.index], "", False)
+        if q.index not in given
+        else Miss(
             q.card,
             verdicts[q.index],
-            given[q.index].text if q.index in given else "",
-            given[q.index].timed_out if q.index in given else False,
+            given[q.index].text,
+            given[q.index].timed_out,
+            given[q.index].ticked,
         )
         for q in scored
         if verdicts[q.index] != Verdict.CORRECT

@@ -73,13 +73,14 @@ def render_start(console: Console, run: MockRun) -> None:
     console.print(Text(f"Mock interview: {count} question(s), answered cold, {per} each.", "bold"))
     if plan.total_seconds:
         console.print(Text(f"Total time: {clock_text(plan.total_seconds)}."))
-    mode = "Answer out loud, press Enter when done, then tick" if plan.spoken else "Type, Enter"
-    console.print(
-        Text(
-            f"{mode}; no feedback until the end. At zero what you typed is submitted. "
-            "Ctrl-C stops (answers so far are kept)."
+    if plan.spoken:
+        how = (
+            "Answer out loud and press Enter when done (at zero the clock stops you); then tick "
+            "the key points you said."
         )
-    )
+    else:
+        how = "Type and press Enter; at zero what you typed is submitted."
+    console.print(Text(f"{how} No feedback until the end. Ctrl-C stops (answers are kept)."))
 
 
 def _show_question(console: Console, run: MockRun, question: Question, seconds: float) -> None:
@@ -94,13 +95,13 @@ def _show_question(console: Console, run: MockRun, question: Question, seconds: 
     console.print(Text(question.card.question, style="bold"))
 
 
-def _status(run: MockRun, question: Question, spoken: bool) -> Callable[[], str]:
+def _status(run: MockRun, question: Question) -> Callable[[], str]:
     def status() -> str:
         text = f"question {question.index + 1}/{len(run.plan.questions)}"
         total = run.total_remaining()
         if total is not None:
             text += f" · interview {clock_text(total)} left"
-        return text + (" · speak, then Enter" if spoken else "")
+        return text
 
     return status
 
@@ -108,17 +109,19 @@ def _status(run: MockRun, question: Question, spoken: bool) -> Callable[[], str]
 def _ask(console: Console, run: MockRun, question: Question, source: TimedInput) -> None:
     timer = run.start()
     _show_question(console, run, question, timer.seconds)
-    status = _status(run, question, run.plan.spoken)
-    if run.plan.spoken:
+    status = _status(run, question)
+    if not run.plan.spoken:
         reply = source.ask(timer, status=status)
-        spoke = timer.elapsed()
-        ticked = source.ask_ticks(question.card.rubric.points)
-        run.submit_ticks(ticked, seconds=spoke, timed_out=reply.timed_out)
-    else:
-        reply = source.ask(timer, status=status)
+        if reply.timed_out:
+            console.print(Text("time: submitted what was typed", style="yellow"))
         run.submit(reply.text, timed_out=reply.timed_out)
+        return
+    reply = source.ask(timer, status=status, keys="speak, then Enter")
+    spoke = timer.elapsed()
     if reply.timed_out:
-        console.print(Text("time: submitted what was typed", style="yellow"))
+        console.print(Text("time: your answer ends here", style="yellow"))
+    ticked = source.ask_ticks(question.card.rubric.points)
+    run.submit_ticks(ticked, seconds=spoke, timed_out=reply.timed_out)
 
 
 def interview(console: Console, run: MockRun, source: TimedInput) -> MockResult:
@@ -218,7 +221,12 @@ def _misses(console: Console, result: MockResult) -> None:
         if miss.timed_out:
             label += ", at zero"
         cell = Text.assemble((miss.card.question, "bold"), f" ({label})")
-        if miss.reached:
+        if miss.ticked is not None:
+            points = miss.card.rubric.points
+            said = [p.says for p in points if p.id in miss.ticked]
+            cell.append(f"\nyou said {len(said)} of {len(points)} key points")
+            cell.append(": " + "; ".join(said) if said else "")
+        elif miss.reached:
             cell.append("\nyou: ")
             cell.append(miss.answer if miss.answer.strip() else "(nothing)")
         cell.append("\nanswer: ")

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
 from grill.mock import Countdown
@@ -77,7 +78,11 @@ class TimedInput(Protocol):
     """Where answers come from. `status` is shown beside the countdown (e.g. "question 3/45");
     a callable is re-read at each refresh (e.g. for the whole interview's time left)."""
 
-    def ask(self, timer: Countdown, *, status: Status, multiline: bool = False) -> TimedText: ...
+    def ask(
+        self, timer: Countdown, *, status: Status, multiline: bool = False, keys: str = ""
+    ) -> TimedText:
+        """`keys` replaces the usual "Enter submits" hint."""
+        ...
 
     def ask_ticks(self, points: Sequence[Point]) -> tuple[str, ...]: ...
 
@@ -118,8 +123,12 @@ def _tick_help(count: int) -> str:
 
 def _show_checklist(console: Console, points: Sequence[Point]) -> None:
     console.print(Text("Tick honestly: which of these did you say?", style="bold"))
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(justify="right", no_wrap=True)
+    grid.add_column(overflow="fold")
     for i, point in enumerate(points, 1):
-        console.print(Text.assemble(f"  {i}. ", point.says))
+        grid.add_row(f"  {i}.", Text(point.says))
+    console.print(grid)
 
 
 def _pick(points: Sequence[Point], numbers: tuple[int, ...]) -> tuple[str, ...]:
@@ -161,13 +170,15 @@ class TerminalInput:
             erase_when_done=False,
         )
 
-    def ask(self, timer: Countdown, *, status: Status, multiline: bool = False) -> TimedText:
+    def ask(
+        self, timer: Countdown, *, status: Status, multiline: bool = False, keys: str = ""
+    ) -> TimedText:
         from prompt_toolkit.application import get_app
         from prompt_toolkit.formatted_text import FormattedText
 
         session = self._session(multiline)
         expired = False
-        keys = "Enter submits · Alt-Enter new line" if multiline else "Enter submits"
+        keys = keys or ("Enter submits · Alt-Enter new line" if multiline else "Enter submits")
 
         def toolbar() -> FormattedText:
             left = timer.remaining()
@@ -228,7 +239,9 @@ class LineInput:
             raise EOFError
         return line.rstrip("\r\n")
 
-    def ask(self, timer: Countdown, *, status: Status, multiline: bool = False) -> TimedText:
+    def ask(
+        self, timer: Countdown, *, status: Status, multiline: bool = False, keys: str = ""
+    ) -> TimedText:
         lines = [self._line()]
         while multiline and lines[-1].strip():
             try:
