@@ -21,7 +21,7 @@ from grill.errors import NotFoundError, StoreError, UsageError
 from grill.model import CardState, Rating, Review
 from grill.scheduler import Scheduler
 from grill.store import Store, doctor
-from grill.store.backup import KEEP, check_file, list_backups
+from grill.store.backup import KEEP, check_file, list_backups, rotate
 from grill.store.migrations import MIGRATIONS, Migration
 
 T0 = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
@@ -329,3 +329,17 @@ def test_a_data_folder_that_cannot_be_created_is_a_clear_error(tmp_path: Path) -
 @pytest.fixture
 def store_path(tmp_path: Path) -> Path:
     return tmp_path / "grill.db"
+
+
+def test_rotation_removes_what_a_killed_backup_left_behind_only_when_stale(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    stale, fresh = folder / ".grill-20261201T090000Z.db.123.tmp", folder / ".grill-x.db.9.tmp"
+    for tmp in (stale, fresh):
+        tmp.write_bytes(b"half a backup")
+    hours_ago = time.time() - 2 * 3600
+    os.utime(stale, (hours_ago, hours_ago))
+    assert rotate(folder) == [stale]
+    assert fresh.exists() and not stale.exists()

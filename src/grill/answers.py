@@ -18,13 +18,14 @@ import re
 
 from grill.errors import UsageError
 
-__all__ = ["MAX_ANSWER_CHARS", "clean_answer"]
+__all__ = ["CONTROL", "MAX_ANSWER_CHARS", "clean_answer"]
 
 MAX_ANSWER_CHARS = 10_000
 """About 1,500 words: far more than any answer to a card or a case needs."""
 
 _NEWLINES = re.compile(r"\r\n?")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Control characters other than tab and line feed (C0, DEL, C1): never printed, never stored."""
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -36,5 +37,5 @@ def clean_answer(text: str) -> str:
             f" {MAX_ANSWER_CHARS:,} characters (about 1,500 words)"
         )
     text = _NEWLINES.sub("\n", text)
-    text = _CONTROL.sub("", text)
+    text = CONTROL.sub("", text)
     return _SURROGATE.sub("\ufffd", text)

@@ -8,7 +8,8 @@ reason other than the daily one, that reason:
     grill-20261202T090000Z-before-0002_tags.db      just before a schema migration
 
 It is written to a temporary name and renamed into place, so a crash or a full disk never leaves
-a half-written backup under a backup's name; only the newest `KEEP` backups are kept. Restoring
+a half-written backup under a backup's name (a temporary file a killed grill left behind is
+removed after an hour); only the newest `KEEP` backups are kept. Restoring
 moves the current database (and its -wal and -shm files) aside under a `.broken-<time>` name,
 never deleting it, then copies the backup in.
 
@@ -28,6 +29,7 @@ import contextlib
 import os
 import re
 import sqlite3
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -127,8 +129,15 @@ def _slug(reason: str) -> str:
 
 
 def rotate(folder: Path, keep: int = KEEP) -> list[Path]:
-    """Remove all but the newest `keep` backups; returns what was removed."""
+    """Remove all but the newest `keep` backups, and temporary files a killed grill left
+    behind over an hour ago; returns what was removed."""
     removed = []
+    stale = time.time() - 3600
+    for tmp in folder.glob(".grill-*.tmp"):
+        with contextlib.suppress(OSError):
+            if tmp.stat().st_mtime < stale:
+                tmp.unlink()
+                removed.append(tmp)
     for old in list_backups(folder)[:-keep] if keep > 0 else list_backups(folder):
         with contextlib.suppress(FileNotFoundError):  # another grill rotated it first
             old.path.unlink()
