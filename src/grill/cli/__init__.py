@@ -16,7 +16,7 @@ from rich.text import Text
 from grill import __version__
 from grill.cli import decks
 from grill.cli.common import err
-from grill.errors import GrillError
+from grill.errors import DeckError, GrillError
 
 __all__ = ["app", "main"]
 
@@ -66,6 +66,13 @@ def main() -> None:
     """Entry point: run the app, turning expected errors into one line and an exit code."""
     try:
         app()
+    except DeckError as exc:
+        if os.environ.get("GRILL_DEBUG"):
+            raise
+        # file:line:column: message, one per line, as compilers print them (editors jump to them)
+        for issue in exc.issues:
+            err().print(Text(str(issue)), soft_wrap=True)
+        sys.exit(exc.exit_code)
     except GrillError as exc:
         if os.environ.get("GRILL_DEBUG"):
             raise
