@@ -20,34 +20,44 @@ Normalisation (answers and phrases alike)
     (two for words of nine letters or more), with the same first letter.
 
 Phrases
-    `a b c`        every item occurs in one sentence, within a window of n + max(4, n) words,
-                   in any order.
+    `a b c`        key points: every item occurs in one sentence, within a window of
+                   n + max(4, n) words, in any order. Misconceptions and red flags: in the
+                   written order and inside one clause (same window), because what they catch
+                   is usually a swap ("forgets the new task" vs "the new task erases the old").
     `a .. b`       `a` is matched before `b` (every word of `a` before every word of `b`), in one
                    sentence; each side is a bag with its own window.
-    `(x|y z)`      alternatives; `(x|)` makes `x` optional. Groups nest and may contain `..`.
+    `(x|y z)`      alternatives; `(x|)` makes `x` optional (an optional part simply drops out,
+                   unless it holds a negator). An alternative made only of filler words
+                   (`that's it`) cannot be checked and is left out. Groups nest and may hold `..`.
     `{lo-hi}`      a plain number, or both ends of a range, within [lo, hi]; `{lo-hi%}` a percentage
                    (a plain fraction such as `0.1` counts as 10%); `{lo-hix}` a multiplier.
                    `{v}`, `{v%}`, `{vx}` mean `{v-v}`. A bare number in a phrase (`1.0`, `2k`)
                    means itself.
     A number word that also names a multiplier (`double`, `twice`, `order of magnitude`) matches
-    either that word or that multiplier.
+    either that word or that multiplier. A phrase that is only filler words, or only a negation,
+    is an error (`phrase_error`).
 
 Negation
-    Negators: `no`, `not`, `n't`, `never`, `without`, `nothing`, `none`, `neither`, `nor`, `lack`,
-    `instead of`, `rather than`, and folded predicates (`unnecessary`, `unneeded` = not needed,
-    `irrelevant`, `useless`). `not only`/`not just` are not negations. `avoid` is a soft negator: it
-    only stops a misconception or red flag from counting.
+    Negators: `no`, `not`, `n't`, `!=`, `never`, `without`, `nothing`, `none`, `neither`, `nor`,
+    `lack`, `instead of`, `rather than`, and folded predicates (`unnecessary`, `unneeded` = not
+    needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations. `avoid`
+    is a soft negator: it only stops a misconception or red flag from counting.
+    Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
+    `because`, `which`.
     A phrase containing a negator matches only where the answer negates: its negator matches any
     negator of the answer in the same window (`no loss scaling` matches `loss scaling isn't
     needed`), and the sentence must not change side between them (`but`, `however`, ...).
     A phrase without a negator does not count where the answer negates it: when a negator stands at
-    most 3 words before any matched word in the same clause (clauses end at commas, brackets and
-    words such as `and`, `but`, `so`, `because`, `which`), or when a verbal negation (`isn't`,
-    `doesn't`, `is not`, `never`, `unnecessary`) follows the last matched word within 3 words in
-    its clause ("X is not needed").
-    A key point that matches only negated, with every matched word in one clause, is a
-    contradiction: a flag that makes the answer wrong. A negated misconception or red flag is not
-    one ("roll back, don't restart from scratch").
+    most 3 words before any matched word in the same clause, or when a verbal negation (`isn't`,
+    `doesn't`, `is not`, `never`) follows the last matched word within 3 words in its clause and
+    is itself followed by a predicate (`needed`, `required`, `necessary`, `helpful`, `used`, ...)
+    or ends the clause ("X is not needed", but not "X doesn't underflow").
+    Under `check`, `make sure`, `ensure`, `verify` ("check the schedule isn't broken") a negator
+    does not negate key points: the point is named as a suspect; it still negates misconceptions.
+    A key point that matches only negated, with every matched word in one clause that is not a
+    purpose or condition clause (`so ...`, `if ...`, `otherwise ...`), is a contradiction: a flag
+    that makes the answer wrong. A negated misconception or red flag is not one ("roll back,
+    don't restart from scratch").
 
 Verdict of a card answer
     empty, "idk"-like or contentless -> wrong. Any misconception, contradiction, or `order`
@@ -70,7 +80,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
@@ -92,13 +102,16 @@ from grill.model import (
 
 __all__ = [
     "check_deck",
+    "check_deck_lines",
     "correct_needed",
     "grade",
+    "grade_batch",
     "grade_case",
     "grade_ref",
     "normalise",
     "parse_batch",
     "phrase_error",
+    "resolve_ref",
 ]
 
 # ---------------------------------------------------------------- vocabulary
@@ -109,8 +122,8 @@ _STOPWORDS = frozenset(
     just really very quite pretty some any also so then thus too_not_a_stopword basically actually
     literally usually typically generally often probably maybe perhaps likely roughly about around
     approximately approx approx. ~ like kind sort etc eg ie e.g i.e would should could can will may
-    might must do does did doing has have had having get gets got getting make makes made thing
-    things stuff way ways lot lots bit well yeah yes ok okay sure hmm um uh think guess say
+    might do does did doing has have had having get gets got getting make makes made thing
+    things stuff way ways lot lots bit well ok okay sure hmm um uh think guess say
     basically that's what's whats its""".split()
 ) - {"too_not_a_stopword"}
 
@@ -313,7 +326,12 @@ _PROTECTED = frozenset(
 
 # ---------------------------------------------------------------- stemming and the lexicon
 
-_BRITISH = re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations|er|ers)$")
+_BRITISH = (
+    (re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations|er|ers)$"), r"iz\1"),
+    (re.compile(r"(?<=[a-z]{3})ys(e|es|ed|ing)$"), r"yz\1"),
+    (re.compile(r"(?<=[a-z]{3})our(s|ed|ing|al|)$"), r"or\1"),
+    (re.compile(r"(?<=[a-z]{3}[aeiou])ll(ed|ing|er|ers)$"), r"l\1"),
+)
 _EXCEPTIONS = {
     "bias": "bias",
     "biases": "bias",
@@ -381,7 +399,8 @@ def _stem(word: str) -> str:
         return _EXCEPTIONS[word]
     if len(word) <= 3 or not word.isalpha():
         return word
-    word = _BRITISH.sub(lambda m: "iz" + m.group(1), word)
+    for pattern, repl in _BRITISH:
+        word = pattern.sub(repl, word)
     for suffix, repl in _INFLECTIONS:
         if word.endswith(suffix):
             base = word[: len(word) - len(suffix)]
@@ -490,6 +509,9 @@ class _Tok:
     verbal: bool = False  # a negated verb ("isn't", "is not", "never"): negates what precedes it
     clause: int = 0  # clause index within the sentence (negation scope)
     side: int = 0  # strong-clause index (a negated phrase may not straddle `but`)
+    sub: bool = False  # in a subordinate clause (`so ...`, `which ...`): never a contradiction
+    hypo: bool = False  # a negator under `check`/`make sure`: it does not negate key points
+    pred: bool = False  # a verbal negator before a predicate (`not needed`) or ending its clause
 
 
 @dataclass
@@ -501,6 +523,7 @@ class _Raw:
     end: int
     num: _Num | None = None
     sep: str = ""  # punctuation: "," (clause break), "-" (range dash) or "" for a word
+    stop: bool = False  # a filler word: dropped after negation and clauses are read
 
 
 _UNICODE = str.maketrans(
@@ -528,6 +551,7 @@ _UNICODE = str.maketrans(
         "\u00d7": "x",
         "\u2248": "~",
         "\u2264": "<",
+        "\u2260": " not ",
         "\u2265": ">",
     }
 )
@@ -536,6 +560,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
     (re.compile(r"\bper cent\b"), "percent"),
+    (re.compile(r"!=|=/="), " not "),
     (re.compile(r"\bw/o\b"), "without"),
     (re.compile(r"\bw/"), "with "),
     (re.compile(r"\bb/c\b"), "because"),
@@ -549,7 +574,7 @@ _LEX_TOKEN = re.compile(
     r"(?P<suf>bn|k|m|b|x|%)?(?![a-z0-9])"
     r"|(?P<numword>\d+(?:\.\d+)?)(?=[a-z])"
     r"|(?P<word>[a-z][a-z0-9_]*(?:'[a-z]+)?)"
-    r"|(?P<sep>[,()\[\]{}/<>+&|*-]|%)"
+    r"|(?P<sep>[,:()\[\]{}/<>+&|*-]|%)"
 )
 
 
@@ -736,6 +761,10 @@ def _canonical(raws: list[_Raw]) -> list[_Raw]:
             i += 1
             continue
         n, found = _lexicon_at(words, i)
+        if found is None and r.text in _STOPWORDS:
+            out.append(_Raw(words[i], r.start, r.end, stop=True))
+            i += 1
+            continue
         if found is None:
             typo = _typo_of_lexicon(r.text)
             n, found = (1, typo) if typo is not None else (1, (words[i],))
@@ -776,12 +805,24 @@ _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
 _NEG_PREDICATES = {_stem(k): _stem(v) for k, v in _NEGATED_PREDICATES.items()}
 _NOT_A_NEGATION = frozenset({"only", "sure", "necessarily"})  # `not only X` asserts X
+# Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
+_SUBORDINATE_STEMS = _stems_of("so if when unless until otherwise lest".split())
+# `check the schedule isn't broken` suspects the schedule: a key point, not its negation.
+_CHECK_STEMS = _stems_of("check checks checking ensure verify confirm whether test".split())
+_CHECK_LINKS = _stems_of("that if whether".split())
+_PREDICATE_STEMS = _stems_of(
+    """need needed required require requires necessary help helps matter matters use used
+    work works important relevant useful apply applies enabled true correct right case
+    effective problem issue cause causes fix fixes solve happen happens exist exists enough
+    sufficient worth mandatory essential""".split()
+)
 
 
 def _tokens(raws: list[_Raw]) -> list[_Tok]:
     """Mark negators and clauses, drop filler words: the tokens a phrase is matched against."""
     out: list[_Tok] = []
     clause = side = 0
+    sub = hypo = False
     prev = ""
     i = 0
     while i < len(raws):
@@ -789,10 +830,10 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         i += 1
         nxt = raws[i].text if i < len(raws) else ""
         if r.sep:
-            clause += 1
+            clause, sub, hypo = clause + 1, False, False
             continue
         if r.text in ("#", "#mag"):
-            out.append(_Tok("#", r.num, r.start, r.end, clause=clause, side=side))
+            out.append(_Tok("#", r.num, r.start, r.end, clause=clause, side=side, sub=sub))
             prev = "#"
             continue
         word = r.text
@@ -800,30 +841,47 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             i += nxt != "necessarily"
             continue
         if word in ("instead", "rather") and nxt in ("of", "than"):
-            clause += 1
-            out.append(_Tok("not", None, r.start, raws[i].end, 1, False, clause, side))
+            clause, sub = clause + 1, True
+            out.append(_Tok("not", None, r.start, raws[i].end, 1, False, clause, side, sub))
             i += 1
             continue
+        if word in _CHECK_STEMS or (word == "make" and nxt == "sure"):
+            hypo = True
         if word in _NEG_PREDICATES:
-            out.append(_Tok("not", None, r.start, r.end, 1, True, clause, side))
-            out.append(_Tok(_NEG_PREDICATES[word], None, r.start, r.end, 0, False, clause, side))
+            out.append(_Tok("not", None, r.start, r.end, 1, True, clause, side, sub, hypo))
+            out.append(
+                _Tok(_NEG_PREDICATES[word], None, r.start, r.end, 0, False, clause, side, sub)
+            )
             prev = word
             continue
         if word in _NEG_STEMS:
             verbal = word in _VERBAL_STEMS or prev in _AUX_STEMS
-            out.append(_Tok("not", None, r.start, r.end, 1, verbal, clause, side))
+            out.append(_Tok("not", None, r.start, r.end, 1, verbal, clause, side, sub, hypo))
             prev = "not"
             continue
         if word in _CLAUSE_STEMS or word in _STRONG_STEMS:
             clause += 1
             side += word in _STRONG_STEMS
+            sub = word in _SUBORDINATE_STEMS
+            hypo = hypo and word in _CHECK_LINKS
             prev = word
             continue
         prev = word
-        if word in _STOP_STEMS:
+        if r.stop:
             continue
         neg = 2 if word in _SOFT_STEMS else 0
-        out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side))
+        out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub))
+    return _mark_predicates(out)
+
+
+def _mark_predicates(toks: list[_Tok]) -> list[_Tok]:
+    """A verbal negator negates what precedes it only before a predicate (`isn't needed`)."""
+    out = list(toks)
+    for q, tok in enumerate(toks):
+        if tok.neg == 1 and tok.verbal:
+            nxt = toks[q + 1] if q + 1 < len(toks) else None
+            if nxt is None or nxt.clause != tok.clause or nxt.word in _PREDICATE_STEMS:
+                out[q] = replace(tok, pred=True)
     return out
 
 
@@ -876,16 +934,17 @@ class _PhraseError(ValueError):
 
 
 @dataclass(frozen=True)
-class _Atom:
-    word: str | None  # a canonical word; None for a number range
-    num: _Num | None = None  # the range a number must fall in (also for word-numbers)
+class _Slot:
+    """One place in a bag: any of these words, or a number in any of these ranges."""
+
+    words: frozenset[str]
+    nums: tuple[_Num, ...] = ()
+    negator: bool = False
 
     def accepts(self, tok: _Tok) -> bool:
-        if self.word is not None and tok.word == self.word:
+        if tok.word in self.words:
             return True
-        if self.num is None or tok.num is None:
-            return False
-        return _in_range(tok.num, self.num)
+        return tok.num is not None and any(_in_range(tok.num, n) for n in self.nums)
 
 
 def _in_range(value: _Num, spec: _Num) -> bool:
@@ -899,13 +958,22 @@ def _in_range(value: _Num, spec: _Num) -> bool:
     return spec.lo - eps <= lo and hi <= spec.hi + eps
 
 
-_Segment = tuple[_Atom, ...]
+_Segment = tuple[_Slot, ...]
 _Expansion = tuple[_Segment, ...]
 
 
 @dataclass(frozen=True)
+class _Variant:
+    """One way a phrase can match: bags in order, whether it negates, extra window width."""
+
+    segments: _Expansion
+    negated: bool
+    slack: int
+
+
+@dataclass(frozen=True)
 class _Phrase:
-    expansions: tuple[tuple[_Expansion, bool], ...]  # (segments, contains a negator)
+    variants: tuple[_Variant, ...]
     words: frozenset[str]
 
 
@@ -914,7 +982,7 @@ _NUMSPEC = re.compile(
     r"^\s*(?P<lo>\d+(?:\.\d+)?)\s*(?P<lm>k|m|b)?\s*(?:-\s*(?P<hi>\d+(?:\.\d+)?)\s*(?P<hm>k|m|b)?)?"
     r"\s*(?P<kind>%|x|×)?\s*$"
 )
-_MAX_EXPANSIONS = 512
+_MAX_VARIANTS = 256
 
 
 def _num_spec(body: str) -> _Num:
@@ -934,61 +1002,68 @@ def _num_spec(body: str) -> _Num:
     return _Num(lo, hi, kind)
 
 
-def _text_atoms(text: str) -> list[tuple[_Atom, bool]]:
-    """Plain phrase text -> atoms (each with: is it a negator), via the answer's normalisation."""
-    out: list[tuple[_Atom, bool]] = []
+def _text_slots(text: str) -> list[_Slot]:
+    """Plain phrase text -> one slot per word, via the answer's normalisation."""
+    out: list[_Slot] = []
     for _, piece in _sentences(_fold(text)):
         for tok in _analyse_sentence(piece, 0):
             if tok.word == "#" and tok.num is not None:
-                out.append((_Atom(None, tok.num), False))
+                out.append(_Slot(frozenset(), (tok.num,)))
             else:
-                out.append((_Atom(tok.word, tok.num), tok.neg == 1))
+                nums = (tok.num,) if tok.num is not None else ()
+                out.append(_Slot(frozenset({tok.word}), nums, tok.neg == 1))
     return out
 
 
-def _parse(phrase: str) -> list[tuple[list[list[_Atom]], bool]]:
-    """Phrase text -> expansions; each a list of segments (bags) and whether it negates."""
+# While compiling: a variant is (segments as lists of slots, negated, slack).
+_Draft = tuple[list[list[_Slot]], bool, int]
+
+
+def _parse(phrase: str) -> list[_Draft]:
     parts = [p for p in _SYNTAX.split(phrase) if p and p.strip()]
     pos = 0
 
-    def sequence(depth: int) -> list[tuple[list[list[_Atom]], bool]]:
+    def sequence(depth: int) -> list[_Draft]:
         nonlocal pos
-        alts: list[list[tuple[list[list[_Atom]], bool]]] = [[([[]], False)]]
+        acc: list[_Draft] = [([[]], False, 0)]
         while pos < len(parts):
             part = parts[pos]
-            if part == ")":
+            if part in (")", "|"):
                 if depth == 0:
-                    raise _PhraseError("')' without a matching '('")
-                break
-            if part == "|":
-                if depth == 0:
-                    raise _PhraseError("'|' outside brackets: write (a|b)")
+                    raise _PhraseError(
+                        "')' without a matching '('"
+                        if part == ")"
+                        else "'|' outside brackets: write (a|b)"
+                    )
                 break
             pos += 1
             if part == "(":
-                options: list[tuple[list[list[_Atom]], bool]] = []
-                while True:
-                    options.extend(sequence(depth + 1))
-                    if pos >= len(parts):
-                        raise _PhraseError("'(' is never closed")
-                    closing = parts[pos]
-                    pos += 1
-                    if closing == ")":
-                        break
-                if all(not any(seg for seg in segs) for segs, _ in options):
-                    raise _PhraseError("empty brackets '()'")
-                alts.append(options)
+                acc = _join(acc, group(depth))
             elif part == "..":
-                alts.append([([[], []], False)])
+                acc = [([*segs, []], neg, slack) for segs, neg, slack in acc]
             elif part.startswith("{"):
-                alts.append([([[_Atom(None, _num_spec(part[1:-1]))]], False)])
+                acc = _join(acc, [([[_Slot(frozenset(), (_num_spec(part[1:-1]),))]], False, 0)])
             else:
                 if "{" in part or "}" in part:
                     raise _PhraseError(f"unbalanced braces in {part.strip()!r}")
-                atoms = _text_atoms(part)
-                negated = any(neg for _, neg in atoms)
-                alts.append([([[a for a, _ in atoms]], negated)])
-        return _product(alts)
+                slots = _text_slots(part)
+                acc = _join(acc, [([slots], any(sl.negator for sl in slots), 0)])
+        return acc
+
+    def group(depth: int) -> list[_Draft]:
+        nonlocal pos
+        options: list[tuple[_Draft, bool]] = []
+        while True:
+            literal_empty = pos < len(parts) and parts[pos] in ("|", ")")
+            options.extend((draft, literal_empty) for draft in sequence(depth + 1))
+            if pos >= len(parts):
+                raise _PhraseError("'(' is never closed")
+            pos += 1
+            if parts[pos - 1] == ")":
+                break
+        if all(empty for _, empty in options):
+            raise _PhraseError("empty brackets '()'")
+        return _collapse(options)
 
     result = sequence(0)
     if pos < len(parts):
@@ -996,44 +1071,75 @@ def _parse(phrase: str) -> list[tuple[list[list[_Atom]], bool]]:
     return result
 
 
-def _product(
-    items: list[list[tuple[list[list[_Atom]], bool]]],
-) -> list[tuple[list[list[_Atom]], bool]]:
-    """Concatenate the items' alternatives: a `..` (an empty segment pair) starts a new bag."""
-    acc: list[tuple[list[list[_Atom]], bool]] = [([[]], False)]
-    for options in items:
-        nxt = []
-        for segs, neg in acc:
-            for osegs, oneg in options:
-                merged = [list(s) for s in segs]
-                merged[-1].extend(osegs[0])
-                merged.extend(list(s) for s in osegs[1:])
-                nxt.append((merged, neg or oneg))
-        if len(nxt) > _MAX_EXPANSIONS:
-            raise _PhraseError(f"too many alternatives (more than {_MAX_EXPANSIONS} combinations)")
-        acc = nxt
-    return acc
+def _collapse(options: list[tuple[_Draft, bool]]) -> list[_Draft]:
+    """A group's alternatives: single words merge into one slot; an optional group is dropped.
+
+    Dropping `(x|)` loses nothing: a bag without x matches wherever the bag with x does (the
+    window keeps room for it). An optional part with a negator is kept, since it changes meaning.
+    An alternative made only of filler words (`that's it`) cannot be checked and is left out;
+    a group made only of them (`(the|a)`) is optional.
+    """
+    singles: set[str] = set()
+    nums: list[_Num] = []
+    others: list[_Draft] = []
+    optional = all(not any(segs_ for segs_ in d[0]) for d, _ in options)
+    for (segs, neg, slack), literal_empty in options:
+        atoms = [sl for seg in segs for sl in seg]
+        if not atoms and len(segs) == 1:
+            optional = optional or literal_empty
+        elif len(segs) == 1 and len(atoms) == 1 and not neg:
+            singles |= atoms[0].words
+            nums.extend(atoms[0].nums)
+        else:
+            others.append((segs, neg, slack))
+    if optional and not any(neg for _, neg, _ in others):
+        return [([[]], False, 1)]
+    out = [([[_Slot(frozenset(singles), tuple(nums))]], False, 0)] if singles or nums else []
+    out += others
+    if optional:
+        out.append(([[]], False, 1))
+    return out
+
+
+def _join(acc: list[_Draft], options: list[_Draft]) -> list[_Draft]:
+    """Every variant so far followed by every option; `..` inside an option starts a new bag."""
+    out: list[_Draft] = []
+    for segs, neg, slack in acc:
+        for osegs, oneg, oslack in options:
+            merged = [list(seg) for seg in segs]
+            merged[-1].extend(osegs[0])
+            merged.extend(list(seg) for seg in osegs[1:])
+            out.append((merged, neg or oneg, slack + oslack))
+    if len(out) > _MAX_VARIANTS:
+        raise _PhraseError(
+            f"too many combinations of multi-word alternatives (more than {_MAX_VARIANTS})"
+        )
+    return out
 
 
 @cache
 def _compile(phrase: str) -> _Phrase:
-    if not phrase.strip():
-        raise _PhraseError("empty phrase")
     stripped = phrase.strip()
+    if not stripped:
+        raise _PhraseError("empty phrase")
     if stripped.startswith("..") or stripped.endswith(".."):
         raise _PhraseError("'..' needs words on both sides")
-    raw = _parse(phrase)
-    expansions: list[tuple[_Expansion, bool]] = []
-    for segs, negated in raw:
-        bags = tuple(tuple(s) for s in segs if s)
+    variants: list[_Variant] = []
+    for segs, negated, slack in _parse(phrase):
+        bags = tuple(tuple(seg) for seg in segs if seg)
         if not bags:
             raise _PhraseError(
                 "the phrase can match with no words at all (only filler words or optional parts)"
             )
-        if (bags, negated) not in expansions:
-            expansions.append((bags, negated))
-    words = frozenset(a.word for e, _ in expansions for s in e for a in s if a.word)
-    return _Phrase(tuple(expansions), words)
+        if all(slot.words == {"not"} and not slot.nums for bag in bags for slot in bag):
+            raise _PhraseError(
+                "the phrase is only a negation: it would match any 'not' in an answer"
+            )
+        variant = _Variant(bags, negated, slack)
+        if variant not in variants:
+            variants.append(variant)
+    words = frozenset(w for v in variants for seg in v.segments for sl in seg for w in sl.words)
+    return _Phrase(tuple(variants), words)
 
 
 def phrase_error(phrase: str) -> str | None:
@@ -1057,7 +1163,7 @@ class _Hit:
     sentence: int
     positions: tuple[int, ...]
     negated: bool
-    one_clause: bool
+    contradiction: bool  # negated inside one main clause: states the opposite of the phrase
 
 
 class _View:
@@ -1081,13 +1187,15 @@ class _View:
             self.index.append(idx)
             self.numbers.append(nums)
 
-    def candidates(self, s: int, atom: _Atom) -> list[int]:
-        found = list(self.index[s].get(atom.word, ())) if atom.word is not None else []
-        if atom.num is not None:
+    def candidates(self, s: int, slot: _Slot) -> list[int]:
+        index = self.index[s]
+        found: list[int] = []
+        for word in slot.words:
+            found.extend(index.get(word, ()))
+        if slot.nums:
             sentence = self.answer.sentences[s]
-            found += [p for p in self.numbers[s] if atom.accepts(sentence[p]) and p not in found]
-            found.sort()
-        return found
+            found.extend(p for p in self.numbers[s] if slot.accepts(sentence[p]))
+        return sorted(set(found)) if len(slot.words) > 1 or slot.nums else found
 
 
 def _typo_in(word: str, vocab: frozenset[str], memo: dict[str, str | None]) -> str | None:
@@ -1114,72 +1222,101 @@ def _window(n: int) -> int:
     return n + max(4, n)
 
 
-def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], soft: bool) -> bool:
+def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> bool:
+    """Is this placement negated? `strict` (misconceptions) also heeds soft and `check` negators."""
     picked = set(chosen)
     for p in picked:
         for q in range(max(0, p - _BACK), p):
             tok = sentence[q]
             if q in picked or tok.clause != sentence[p].clause:
                 continue
-            if tok.neg == 1 or (soft and tok.neg == 2):
+            if (tok.neg == 1 and (strict or not tok.hypo)) or (strict and tok.neg == 2):
                 return True
     last = max(picked)
     for q in range(last + 1, min(len(sentence), last + 1 + _AHEAD)):
         tok = sentence[q]
         if tok.clause != sentence[last].clause:
             break
-        if tok.neg == 1 and tok.verbal:
+        if tok.neg == 1 and tok.pred and (strict or not tok.hypo):
             return True
     return False
 
 
 def _bag_matches(
-    view: _View, s: int, bag: _Segment, after: int, negated_phrase: bool, soft: bool
+    view: _View, s: int, bag: _Segment, after: int, variant: _Variant, strict: bool
 ) -> Iterator[tuple[tuple[int, ...], bool]]:
-    """Every placement of a bag in sentence s starting after `after`: (positions, negated)."""
+    """Every placement of a bag in sentence s after position `after`: (positions, negated).
+
+    Key points: any order within the window. Misconceptions (`strict`): in the phrase's order
+    and inside one clause.
+    """
     sentence = view.answer.sentences[s]
-    cands = [[p for p in view.candidates(s, a) if p > after] for a in bag]
+    cands = [[p for p in view.candidates(s, slot) if p > after] for slot in bag]
     if any(not c for c in cands):
         return
-    width = _window(len(bag))
-    anchors = sorted({p for c in cands for p in c})
+    width = _window(len(bag)) + variant.slack
+    anchors = cands[0] if strict else sorted({p for c in cands for p in c})
     seen: set[tuple[int, ...]] = set()
     for anchor in anchors:
-        used: set[int] = set()
-        chosen: list[int] = []
-        for c in cands:
-            inside = [p for p in c if anchor <= p < anchor + width and p not in used]
-            if not inside:
-                break
-            if not negated_phrase:
-                inside.sort(key=lambda p: _negated(sentence, (p,), soft))
-            used.add(inside[0])
-            chosen.append(inside[0])
+        chosen = (
+            _in_order(sentence, cands, anchor, width)
+            if strict
+            else _any_order(sentence, cands, anchor, width, variant.negated)
+        )
+        if chosen is None:
+            continue
+        key = tuple(sorted(chosen))
+        if key in seen:
+            continue
+        seen.add(key)
+        if variant.negated:
+            if len({sentence[p].side for p in key}) == 1:
+                yield key, False
         else:
-            key = tuple(sorted(chosen))
-            if key in seen:
-                continue
-            seen.add(key)
-            if negated_phrase:
-                sides = {sentence[p].side for p in key}
-                if len(sides) == 1:
-                    yield key, False
-            else:
-                yield key, _negated(sentence, key, soft)
+            yield key, _negated(sentence, key, strict)
 
 
-def _match_expansion(
-    view: _View, expansion: _Expansion, negated_phrase: bool, soft: bool
-) -> _Hit | None:
+def _any_order(
+    sentence: Sequence[_Tok], cands: list[list[int]], anchor: int, width: int, negated: bool
+) -> list[int] | None:
+    used: set[int] = set()
+    chosen: list[int] = []
+    for c in cands:
+        inside = [p for p in c if anchor <= p < anchor + width and p not in used]
+        if not inside:
+            return None
+        if not negated:
+            inside.sort(key=lambda p: _negated(sentence, (p,), False))
+        used.add(inside[0])
+        chosen.append(inside[0])
+    return chosen
+
+
+def _in_order(
+    sentence: Sequence[_Tok], cands: list[list[int]], anchor: int, width: int
+) -> list[int] | None:
+    clause = sentence[anchor].clause
+    chosen = [anchor]
+    for c in cands[1:]:
+        nxt = next((p for p in c if p > chosen[-1]), None)
+        if nxt is None or nxt >= anchor + width or sentence[nxt].clause != clause:
+            return None
+        chosen.append(nxt)
+    return chosen
+
+
+def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
+    """The first hit of a variant in the answer not negated, else the first negated one."""
     fallback: _Hit | None = None
     for s in range(len(view.answer.sentences)):
-        hit = _match_segments(view, s, expansion, 0, -1, negated_phrase, soft, ())
+        hit = _match_segments(view, s, variant, 0, -1, strict, ())
         if hit is None:
             continue
         positions, negated = hit
         sentence = view.answer.sentences[s]
         one_clause = len({sentence[p].clause for p in positions}) == 1
-        result = _Hit(s, positions, negated, one_clause)
+        main = not any(sentence[p].sub for p in positions)
+        result = _Hit(s, positions, negated, one_clause and main)
         if not negated:
             return result
         fallback = fallback or result
@@ -1189,21 +1326,18 @@ def _match_expansion(
 def _match_segments(
     view: _View,
     s: int,
-    segments: _Expansion,
+    variant: _Variant,
     k: int,
     after: int,
-    negated_phrase: bool,
-    soft: bool,
+    strict: bool,
     acc: tuple[int, ...],
 ) -> tuple[tuple[int, ...], bool] | None:
-    """The first non-negated placement of segments[k:] after `after` (else a negated one)."""
-    if k == len(segments):
+    """The first non-negated placement of the bags from k on after `after` (else a negated one)."""
+    if k == len(variant.segments):
         return acc, False
     fallback = None
-    for positions, negated in _bag_matches(view, s, segments[k], after, negated_phrase, soft):
-        rest = _match_segments(
-            view, s, segments, k + 1, max(positions), negated_phrase, soft, acc + positions
-        )
+    for positions, negated in _bag_matches(view, s, variant.segments[k], after, variant, strict):
+        rest = _match_segments(view, s, variant, k + 1, max(positions), strict, acc + positions)
         if rest is None:
             continue
         total, rest_negated = rest
@@ -1213,17 +1347,17 @@ def _match_segments(
     return fallback
 
 
-def _match_point_phrases(view: _View, phrases: Sequence[str], soft: bool) -> _Hit | None:
-    """The earliest non-negated hit of any phrase, else the first negated one."""
+def _match_point_phrases(view: _View, phrases: Sequence[str], strict: bool) -> _Hit | None:
+    """The earliest non-negated hit of any phrase, else a negated one (a contradiction first)."""
     best: _Hit | None = None
     negated: _Hit | None = None
     for phrase in phrases:
-        for expansion, neg_phrase in _compile(phrase).expansions:
-            hit = _match_expansion(view, expansion, neg_phrase, soft)
+        for variant in _compile(phrase).variants:
+            hit = _match_variant(view, variant, strict)
             if hit is None:
                 continue
             if hit.negated:
-                if negated is None or (hit.one_clause and not negated.one_clause):
+                if negated is None or (hit.contradiction and not negated.contradiction):
                     negated = hit
             elif best is None or (hit.sentence, hit.positions[0]) < (
                 best.sentence,
@@ -1325,18 +1459,18 @@ def grade(card: Card, answer: str) -> Grade:
     flags: list[Flag] = []
     vague = 0
     for point in rubric.points:
-        hit = _match_point_phrases(view, _valid(point.match), soft=False)
+        hit = _match_point_phrases(view, _valid(point.match), strict=False)
         if hit is not None and not hit.negated:
             matched.append(point)
             starts[point.id] = (hit.sentence, hit.positions[0])
-        elif hit is not None and hit.one_clause:
+        elif hit is not None and hit.negated and hit.contradiction:
             says = f"contradicts a key point: {point.says}"
             flags.append(Flag(point.id, says, _hit_text(view, hit)))
         elif point.vague:
-            vhit = _match_point_phrases(view, _valid(point.vague), soft=False)
+            vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
             vague += vhit is not None and not vhit.negated
     for wrong in rubric.wrong:
-        hit = _match_point_phrases(view, _valid(wrong.match), soft=True)
+        hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
             flags.append(Flag(wrong.id, wrong.says, _hit_text(view, hit)))
     flags.extend(_order_flags(rubric, starts, view))
@@ -1386,14 +1520,14 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
     for part in case.parts:
         hits = []
         for item in part.items:
-            hit = _match_point_phrases(view, _valid(item.match), soft=False)
+            hit = _match_point_phrases(view, _valid(item.match), strict=False)
             if hit is not None and not hit.negated:
                 hits.append(item)
         missed = tuple(i for i in part.items if i not in hits)
         graded.append(PartGrade(part.id, len(hits) >= part.need, tuple(hits), missed))
     flags = []
     for flag in case.red_flags:
-        hit = _match_point_phrases(view, _valid(flag.match), soft=True)
+        hit = _match_point_phrases(view, _valid(flag.match), strict=True)
         if hit is not None and not hit.negated:
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
     covered = sum(p.covered for p in graded)
@@ -1412,40 +1546,76 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
 
 def check_deck(deck: Deck) -> list[str]:
     """Every phrase of a deck that is not valid, named by card (or case) and point."""
-    problems: list[str] = []
+    return [message for _, message in check_deck_lines(deck)]
 
-    def check(owner: str, point: Point, kind: str = "point") -> None:
+
+def check_deck_lines(deck: Deck) -> list[tuple[int, str]]:
+    """`check_deck` with the line of the card or case each problem is in (0 when unknown)."""
+    problems: list[tuple[int, str]] = []
+
+    def check(line: int, owner: str, point: Point, kind: str = "point") -> None:
         for field, phrases in (("match", point.match), ("vague", point.vague)):
             for phrase in phrases:
                 error = phrase_error(phrase)
                 if error:
-                    problems.append(f"{owner} {kind} '{point.id}' {field} {phrase!r}: {error}")
+                    problems.append(
+                        (line, f"{owner} {kind} '{point.id}' {field} {phrase!r}: {error}")
+                    )
 
     for card in deck.cards:
         for point in card.rubric.points:
-            check(f"card '{card.id}'", point)
+            check(card.line, f"card '{card.id}'", point)
         for point in card.rubric.wrong:
-            check(f"card '{card.id}'", point, "misconception")
+            check(card.line, f"card '{card.id}'", point, "misconception")
     for case in deck.cases:
         for part in case.parts:
             for item in part.items:
-                check(f"case '{case.id}' part '{part.id}'", item, "item")
+                check(case.line, f"case '{case.id}' part '{part.id}'", item, "item")
         for flag in case.red_flags:
-            check(f"case '{case.id}'", flag, "red flag")
+            check(case.line, f"case '{case.id}'", flag, "red flag")
         for n, follow in enumerate(case.follow_ups, 1):
             for point in follow.points:
-                check(f"case '{case.id}' follow-up {n}", point)
+                check(case.line, f"case '{case.id}' follow-up {n}", point)
     return problems
 
 
-def grade_ref(library: Library, ref: str, answer: str) -> Grade | CaseGrade:
-    """Grade an answer to a card (id, `deck/id` or number) or a case (its id)."""
+def resolve_ref(library: Library, ref: str, deck: str | None = None) -> Card | Case:
+    """A card (id, `deck/id` or number) or, failing that, a case (its id)."""
     try:
-        return grade(library.card(ref), answer)
+        return library.card(ref, deck)
     except NotFoundError as card_error:
         if any(c.id == ref.strip() for c in library.cases()):
-            return grade_case(library.case(ref.strip()), answer)
-        raise NotFoundError(f"{card_error} and no case '{ref}'") from None
+            return library.case(ref.strip())
+        known = ", ".join(c.id for c in library.cases())
+        cases = f" (cases: {known})" if known else ""
+        raise NotFoundError(f"{card_error}; no case '{ref}' either{cases}") from None
+
+
+def grade_ref(
+    library: Library, ref: str, answer: str, deck: str | None = None
+) -> Grade | CaseGrade:
+    """Grade an answer to a card or a case named as on the command line."""
+    target = resolve_ref(library, ref, deck)
+    return grade(target, answer) if isinstance(target, Card) else grade_case(target, answer)
+
+
+def grade_batch(
+    library: Library, text: str, source: str = "batch", deck: str | None = None
+) -> list[Grade | CaseGrade]:
+    """Grade every line of a JSON-lines batch, in order; a bad line raises UsageError naming it.
+
+    Every line is checked (JSON, fields, card or case exists) before any is graded.
+    """
+    targets: list[tuple[Card | Case, str]] = []
+    for n, ref, answer in parse_batch(text, source):
+        try:
+            targets.append((resolve_ref(library, ref, deck), answer))
+        except NotFoundError as exc:
+            raise UsageError(f"{source}:{n}: {exc}") from None
+    return [
+        grade(target, answer) if isinstance(target, Card) else grade_case(target, answer)
+        for target, answer in targets
+    ]
 
 
 def parse_batch(text: str, source: str = "batch") -> list[tuple[int, str, str]]:

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from grill import __version__
 from grill.cli import decks
+from grill.cli import grade as grade_cmd
 from grill.cli.common import err
 from grill.errors import DeckError, GrillError
 
@@ -33,6 +34,7 @@ app = typer.Typer(
 )
 app.add_typer(decks.app, name="decks")
 app.command("card")(decks.card)
+app.command("grade")(grade_cmd.grade)
 
 
 def _version(value: bool) -> None:
