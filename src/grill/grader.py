@@ -123,7 +123,7 @@ _STOPWORDS = frozenset(
     literally usually typically generally often probably maybe perhaps likely roughly about around
     approximately approx approx. ~ like kind sort etc eg ie e.g i.e would should could can will may
     might do does did doing has have had having get gets got getting make makes made thing
-    things stuff way ways lot lots bit well ok okay sure hmm um uh think guess say
+    things stuff way ways lot lots well ok okay sure hmm um uh think guess say
     basically that's what's whats its""".split()
 ) - {"too_not_a_stopword"}
 
@@ -259,7 +259,7 @@ forget: forgetting, forgets, forgot, forgotten, lose, loses, losing, erase, eras
 only: just, simply, merely, solely
 skip: skipping, discard, discarding, ignore, ignoring
 ratio: fraction, proportion, share, mix ratio
-replay: rehearsal, replay buffer, replaying, mix in, mixing in, blend
+replay: rehearsal, replay buffer, replaying
 fix: fixes, remedy, remedies, mitigation, mitigations, mitigate, solution
 """
 """canonical: variants. A line starting with spaces continues the one above."""
@@ -447,6 +447,12 @@ class _Lexicon:
     canon: frozenset[str]
 
 
+def _key(text: str) -> tuple[str, ...]:
+    """A lexicon key: the stems of a variant's words, filler words left out."""
+    words = _WORD_SPLIT.findall(text.lower())
+    return tuple(_stem(w) for w in words if w not in _STOPWORDS) or tuple(map(_stem, words))
+
+
 def _build_lexicon() -> _Lexicon:
     multi: dict[tuple[str, ...], tuple[str, ...]] = {}
     raw: dict[str, tuple[str, ...]] = {}
@@ -455,7 +461,7 @@ def _build_lexicon() -> _Lexicon:
         out = _stems(canonical)
         canon.update(out)
         for variant in (canonical, *variants):
-            key = _stems(variant)
+            key = _key(variant)
             if key and key != out or len(key) > 1:
                 multi.setdefault(key, out)
             if " " not in variant and len(variant) >= 6 and variant.isalpha():
@@ -760,29 +766,33 @@ def _canonical(raws: list[_Raw]) -> list[_Raw]:
             out.append(r)
             i += 1
             continue
-        n, found = _lexicon_at(words, i)
+        end, found = _lexicon_at(raws, words, i)
         if found is None and r.text in _STOPWORDS:
             out.append(_Raw(words[i], r.start, r.end, stop=True))
             i += 1
             continue
         if found is None:
             typo = _typo_of_lexicon(r.text)
-            n, found = (1, typo) if typo is not None else (1, (words[i],))
+            end, found = i + 1, typo if typo is not None else (words[i],)
         for k, word in enumerate(found):
-            out.append(_Raw(word, r.start, raws[i + n - 1].end, _word_num(found, k)))
-        i += n
+            out.append(_Raw(word, r.start, raws[end - 1].end, _word_num(found, k)))
+        i = end
     return out
 
 
-def _lexicon_at(words: list[str], i: int) -> tuple[int, tuple[str, ...] | None]:
-    for n in range(min(_LEX.longest, len(words) - i), 0, -1):
-        key = tuple(words[i : i + n])
-        if "" in key:
-            continue
-        found = _LEX.multi.get(key)
+def _lexicon_at(raws: list[_Raw], words: list[str], i: int) -> tuple[int, tuple[str, ...] | None]:
+    """The longest lexicon entry starting at i (filler words inside it skipped): (end, words)."""
+    content: list[int] = []
+    j = i
+    while j < len(raws) and words[j] and len(content) < _LEX.longest:
+        if not (content and raws[j].text in _STOPWORDS):
+            content.append(j)
+        j += 1
+    for n in range(len(content), 0, -1):
+        found = _LEX.multi.get(tuple(words[k] for k in content[:n]))
         if found is not None:
-            return n, found
-    return 0, None
+            return content[n - 1] + 1, found
+    return i + 1, None
 
 
 def _word_num(words: tuple[str, ...], k: int) -> _Num | None:
