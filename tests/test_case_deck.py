@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from grill.deck import load_deck
-from grill.model import Case
+from grill.grader import grade_case
+from grill.model import Case, Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 CASE_DECK = ROOT / "decks" / "loss-spike-case.yaml"
@@ -89,3 +90,30 @@ def test_seed_sections_appear_word_for_word(case: Case) -> None:
         assert getattr(case, field) == sections[head], head
     assert case.question == text.splitlines()[0].strip()
     assert "Source: rohan-paul.com" in text
+
+
+@pytest.mark.parametrize(
+    ("answer", "flag"),
+    [
+        ("Restart training from scratch with bf16.", "restart_from_scratch"),
+        ("It's random hardware bit flips, nothing to debug.", "blame_bitflips"),
+        ("Just lower the learning rate, that fixes it.", "only_lower_lr"),
+        ("Increase the batch size to smooth out the spike.", "increase_batch_size"),
+    ],
+)
+def test_each_named_wrong_answer_raises_its_red_flag(case: Case, answer: str, flag: str) -> None:
+    graded = grade_case(case, answer)
+    assert [f.id for f in graded.red_flags] == [flag]
+    assert graded.verdict == Verdict.WRONG
+
+
+def test_a_rejected_wrong_answer_is_not_a_red_flag(case: Case) -> None:
+    answer = (
+        "Don't restart from scratch and don't bump the batch size. Likely an exploding grad norm "
+        "in attention or fp16 overflow: check the grad norm logs, roll back to the last stable "
+        "checkpoint, tighten clipping, move to bf16. Prevent it with pre-LN and per-layer logging."
+    )
+    graded = grade_case(case, answer)
+    assert graded.red_flags == ()
+    assert [p.part for p in graded.parts if p.covered] == ["culprits", "triage", "prevention"]
+    assert graded.verdict == Verdict.CORRECT
