@@ -52,6 +52,7 @@ __all__ = [
     "Scenario",
     "SimulationResult",
     "format_result",
+    "main",
     "project",
     "run",
     "run_one",
@@ -716,3 +717,31 @@ def _goal_lines(result: SimulationResult, memory: str) -> list[str]:
         f" reviews): {'met' if g['higher_score_goal'] else 'NOT met'} "
         f"(grill {float(g['grill_score'] or 0):.2f} vs fsrs {float(g['fsrs_score'] or 0):.2f})",
     ]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """`python -m grill.simulate` (scripts/simulate): run a scenario and print the tables."""
+    import argparse
+
+    base = Scenario()
+    parser = argparse.ArgumentParser(prog="simulate", description=main.__doc__)
+    parser.add_argument("--days", type=int, default=base.days, help="study days before it")
+    parser.add_argument("--learners", type=int, default=base.learners, help="per memory model")
+    parser.add_argument("--seed", type=int, default=base.seed)
+    parser.add_argument("--cards", type=int, default=base.cards)
+    parser.add_argument("--target", type=int, default=base.target)
+    parser.add_argument("--new", type=int, default=base.new_per_day, help="new cards per day")
+    args = parser.parse_args(argv)
+    scenario = Scenario(
+        cards=args.cards,
+        days=args.days,
+        target=args.target,
+        new_per_day=args.new,
+        learners=args.learners,
+        seed=args.seed,
+    )
+    print(format_result(run(scenario)))
+
+
+if __name__ == "__main__":
+    main()
