@@ -104,7 +104,7 @@ def test_piped_case_then_history() -> None:
     assert "Case answer: PARTIAL" in result.stdout
     assert "Follow-up 2 of 2" in result.stdout and "Model answer" in result.stdout
     history = runner.invoke(app, ["case", "--history"])
-    assert "✓ culprits ✓ triage ✗ prevention" in history.stdout
+    assert "✓culprits ✓triage ✗prevention" in history.stdout
     data = json.loads(runner.invoke(app, ["case", "spike", "--history", "--json"]).stdout)
     assert len(data) == 1 and data[0]["grade"]["verdict"] == "partial"
     assert [f["verdict"] for f in data[0]["follow_ups"]] == ["correct", "wrong"]

@@ -296,10 +296,10 @@ def test_a_piped_case_is_graded_followed_up_saved_and_listed(store: Store) -> No
     review = store.reviews(mode=Mode.CASE)[-1]
     assert (review.card_id, review.verdict, review.after) == ("spike", Verdict.PARTIAL, None)
     out2, listing = console()
-    render_case_history(out2, store.sessions(Mode.CASE))
+    render_case_history(out2, store.sessions(Mode.CASE), NOW)
     row = listing.getvalue()
-    assert "partial" in row and "✓ culprits ✓ triage ✗ prevention" in row
-    assert "2/2 correct" in row
+    assert "02 Dec 09:00" in row and "partial" in row and "2/2" in row
+    assert "✓culprits ✓triage ✗prevention" in row
 
 
 def test_a_case_with_a_red_flag_is_wrong_and_names_it(store: Store) -> None:

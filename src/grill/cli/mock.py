@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from grill.cli.common import DeckOpt, JsonOpt, err, library, out, print_json, split_deck_option
+from grill.clock import now
 from grill.config import load_settings
 from grill.deck import load_deck
 from grill.errors import NotFoundError
@@ -135,7 +136,7 @@ def case(
         if as_json:
             print_json([{"id": s.id, "status": str(s.status), **s.summary} for s in sessions])
         else:
-            render_case_history(out(), sessions)
+            render_case_history(out(), sessions, now())
         return
     settings = load_settings()
     found = library(deck).case(ref or "spike")
