@@ -101,7 +101,7 @@ def test_the_live_prompt_auto_submits_what_was_typed_at_zero() -> None:
         pipe.send_text("warmup then desc")  # no Enter: the clock must end it
         source = TerminalInput(out, input=pipe, output=DummyOutput())
         started = time.monotonic()
-        reply = source.ask(Countdown(time.monotonic, 0.6), status="question 1/2")
+        reply = source.ask(Countdown.starting_now(time.monotonic, 0.6), status="question 1/2")
         waited = time.monotonic() - started
     assert reply.text == "warmup then desc" and reply.timed_out
     assert 0.5 <= waited < 3
@@ -112,7 +112,7 @@ def test_enter_submits_before_the_clock_runs_out() -> None:
     with create_pipe_input() as pipe:
         pipe.send_text("lr too low\r")
         source = TerminalInput(out, input=pipe, output=DummyOutput())
-        reply = source.ask(Countdown(time.monotonic, 30), status="question 1/2")
+        reply = source.ask(Countdown.starting_now(time.monotonic, 30), status="question 1/2")
     assert reply.text == "lr too low" and not reply.timed_out
 
 
@@ -121,7 +121,9 @@ def test_multi_line_answers_take_alt_enter_for_a_new_line() -> None:
     with create_pipe_input() as pipe:
         pipe.send_text("grad norm explodes\x1b\rroll back\r")
         source = TerminalInput(out, input=pipe, output=DummyOutput())
-        reply = source.ask(Countdown(time.monotonic, 30), status="case", multiline=True)
+        reply = source.ask(
+            Countdown.starting_now(time.monotonic, 30), status="case", multiline=True
+        )
     assert reply.text == "grad norm explodes\nroll back" and not reply.timed_out
 
 
@@ -131,7 +133,7 @@ def test_ctrl_c_in_the_live_prompt_interrupts() -> None:
         pipe.send_text("half an answ\x03")
         source = TerminalInput(out, input=pipe, output=DummyOutput())
         with pytest.raises(KeyboardInterrupt):
-            source.ask(Countdown(time.monotonic, 30), status="question 1/2")
+            source.ask(Countdown.starting_now(time.monotonic, 30), status="question 1/2")
 
 
 def test_the_live_checklist_asks_again_until_it_understands() -> None:

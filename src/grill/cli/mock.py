@@ -80,7 +80,14 @@ def mock(
     lib = library(deck)
     settings = load_settings()
     target = _deck(lib, deck)
-    options = MockOptions(count, section, seed, per_question, total, spoken)
+    options = MockOptions(
+        count=count,
+        section=section,
+        seed=seed,
+        per_question=per_question,
+        total_minutes=total,
+        spoken=spoken,
+    )
     plan = plan_mock(
         target,
         options,

@@ -113,7 +113,7 @@ class CaseRun:
         self.attempt: CaseAttempt | None = None
 
     def start(self) -> Countdown:
-        self.timer = Countdown(self._clock, self.limit)
+        self.timer = Countdown.starting_now(self._clock, self.limit)
         return self.timer
 
     def submit(self, text: str, *, timed_out: bool = False) -> CaseAttempt:
@@ -142,7 +142,7 @@ class CaseRun:
     def start_follow_up(self) -> Countdown:
         if self.next_follow_up is None:
             raise RuntimeError("no follow-up left")
-        self.timer = Countdown(self._clock, self.follow_up_seconds)
+        self.timer = Countdown.starting_now(self._clock, self.follow_up_seconds)
         return self.timer
 
     def submit_follow_up(
