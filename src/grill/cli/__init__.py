@@ -35,6 +35,7 @@ app = typer.Typer(
 )
 app.add_typer(decks.app, name="decks")
 app.command("card")(decks.card)
+app.command("grade")(grade_cmd.grade)
 app.add_typer(export.app, name="export")
 app.add_typer(config.app, name="config")
 app.command("drill")(drill.drill)
@@ -45,7 +46,6 @@ app.command("history")(drill.history)
 app.command("orphans")(drill.orphans)
 app.command("mock")(mock_cli.mock)
 app.command("case")(mock_cli.case)
-app.command("grade")(grade_cmd.grade)
 
 
 def _version(value: bool) -> None:
