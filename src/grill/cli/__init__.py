@@ -15,6 +15,8 @@ from rich.text import Text
 
 from grill import __version__
 from grill.cli import config, decks, drill, export, report
+from grill.cli import grade as grade_cmd
+from grill.cli import mock as mock_cli
 from grill.cli.common import err, reset_consoles
 from grill.errors import DeckError, GrillError
 
@@ -33,6 +35,7 @@ app = typer.Typer(
 )
 app.add_typer(decks.app, name="decks")
 app.command("card")(decks.card)
+app.command("grade")(grade_cmd.grade)
 app.add_typer(export.app, name="export")
 app.add_typer(config.app, name="config")
 app.command("drill")(drill.drill)
@@ -41,6 +44,8 @@ app.command("review")(drill.review)
 app.command("undo")(drill.undo)
 app.command("history")(drill.history)
 app.command("orphans")(drill.orphans)
+app.command("mock")(mock_cli.mock)
+app.command("case")(mock_cli.case)
 app.command("stats")(report.stats)
 app.command("report")(report.report)
 app.command("plan")(report.plan)
