@@ -13,6 +13,7 @@ from grill.deck import load_deck
 from grill.errors import NotFoundError
 from grill.mock import MockOptions, full_target, plan_mock
 from grill.model import Deck, Library, Mode
+from grill.readiness import predicted_score
 from grill.scheduler import Scheduler
 from grill.store import Store
 from grill.ui.case import render_case_history, run_case
@@ -98,7 +99,10 @@ def mock(
     console = err() if as_json else out()
     scheduler = None if no_schedule else Scheduler(settings.desired_retention)
     with Store.open() as store:
-        result = run_mock(console, plan, store=store, scheduler=scheduler)
+        # the forecast just before the mock, kept with its result for calibration (readiness)
+        asked = [q.card.id for q in plan.questions]
+        predicted = predicted_score(store.states(target.name).values(), asked, now())
+        result = run_mock(console, plan, store=store, scheduler=scheduler, predicted=predicted)
     if as_json:
         print_json(result.to_dict())
     else:
