@@ -100,13 +100,14 @@ def test_bad_options_are_one_line_errors() -> None:
 
 def test_piped_case_then_history() -> None:
     lines = "grad-norm spiked; rollback\n\n\n1\n\n\n"
-    result = runner.invoke(app, ["case", "--deck", str(MINI_CASE)], input=lines)
+    result = runner.invoke(app, ["case", "mini-spike", "--deck", str(MINI_CASE)], input=lines)
     assert result.exit_code == 0, result.output
     assert "Case answer: PARTIAL" in result.stdout
     assert "Follow-up 2 of 2" in result.stdout and "Model answer" in result.stdout
     history = runner.invoke(app, ["case", "--history"])
+    assert runner.invoke(app, ["case", "spike", "--history", "--json"]).stdout.strip() == "[]"
     assert "✓culprits ✓triage ✗prevention" in history.stdout
-    data = json.loads(runner.invoke(app, ["case", "spike", "--history", "--json"]).stdout)
+    data = json.loads(runner.invoke(app, ["case", "mini-spike", "--history", "--json"]).stdout)
     assert len(data) == 1 and data[0]["grade"]["verdict"] == "partial"
     assert [f["verdict"] for f in data[0]["follow_ups"]] == ["correct", "wrong"]
 

@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from grill import clock
-from grill.mock import ABORTED, COMPLETED, CaseAttempt, CaseRun, Clock, load_case_grader, save_case
+from grill.mock import ABORTED, COMPLETED, CaseAttempt, CaseRun, Clock, load_case_grader
 from grill.model import Case, CaseGrade, SessionRecord, Verdict
 from grill.store import Store
 from grill.ui.timed import TimedInput, clock_text, default_input
@@ -47,7 +47,8 @@ def run_case(
     monotonic: Clock = time.monotonic,
     now: Callable[[], datetime] = clock.now,
 ) -> CaseAttempt | None:
-    """Run the case on screen and keep the attempt (None: stopped before answering)."""
+    """Run the case on screen, keeping the attempt in `store` from the moment the main answer is
+    graded (None: stopped before answering; nothing kept)."""
     run = CaseRun(
         case,
         minutes=minutes,
@@ -55,11 +56,9 @@ def run_case(
         clock=monotonic,
         now=now,
         grader=grader or load_case_grader(),
+        store=store,
     )
-    attempt = case_interview(console, run, source or default_input(console))
-    if attempt is not None:
-        save_case(store, attempt, now())
-    return attempt
+    return case_interview(console, run, source or default_input(console))
 
 
 _VERDICT_STYLE = {Verdict.CORRECT: "bold green", Verdict.PARTIAL: "bold yellow"}
