@@ -15,8 +15,9 @@ from rich.text import Text
 
 from grill import __version__
 from grill.cli import decks
+from grill.cli import grade as grade_cmd
 from grill.cli.common import err
-from grill.errors import GrillError
+from grill.errors import DeckError, GrillError
 
 __all__ = ["app", "main"]
 
@@ -33,6 +34,7 @@ app = typer.Typer(
 )
 app.add_typer(decks.app, name="decks")
 app.command("card")(decks.card)
+app.command("grade")(grade_cmd.grade)
 
 
 def _version(value: bool) -> None:
@@ -66,6 +68,13 @@ def main() -> None:
     """Entry point: run the app, turning expected errors into one line and an exit code."""
     try:
         app()
+    except DeckError as exc:
+        if os.environ.get("GRILL_DEBUG"):
+            raise
+        # file:line:column: message, one per line, as compilers print them (editors jump to them)
+        for issue in exc.issues:
+            err().print(Text(str(issue)), soft_wrap=True)
+        sys.exit(exc.exit_code)
     except GrillError as exc:
         if os.environ.get("GRILL_DEBUG"):
             raise

@@ -1,0 +1,180 @@
+"""The built-in decks load, keep the user's words, and bad decks fail with located messages."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from grill.deck import deck_schema, load_deck, load_library, parse_deck
+from grill.errors import DeckError
+from grill.paths import builtin_decks_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = ROOT.parent / "shared" / "seeds"
+SEED = SEEDS / "000_d8d4bdc503a37df4.txt"
+BROKEN = Path(__file__).parent / "decks" / "broken"
+
+
+def builtin():
+    return load_deck(builtin_decks_dir() / "training-behaviors.yaml", builtin=True)
+
+
+def test_builtin_deck_has_45_numbered_cards_each_with_a_rubric() -> None:
+    deck = builtin()
+    assert sorted(c.n for c in deck.cards) == list(range(1, 46))
+    assert len({c.id for c in deck.cards}) == 45
+    assert all(c.rubric.points and all(p.match for p in c.rubric.points) for c in deck.cards)
+
+
+def test_builtin_deck_metadata_matches_the_seed() -> None:
+    deck = builtin()
+    assert (deck.target, deck.floor) == (28, 24)
+    assert [s.key for s in deck.sections] == ["A", "B", "C", "D", "E", "F", "G", "Q"]
+    assert [(t.first, t.last) for t in deck.tiers] == [(1, 15), (16, 30), (31, 45)]
+    assert {c.section for c in deck.cards if c.n > 35} == {"Q"}
+    assert all(c.explanation for c in deck.cards if c.n <= 35)
+    assert not any(c.explanation for c in deck.cards if c.n > 35)
+
+
+def _seed_items(text: str) -> list[tuple[int, str, str, str | None]]:
+    """(n, question, short answer, explanation) for every numbered item of the seed."""
+    body, rest = text.split("\nQuick fire\n")
+    quick = rest.split("\nSelf-grading\n")[0]
+    items = []
+    for m in re.finditer(
+        r"^(\d+)\. (.+?\?) (.+)\n\nSaying it out loud\. (.+)$", body, flags=re.MULTILINE
+    ):
+        items.append((int(m[1]), m[2], m[3], m[4]))
+    for m in re.finditer(r"(\d+)\. (.+?\?) (.+?)(?= \d+\. |$)", quick.strip()):
+        items.append((int(m[1]), m[2], m[3], None))
+    return items
+
+
+@pytest.mark.skipif(not SEED.is_file(), reason="the seed files are not beside this checkout")
+def test_every_seed_question_answer_and_explanation_is_in_the_deck_unchanged() -> None:
+    items = _seed_items(SEED.read_text(encoding="utf-8"))
+    assert [n for n, *_ in items] == list(range(1, 46))
+    cards = {c.n: c for c in builtin().cards}
+    for n, question, answer, explanation in items:
+        card = cards[n]
+        assert (card.question, card.answer, card.explanation) == (question, answer, explanation)
+
+
+@pytest.mark.skipif(not SEED.is_file(), reason="the seed files are not beside this checkout")
+def test_the_self_grading_tiers_keep_the_seed_verdicts() -> None:
+    text = SEED.read_text(encoding="utf-8")
+    for tier in builtin().tiers:
+        assert tier.verdict in text
+
+
+def test_library_loads_user_decks_from_grill_home(grill_home: Path) -> None:
+    (grill_home / "decks").mkdir(parents=True)
+    (grill_home / "decks" / "mine.yaml").write_text(
+        (BROKEN / "missing-answer.yaml")
+        .read_text()
+        .replace("    question: Why warmup?\n", "    question: Why warmup?\n    answer: Because.\n")
+        .replace("deck: broken", "deck: mine")
+    )
+    lib = load_library()
+    assert [d.name for d in lib.decks][-1] == "mine"
+    assert lib.card("mine/warmup-why").answer == "Because."
+    assert lib.card("7").id == "warmup-why"  # numbers refer to the built-in deck
+
+
+def test_an_invalid_user_deck_stops_the_library_with_its_location(grill_home: Path) -> None:
+    (grill_home / "decks").mkdir(parents=True)
+    (grill_home / "decks" / "bad.yaml").write_text((BROKEN / "wrong-type.yaml").read_text())
+    with pytest.raises(DeckError) as info:
+        load_library()
+    assert re.search(
+        r"bad\.yaml:7:8: card 'warmup-why': 'n' must be a whole number", str(info.value)
+    )
+
+
+EXPECTED = {
+    "missing-answer": ":6:5: card 'warmup-why': 'answer' is missing",
+    "wrong-type": ":7:8: card 'warmup-why': 'n' must be a whole number, not 'seven'",
+    "unknown-field": (
+        ":9:5: card 'warmup-why': unknown field 'questoin' in a card (did you mean 'question'?)"
+    ),
+    "duplicate-id": ":14:9: card 'warmup-why': duplicate id 'warmup-why'",
+    "duplicate-number": ":15:8: card 'two': duplicate n 1 (first used by 'one'",
+    "unknown-section": ":8:14: card 'one': unknown section 'Z' (known: A)",
+    "empty-rubric": ":12:15: card 'one': 'points' needs at least 1 item(s)",
+    "syntax-error": ":5:6: YAML syntax error",
+    "tab-indent": ":4:1: YAML syntax error: a tab character",
+    "empty": ":1:1: the file is empty",
+    "alias": ":4:5: anchors and aliases are not allowed",
+    "python-tag": ":2:8: tag 'tag:yaml.org,2002:python/object/apply:os.system' is not allowed",
+    "bad-requires": ":14:18: card 'one': 'requires' names 'q', which is not a point id",
+    "not-a-mapping": ":1:1: a deck must be a mapping, not a list",
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_broken_deck_gets_its_located_message(name: str) -> None:
+    path = BROKEN / f"{name}.yaml"
+    with pytest.raises(DeckError) as info:
+        load_deck(path)
+    assert len(info.value.issues) == 1, str(info.value)
+    assert str(info.value.issues[0]).startswith(str(path) if not path.is_absolute() else "")
+    assert f"{name}.yaml{EXPECTED[name]}" in str(info.value)
+
+
+def test_all_errors_in_a_file_are_listed_not_only_the_first() -> None:
+    text = (BROKEN / "duplicate-id.yaml").read_text().replace("n: 2", "n: two")
+    text = text.replace("section: A\n    question: Why warmup?", "section: B\n    question: Why?")
+    with pytest.raises(DeckError) as info:
+        parse_deck(text, "two.yaml")
+    messages = [i.message for i in info.value.issues]
+    assert any("unknown section 'B'" in m for m in messages)
+    assert any("'n' must be a whole number" in m for m in messages)
+
+
+def test_schema_describes_the_required_fields_of_a_card() -> None:
+    schema = deck_schema()
+    card = schema["properties"]["cards"]["items"]
+    assert set(card["required"]) == {"id", "n", "section", "question", "answer", "rubric"}
+    assert card["additionalProperties"] is False
+
+
+def test_a_cached_deck_equals_the_parsed_one_and_follows_edits(tmp_path: Path) -> None:
+    path = tmp_path / "mine.yaml"
+    text = (
+        (BROKEN / "duplicate-number.yaml")
+        .read_text()
+        .replace(
+            "n: 1\n    section: A\n    question: Two?", "n: 2\n    section: A\n    question: Two?"
+        )
+    )
+    path.write_text(text)
+    first = load_deck(path)
+    assert load_deck(path) == first  # second load comes from the cache
+    path.write_text(text.replace("question: Two?", "question: Deux?"))
+    assert load_deck(path).card("two").question == "Deux?"  # new content, new cache key
+
+
+def test_a_tampered_cache_file_is_ignored_and_never_runs(tmp_path: Path, grill_home: Path) -> None:
+    import pickle
+
+    path = tmp_path / "mine.yaml"
+    path.write_text(
+        (BROKEN / "missing-answer.yaml")
+        .read_text()
+        .replace("    question: Why warmup?\n", "    question: Why warmup?\n    answer: Because.\n")
+    )
+    load_deck(path)
+    (cached,) = (grill_home / "cache" / "decks").glob("*.pickle")
+    marker = tmp_path / "pwned"
+
+    class Evil:
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            import os
+
+            return (os.system, (f"touch {marker}",))
+
+    cached.write_bytes(pickle.dumps(Evil()))
+    assert load_deck(path).card("warmup-why").answer == "Because."
+    assert not marker.exists()

@@ -1,0 +1,131 @@
+"""The labelled answer sets for the recall grader are well formed and follow the standard's rules.
+
+`tests/grading/dev.jsonl` tunes the grader; `tests/grading/holdout.jsonl` only measures it.
+These tests check what can be checked without a grader: every line parses, every card exists,
+kinds and labels agree, each card is covered by every kind, the loss-spike case follows the case
+rule, and no answer is shared between the two sets (a shared answer would leak the holdout into
+tuning).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grill.deck import load_library
+
+GRADING = Path(__file__).parent / "grading"
+CASE_ID = "spike"
+KIND_LABEL = {
+    "paraphrase": "correct",
+    "terse": "correct",
+    "partial": "partial",
+    "trap": "wrong",
+    "offtopic": "wrong",
+}
+PARTS = ("culprits", "triage", "prevention")
+RED_FLAGS = ("restart_from_scratch", "blame_bitflips", "only_lower_lr", "increase_batch_size")
+MIN_PER_CARD = {"dev": 6, "holdout": 3}
+MIN_CASE = {"dev": 10, "holdout": 6}
+
+
+def load_set(name: str) -> list[dict[str, Any]]:
+    rows = []
+    path = GRADING / f"{name}.jsonl"
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        assert line.strip(), f"{path.name}:{n}: blank line"
+        row = json.loads(line)
+        assert isinstance(row, dict), f"{path.name}:{n}: not an object"
+        rows.append(row | {"_where": f"{path.name}:{n}"})
+    return rows
+
+
+def case_label(parts: list[str], red_flags: list[str]) -> str:
+    if red_flags or not parts:
+        return "wrong"
+    return "correct" if set(parts) == set(PARTS) else "partial"
+
+
+@pytest.fixture(scope="module")
+def card_ids() -> set[str]:
+    return {card.id for card in load_library().cards()}
+
+
+@pytest.mark.parametrize("name", ["dev", "holdout"])
+def test_every_row_is_well_formed(name: str, card_ids: set[str]) -> None:
+    for row in load_set(name):
+        where = row["_where"]
+        is_case = row.get("card") == CASE_ID
+        expected = {"card", "answer", "label", "kind", "_where"}
+        if is_case:
+            expected |= {"parts", "red_flags"}
+        assert set(row) == expected, f"{where}: fields {sorted(row)}"
+        assert is_case or row["card"] in card_ids, f"{where}: unknown card {row['card']!r}"
+        assert isinstance(row["answer"], str), where
+        assert row["kind"] in KIND_LABEL, f"{where}: kind {row['kind']!r}"
+        assert row["label"] in ("correct", "partial", "wrong"), f"{where}: label {row['label']!r}"
+
+
+@pytest.mark.parametrize("name", ["dev", "holdout"])
+def test_card_labels_follow_their_kind(name: str) -> None:
+    for row in load_set(name):
+        if row["card"] != CASE_ID:
+            assert row["label"] == KIND_LABEL[row["kind"]], row["_where"]
+
+
+@pytest.mark.parametrize("name", ["dev", "holdout"])
+def test_every_card_has_enough_answers(name: str, card_ids: set[str]) -> None:
+    counts = Counter(row["card"] for row in load_set(name))
+    thin = {cid: counts[cid] for cid in card_ids if counts[cid] < MIN_PER_CARD[name]}
+    assert not thin, f"cards with too few {name} answers: {thin}"
+    assert counts[CASE_ID] >= MIN_CASE[name]
+
+
+def test_dev_covers_every_kind_on_every_card(card_ids: set[str]) -> None:
+    kinds: dict[str, set[str]] = defaultdict(set)
+    for row in load_set("dev"):
+        kinds[row["card"]].add(row["kind"])
+    missing = {cid: sorted(set(KIND_LABEL) - kinds[cid]) for cid in card_ids}
+    assert not {cid: m for cid, m in missing.items() if m}
+
+
+def test_holdout_has_a_trap_on_every_card(card_ids: set[str]) -> None:
+    with_trap = {row["card"] for row in load_set("holdout") if row["kind"] == "trap"}
+    assert card_ids <= with_trap, sorted(card_ids - with_trap)
+
+
+@pytest.mark.parametrize("name", ["dev", "holdout"])
+def test_case_answers_follow_the_case_rule(name: str) -> None:
+    for row in load_set(name):
+        if row["card"] != CASE_ID:
+            continue
+        parts, flags = row["parts"], row["red_flags"]
+        assert set(parts) <= set(PARTS) and len(set(parts)) == len(parts), row["_where"]
+        assert set(flags) <= set(RED_FLAGS) and len(set(flags)) == len(flags), row["_where"]
+        assert row["label"] == case_label(parts, flags), row["_where"]
+
+
+def test_dev_case_answers_show_every_verdict_and_red_flag() -> None:
+    case = [row for row in load_set("dev") if row["card"] == CASE_ID]
+    assert {row["label"] for row in case} == {"correct", "partial", "wrong"}
+    assert {flag for row in case for flag in row["red_flags"]} == set(RED_FLAGS)
+
+
+def test_case_rule_covers_each_verdict() -> None:
+    assert case_label(list(PARTS), []) == "correct"
+    assert case_label(["triage"], []) == "partial"
+    assert case_label([], []) == "wrong"
+    assert case_label(list(PARTS), ["blame_bitflips"]) == "wrong"
+
+
+def test_no_answer_appears_twice_across_both_sets() -> None:
+    seen: dict[str, str] = {}
+    for name in ("dev", "holdout"):
+        for row in load_set(name):
+            text = " ".join(row["answer"].lower().split())
+            assert text not in seen, f"{row['_where']} repeats {seen.get(text)}"
+            seen[text] = row["_where"]
