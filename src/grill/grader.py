@@ -20,34 +20,44 @@ Normalisation (answers and phrases alike)
     (two for words of nine letters or more), with the same first letter.
 
 Phrases
-    `a b c`        every item occurs in one sentence, within a window of n + max(4, n) words,
-                   in any order.
+    `a b c`        key points: every item occurs in one sentence, within a window of
+                   n + max(4, n) words, in any order. Misconceptions and red flags: in the
+                   written order and inside one clause (same window), because what they catch
+                   is usually a swap ("forgets the new task" vs "the new task erases the old").
     `a .. b`       `a` is matched before `b` (every word of `a` before every word of `b`), in one
                    sentence; each side is a bag with its own window.
-    `(x|y z)`      alternatives; `(x|)` makes `x` optional. Groups nest and may contain `..`.
+    `(x|y z)`      alternatives; `(x|)` makes `x` optional (an optional part simply drops out,
+                   unless it holds a negator). An alternative made only of filler words
+                   (`that's it`) cannot be checked and is left out. Groups nest and may hold `..`.
     `{lo-hi}`      a plain number, or both ends of a range, within [lo, hi]; `{lo-hi%}` a percentage
                    (a plain fraction such as `0.1` counts as 10%); `{lo-hix}` a multiplier.
                    `{v}`, `{v%}`, `{vx}` mean `{v-v}`. A bare number in a phrase (`1.0`, `2k`)
                    means itself.
     A number word that also names a multiplier (`double`, `twice`, `order of magnitude`) matches
-    either that word or that multiplier.
+    either that word or that multiplier. A phrase that is only filler words, or only a negation,
+    is an error (`phrase_error`).
 
 Negation
-    Negators: `no`, `not`, `n't`, `never`, `without`, `nothing`, `none`, `neither`, `nor`, `lack`,
-    `instead of`, `rather than`, and folded predicates (`unnecessary`, `unneeded` = not needed,
-    `irrelevant`, `useless`). `not only`/`not just` are not negations. `avoid` is a soft negator: it
-    only stops a misconception or red flag from counting.
+    Negators: `no`, `not`, `n't`, `!=`, `never`, `without`, `nothing`, `none`, `neither`, `nor`,
+    `lack`, `instead of`, `rather than`, and folded predicates (`unnecessary`, `unneeded` = not
+    needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations. `avoid`
+    is a soft negator: it only stops a misconception or red flag from counting.
+    Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
+    `because`, `which`.
     A phrase containing a negator matches only where the answer negates: its negator matches any
     negator of the answer in the same window (`no loss scaling` matches `loss scaling isn't
     needed`), and the sentence must not change side between them (`but`, `however`, ...).
     A phrase without a negator does not count where the answer negates it: when a negator stands at
-    most 3 words before any matched word in the same clause (clauses end at commas, brackets and
-    words such as `and`, `but`, `so`, `because`, `which`), or when a verbal negation (`isn't`,
-    `doesn't`, `is not`, `never`, `unnecessary`) follows the last matched word within 3 words in
-    its clause ("X is not needed").
-    A key point that matches only negated, with every matched word in one clause, is a
-    contradiction: a flag that makes the answer wrong. A negated misconception or red flag is not
-    one ("roll back, don't restart from scratch").
+    most 3 words before any matched word in the same clause, or when a verbal negation (`isn't`,
+    `doesn't`, `is not`, `never`) follows the last matched word within 3 words in its clause and
+    is itself followed by a predicate (`needed`, `required`, `necessary`, `helpful`, `used`, ...)
+    or ends the clause ("X is not needed", but not "X doesn't underflow").
+    Under `check`, `make sure`, `ensure`, `verify` ("check the schedule isn't broken") a negator
+    does not negate key points: the point is named as a suspect; it still negates misconceptions.
+    A key point that matches only negated, with every matched word in one clause that is not a
+    purpose or condition clause (`so ...`, `if ...`, `otherwise ...`), is a contradiction: a flag
+    that makes the answer wrong. A negated misconception or red flag is not one ("roll back,
+    don't restart from scratch").
 
 Verdict of a card answer
     empty, "idk"-like or contentless -> wrong. Any misconception, contradiction, or `order`
@@ -70,7 +80,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
@@ -113,7 +123,7 @@ _STOPWORDS = frozenset(
     literally usually typically generally often probably maybe perhaps likely roughly about around
     approximately approx approx. ~ like kind sort etc eg ie e.g i.e would should could can will may
     might do does did doing has have had having get gets got getting make makes made thing
-    things stuff way ways lot lots bit well ok okay sure hmm um uh think guess say
+    things stuff way ways lot lots well ok okay sure hmm um uh think guess say
     basically that's what's whats its""".split()
 ) - {"too_not_a_stopword"}
 
@@ -249,7 +259,7 @@ forget: forgetting, forgets, forgot, forgotten, lose, loses, losing, erase, eras
 only: just, simply, merely, solely
 skip: skipping, discard, discarding, ignore, ignoring
 ratio: fraction, proportion, share, mix ratio
-replay: rehearsal, replay buffer, replaying, mix in, mixing in, blend
+replay: rehearsal, replay buffer, replaying
 fix: fixes, remedy, remedies, mitigation, mitigations, mitigate, solution
 """
 """canonical: variants. A line starting with spaces continues the one above."""
@@ -316,7 +326,12 @@ _PROTECTED = frozenset(
 
 # ---------------------------------------------------------------- stemming and the lexicon
 
-_BRITISH = re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations|er|ers)$")
+_BRITISH = (
+    (re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations|er|ers)$"), r"iz\1"),
+    (re.compile(r"(?<=[a-z]{3})ys(e|es|ed|ing)$"), r"yz\1"),
+    (re.compile(r"(?<=[a-z]{3})our(s|ed|ing|al|)$"), r"or\1"),
+    (re.compile(r"(?<=[a-z]{3}[aeiou])ll(ed|ing|er|ers)$"), r"l\1"),
+)
 _EXCEPTIONS = {
     "bias": "bias",
     "biases": "bias",
@@ -384,7 +399,8 @@ def _stem(word: str) -> str:
         return _EXCEPTIONS[word]
     if len(word) <= 3 or not word.isalpha():
         return word
-    word = _BRITISH.sub(lambda m: "iz" + m.group(1), word)
+    for pattern, repl in _BRITISH:
+        word = pattern.sub(repl, word)
     for suffix, repl in _INFLECTIONS:
         if word.endswith(suffix):
             base = word[: len(word) - len(suffix)]
@@ -431,6 +447,12 @@ class _Lexicon:
     canon: frozenset[str]
 
 
+def _key(text: str) -> tuple[str, ...]:
+    """A lexicon key: the stems of a variant's words, filler words left out."""
+    words = _WORD_SPLIT.findall(text.lower())
+    return tuple(_stem(w) for w in words if w not in _STOPWORDS) or tuple(map(_stem, words))
+
+
 def _build_lexicon() -> _Lexicon:
     multi: dict[tuple[str, ...], tuple[str, ...]] = {}
     raw: dict[str, tuple[str, ...]] = {}
@@ -439,7 +461,7 @@ def _build_lexicon() -> _Lexicon:
         out = _stems(canonical)
         canon.update(out)
         for variant in (canonical, *variants):
-            key = _stems(variant)
+            key = _key(variant)
             if key and key != out or len(key) > 1:
                 multi.setdefault(key, out)
             if " " not in variant and len(variant) >= 6 and variant.isalpha():
@@ -493,6 +515,9 @@ class _Tok:
     verbal: bool = False  # a negated verb ("isn't", "is not", "never"): negates what precedes it
     clause: int = 0  # clause index within the sentence (negation scope)
     side: int = 0  # strong-clause index (a negated phrase may not straddle `but`)
+    sub: bool = False  # in a subordinate clause (`so ...`, `which ...`): never a contradiction
+    hypo: bool = False  # a negator under `check`/`make sure`: it does not negate key points
+    pred: bool = False  # a verbal negator before a predicate (`not needed`) or ending its clause
 
 
 @dataclass
@@ -532,6 +557,7 @@ _UNICODE = str.maketrans(
         "\u00d7": "x",
         "\u2248": "~",
         "\u2264": "<",
+        "\u2260": " not ",
         "\u2265": ">",
     }
 )
@@ -540,6 +566,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
     (re.compile(r"\bper cent\b"), "percent"),
+    (re.compile(r"!=|=/="), " not "),
     (re.compile(r"\bw/o\b"), "without"),
     (re.compile(r"\bw/"), "with "),
     (re.compile(r"\bb/c\b"), "because"),
@@ -553,7 +580,7 @@ _LEX_TOKEN = re.compile(
     r"(?P<suf>bn|k|m|b|x|%)?(?![a-z0-9])"
     r"|(?P<numword>\d+(?:\.\d+)?)(?=[a-z])"
     r"|(?P<word>[a-z][a-z0-9_]*(?:'[a-z]+)?)"
-    r"|(?P<sep>[,()\[\]{}/<>+&|*-]|%)"
+    r"|(?P<sep>[,:()\[\]{}/<>+&|*-]|%)"
 )
 
 
@@ -739,29 +766,33 @@ def _canonical(raws: list[_Raw]) -> list[_Raw]:
             out.append(r)
             i += 1
             continue
-        n, found = _lexicon_at(words, i)
+        end, found = _lexicon_at(raws, words, i)
         if found is None and r.text in _STOPWORDS:
             out.append(_Raw(words[i], r.start, r.end, stop=True))
             i += 1
             continue
         if found is None:
             typo = _typo_of_lexicon(r.text)
-            n, found = (1, typo) if typo is not None else (1, (words[i],))
+            end, found = i + 1, typo if typo is not None else (words[i],)
         for k, word in enumerate(found):
-            out.append(_Raw(word, r.start, raws[i + n - 1].end, _word_num(found, k)))
-        i += n
+            out.append(_Raw(word, r.start, raws[end - 1].end, _word_num(found, k)))
+        i = end
     return out
 
 
-def _lexicon_at(words: list[str], i: int) -> tuple[int, tuple[str, ...] | None]:
-    for n in range(min(_LEX.longest, len(words) - i), 0, -1):
-        key = tuple(words[i : i + n])
-        if "" in key:
-            continue
-        found = _LEX.multi.get(key)
+def _lexicon_at(raws: list[_Raw], words: list[str], i: int) -> tuple[int, tuple[str, ...] | None]:
+    """The longest lexicon entry starting at i (filler words inside it skipped): (end, words)."""
+    content: list[int] = []
+    j = i
+    while j < len(raws) and words[j] and len(content) < _LEX.longest:
+        if not (content and raws[j].text in _STOPWORDS):
+            content.append(j)
+        j += 1
+    for n in range(len(content), 0, -1):
+        found = _LEX.multi.get(tuple(words[k] for k in content[:n]))
         if found is not None:
-            return n, found
-    return 0, None
+            return content[n - 1] + 1, found
+    return i + 1, None
 
 
 def _word_num(words: tuple[str, ...], k: int) -> _Num | None:
@@ -784,12 +815,24 @@ _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
 _NEG_PREDICATES = {_stem(k): _stem(v) for k, v in _NEGATED_PREDICATES.items()}
 _NOT_A_NEGATION = frozenset({"only", "sure", "necessarily"})  # `not only X` asserts X
+# Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
+_SUBORDINATE_STEMS = _stems_of("so if when unless until otherwise lest".split())
+# `check the schedule isn't broken` suspects the schedule: a key point, not its negation.
+_CHECK_STEMS = _stems_of("check checks checking ensure verify confirm whether test".split())
+_CHECK_LINKS = _stems_of("that if whether".split())
+_PREDICATE_STEMS = _stems_of(
+    """need needed required require requires necessary help helps matter matters use used
+    work works important relevant useful apply applies enabled true correct right case
+    effective problem issue cause causes fix fixes solve happen happens exist exists enough
+    sufficient worth mandatory essential""".split()
+)
 
 
 def _tokens(raws: list[_Raw]) -> list[_Tok]:
     """Mark negators and clauses, drop filler words: the tokens a phrase is matched against."""
     out: list[_Tok] = []
     clause = side = 0
+    sub = hypo = False
     prev = ""
     i = 0
     while i < len(raws):
@@ -797,10 +840,10 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         i += 1
         nxt = raws[i].text if i < len(raws) else ""
         if r.sep:
-            clause += 1
+            clause, sub, hypo = clause + 1, False, False
             continue
         if r.text in ("#", "#mag"):
-            out.append(_Tok("#", r.num, r.start, r.end, clause=clause, side=side))
+            out.append(_Tok("#", r.num, r.start, r.end, clause=clause, side=side, sub=sub))
             prev = "#"
             continue
         word = r.text
@@ -808,30 +851,47 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             i += nxt != "necessarily"
             continue
         if word in ("instead", "rather") and nxt in ("of", "than"):
-            clause += 1
-            out.append(_Tok("not", None, r.start, raws[i].end, 1, False, clause, side))
+            clause, sub = clause + 1, True
+            out.append(_Tok("not", None, r.start, raws[i].end, 1, False, clause, side, sub))
             i += 1
             continue
+        if word in _CHECK_STEMS or (word == "make" and nxt == "sure"):
+            hypo = True
         if word in _NEG_PREDICATES:
-            out.append(_Tok("not", None, r.start, r.end, 1, True, clause, side))
-            out.append(_Tok(_NEG_PREDICATES[word], None, r.start, r.end, 0, False, clause, side))
+            out.append(_Tok("not", None, r.start, r.end, 1, True, clause, side, sub, hypo))
+            out.append(
+                _Tok(_NEG_PREDICATES[word], None, r.start, r.end, 0, False, clause, side, sub)
+            )
             prev = word
             continue
         if word in _NEG_STEMS:
             verbal = word in _VERBAL_STEMS or prev in _AUX_STEMS
-            out.append(_Tok("not", None, r.start, r.end, 1, verbal, clause, side))
+            out.append(_Tok("not", None, r.start, r.end, 1, verbal, clause, side, sub, hypo))
             prev = "not"
             continue
         if word in _CLAUSE_STEMS or word in _STRONG_STEMS:
             clause += 1
             side += word in _STRONG_STEMS
+            sub = word in _SUBORDINATE_STEMS
+            hypo = hypo and word in _CHECK_LINKS
             prev = word
             continue
         prev = word
         if r.stop:
             continue
         neg = 2 if word in _SOFT_STEMS else 0
-        out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side))
+        out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub))
+    return _mark_predicates(out)
+
+
+def _mark_predicates(toks: list[_Tok]) -> list[_Tok]:
+    """A verbal negator negates what precedes it only before a predicate (`isn't needed`)."""
+    out = list(toks)
+    for q, tok in enumerate(toks):
+        if tok.neg == 1 and tok.verbal:
+            nxt = toks[q + 1] if q + 1 < len(toks) else None
+            if nxt is None or nxt.clause != tok.clause or nxt.word in _PREDICATE_STEMS:
+                out[q] = replace(tok, pred=True)
     return out
 
 
@@ -1081,6 +1141,10 @@ def _compile(phrase: str) -> _Phrase:
             raise _PhraseError(
                 "the phrase can match with no words at all (only filler words or optional parts)"
             )
+        if all(slot.words == {"not"} and not slot.nums for bag in bags for slot in bag):
+            raise _PhraseError(
+                "the phrase is only a negation: it would match any 'not' in an answer"
+            )
         variant = _Variant(bags, negated, slack)
         if variant not in variants:
             variants.append(variant)
@@ -1109,7 +1173,7 @@ class _Hit:
     sentence: int
     positions: tuple[int, ...]
     negated: bool
-    one_clause: bool
+    contradiction: bool  # negated inside one main clause: states the opposite of the phrase
 
 
 class _View:
@@ -1168,72 +1232,101 @@ def _window(n: int) -> int:
     return n + max(4, n)
 
 
-def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], soft: bool) -> bool:
+def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> bool:
+    """Is this placement negated? `strict` (misconceptions) also heeds soft and `check` negators."""
     picked = set(chosen)
     for p in picked:
         for q in range(max(0, p - _BACK), p):
             tok = sentence[q]
             if q in picked or tok.clause != sentence[p].clause:
                 continue
-            if tok.neg == 1 or (soft and tok.neg == 2):
+            if (tok.neg == 1 and (strict or not tok.hypo)) or (strict and tok.neg == 2):
                 return True
     last = max(picked)
     for q in range(last + 1, min(len(sentence), last + 1 + _AHEAD)):
         tok = sentence[q]
         if tok.clause != sentence[last].clause:
             break
-        if tok.neg == 1 and tok.verbal:
+        if tok.neg == 1 and tok.pred and (strict or not tok.hypo):
             return True
     return False
 
 
 def _bag_matches(
-    view: _View, s: int, bag: _Segment, after: int, variant: _Variant, soft: bool
+    view: _View, s: int, bag: _Segment, after: int, variant: _Variant, strict: bool
 ) -> Iterator[tuple[tuple[int, ...], bool]]:
-    """Every placement of a bag in sentence s starting after `after`: (positions, negated)."""
+    """Every placement of a bag in sentence s after position `after`: (positions, negated).
+
+    Key points: any order within the window. Misconceptions (`strict`): in the phrase's order
+    and inside one clause.
+    """
     sentence = view.answer.sentences[s]
-    cands = [[p for p in view.candidates(s, a) if p > after] for a in bag]
+    cands = [[p for p in view.candidates(s, slot) if p > after] for slot in bag]
     if any(not c for c in cands):
         return
     width = _window(len(bag)) + variant.slack
-    negated_phrase = variant.negated
-    anchors = sorted({p for c in cands for p in c})
+    anchors = cands[0] if strict else sorted({p for c in cands for p in c})
     seen: set[tuple[int, ...]] = set()
     for anchor in anchors:
-        used: set[int] = set()
-        chosen: list[int] = []
-        for c in cands:
-            inside = [p for p in c if anchor <= p < anchor + width and p not in used]
-            if not inside:
-                break
-            if not negated_phrase:
-                inside.sort(key=lambda p: _negated(sentence, (p,), soft))
-            used.add(inside[0])
-            chosen.append(inside[0])
+        chosen = (
+            _in_order(sentence, cands, anchor, width)
+            if strict
+            else _any_order(sentence, cands, anchor, width, variant.negated)
+        )
+        if chosen is None:
+            continue
+        key = tuple(sorted(chosen))
+        if key in seen:
+            continue
+        seen.add(key)
+        if variant.negated:
+            if len({sentence[p].side for p in key}) == 1:
+                yield key, False
         else:
-            key = tuple(sorted(chosen))
-            if key in seen:
-                continue
-            seen.add(key)
-            if negated_phrase:
-                sides = {sentence[p].side for p in key}
-                if len(sides) == 1:
-                    yield key, False
-            else:
-                yield key, _negated(sentence, key, soft)
+            yield key, _negated(sentence, key, strict)
 
 
-def _match_variant(view: _View, variant: _Variant, soft: bool) -> _Hit | None:
+def _any_order(
+    sentence: Sequence[_Tok], cands: list[list[int]], anchor: int, width: int, negated: bool
+) -> list[int] | None:
+    used: set[int] = set()
+    chosen: list[int] = []
+    for c in cands:
+        inside = [p for p in c if anchor <= p < anchor + width and p not in used]
+        if not inside:
+            return None
+        if not negated:
+            inside.sort(key=lambda p: _negated(sentence, (p,), False))
+        used.add(inside[0])
+        chosen.append(inside[0])
+    return chosen
+
+
+def _in_order(
+    sentence: Sequence[_Tok], cands: list[list[int]], anchor: int, width: int
+) -> list[int] | None:
+    clause = sentence[anchor].clause
+    chosen = [anchor]
+    for c in cands[1:]:
+        nxt = next((p for p in c if p > chosen[-1]), None)
+        if nxt is None or nxt >= anchor + width or sentence[nxt].clause != clause:
+            return None
+        chosen.append(nxt)
+    return chosen
+
+
+def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
     """The first hit of a variant in the answer not negated, else the first negated one."""
     fallback: _Hit | None = None
     for s in range(len(view.answer.sentences)):
-        hit = _match_segments(view, s, variant, 0, -1, soft, ())
+        hit = _match_segments(view, s, variant, 0, -1, strict, ())
         if hit is None:
             continue
         positions, negated = hit
         sentence = view.answer.sentences[s]
         one_clause = len({sentence[p].clause for p in positions}) == 1
-        result = _Hit(s, positions, negated, one_clause)
+        main = not any(sentence[p].sub for p in positions)
+        result = _Hit(s, positions, negated, one_clause and main)
         if not negated:
             return result
         fallback = fallback or result
@@ -1246,15 +1339,15 @@ def _match_segments(
     variant: _Variant,
     k: int,
     after: int,
-    soft: bool,
+    strict: bool,
     acc: tuple[int, ...],
 ) -> tuple[tuple[int, ...], bool] | None:
     """The first non-negated placement of the bags from k on after `after` (else a negated one)."""
     if k == len(variant.segments):
         return acc, False
     fallback = None
-    for positions, negated in _bag_matches(view, s, variant.segments[k], after, variant, soft):
-        rest = _match_segments(view, s, variant, k + 1, max(positions), soft, acc + positions)
+    for positions, negated in _bag_matches(view, s, variant.segments[k], after, variant, strict):
+        rest = _match_segments(view, s, variant, k + 1, max(positions), strict, acc + positions)
         if rest is None:
             continue
         total, rest_negated = rest
@@ -1264,17 +1357,17 @@ def _match_segments(
     return fallback
 
 
-def _match_point_phrases(view: _View, phrases: Sequence[str], soft: bool) -> _Hit | None:
-    """The earliest non-negated hit of any phrase, else the first negated one."""
+def _match_point_phrases(view: _View, phrases: Sequence[str], strict: bool) -> _Hit | None:
+    """The earliest non-negated hit of any phrase, else a negated one (a contradiction first)."""
     best: _Hit | None = None
     negated: _Hit | None = None
     for phrase in phrases:
         for variant in _compile(phrase).variants:
-            hit = _match_variant(view, variant, soft)
+            hit = _match_variant(view, variant, strict)
             if hit is None:
                 continue
             if hit.negated:
-                if negated is None or (hit.one_clause and not negated.one_clause):
+                if negated is None or (hit.contradiction and not negated.contradiction):
                     negated = hit
             elif best is None or (hit.sentence, hit.positions[0]) < (
                 best.sentence,
@@ -1376,18 +1469,18 @@ def grade(card: Card, answer: str) -> Grade:
     flags: list[Flag] = []
     vague = 0
     for point in rubric.points:
-        hit = _match_point_phrases(view, _valid(point.match), soft=False)
+        hit = _match_point_phrases(view, _valid(point.match), strict=False)
         if hit is not None and not hit.negated:
             matched.append(point)
             starts[point.id] = (hit.sentence, hit.positions[0])
-        elif hit is not None and hit.one_clause:
+        elif hit is not None and hit.negated and hit.contradiction:
             says = f"contradicts a key point: {point.says}"
             flags.append(Flag(point.id, says, _hit_text(view, hit)))
         elif point.vague:
-            vhit = _match_point_phrases(view, _valid(point.vague), soft=False)
+            vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
             vague += vhit is not None and not vhit.negated
     for wrong in rubric.wrong:
-        hit = _match_point_phrases(view, _valid(wrong.match), soft=True)
+        hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
             flags.append(Flag(wrong.id, wrong.says, _hit_text(view, hit)))
     flags.extend(_order_flags(rubric, starts, view))
@@ -1437,14 +1530,14 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
     for part in case.parts:
         hits = []
         for item in part.items:
-            hit = _match_point_phrases(view, _valid(item.match), soft=False)
+            hit = _match_point_phrases(view, _valid(item.match), strict=False)
             if hit is not None and not hit.negated:
                 hits.append(item)
         missed = tuple(i for i in part.items if i not in hits)
         graded.append(PartGrade(part.id, len(hits) >= part.need, tuple(hits), missed))
     flags = []
     for flag in case.red_flags:
-        hit = _match_point_phrases(view, _valid(flag.match), soft=True)
+        hit = _match_point_phrases(view, _valid(flag.match), strict=True)
         if hit is not None and not hit.negated:
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
     covered = sum(p.covered for p in graded)

@@ -25,28 +25,25 @@ def verdict_text(verdict: Verdict, score: float) -> Text:
     )
 
 
-def _points(title: str, points: tuple[Point, ...], mark: str, style: str) -> Table | None:
+def _points(title: str, points: tuple[Point, ...], mark: str, style: str) -> list[Text]:
     if not points:
-        return None
-    grid = Table.grid(padding=(0, 1))
-    grid.add_row(Text(title, style="bold"))
-    for point in points:
-        grid.add_row(Text(f"  {mark}", style=style), Text(point.says))
-    return grid
+        return []
+    return [Text(title, style="bold")] + [
+        Text.assemble((f"  {mark} ", style), point.says) for point in points
+    ]
 
 
-def _flags(flags: tuple[Flag, ...], title: str = "Flags") -> Table | None:
+def _flags(flags: tuple[Flag, ...], title: str = "Flags") -> list[Text]:
     if not flags:
-        return None
-    grid = Table.grid(padding=(0, 1))
-    grid.add_row(Text(title, style="bold red"))
+        return []
+    lines = [Text(title, style="bold red")]
     for flag in flags:
-        line = Text(flag.says)
+        line = Text.assemble(("  ✗ ", "red"), flag.says)
         if flag.text:
-            line.append("  — you wrote: ", style="dim")
+            line.append(" — you wrote: ", style="dim")
             line.append(f"“{flag.text}”", style="italic")
-        grid.add_row(Text("  ✗", style="red"), line)
-    return grid
+        lines.append(line)
+    return lines
 
 
 def render_grade(console: Console, grade: Grade) -> None:
@@ -54,22 +51,20 @@ def render_grade(console: Console, grade: Grade) -> None:
     console.print(
         Text.assemble(verdict_text(grade.verdict, grade.score), "  ", (grade.card, "cyan"))
     )
-    for block in (
-        _flags(grade.flags),
-        _points("Hit", grade.matched, "✓", "green"),
-        _points("Missed", grade.missed, "·", "yellow"),
+    for line in (
+        *_flags(grade.flags),
+        *_points("Hit", grade.matched, "✓", "green"),
+        *_points("Missed", grade.missed, "·", "yellow"),
     ):
-        if block is not None:
-            console.print(block)
+        console.print(line)
     console.print(Text.assemble(("Short answer: ", "bold green"), grade.short_answer))
 
 
 def render_case_grade(console: Console, grade: CaseGrade, case: Case) -> None:
     """A case grade: verdict, each part covered or not with the items hit, red flags."""
     console.print(Text.assemble(verdict_text(grade.verdict, grade.score), "  ", (case.id, "cyan")))
-    flags = _flags(grade.red_flags, "Red flags")
-    if flags is not None:
-        console.print(flags)
+    for line in _flags(grade.red_flags, "Red flags"):
+        console.print(line)
     table = Table(expand=False, show_header=True, header_style="bold")
     table.add_column("part")
     table.add_column("covered")
