@@ -36,10 +36,21 @@ from grill.model import (
 )
 from grill.paths import builtin_decks_dir, grill_home, user_decks_dir
 
-__all__ = ["MAX_DECK_BYTES", "deck_schema", "load_deck", "load_library", "parse_deck"]
+__all__ = [
+    "MAX_DECK_BYTES",
+    "MAX_LINE",
+    "deck_schema",
+    "dump_deck",
+    "load_deck",
+    "load_library",
+    "parse_deck",
+]
 
 MAX_DECK_BYTES = 5 * 1024 * 1024
 """A deck is text typed by a person; anything bigger is refused before parsing."""
+
+MAX_LINE = 20_000
+"""The longest line a deck may have; a long explanation is a few thousand characters."""
 
 _MAX_DEPTH = 32
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -377,6 +388,32 @@ def deck_schema() -> dict[str, Any]:
     return schema
 
 
+# ---------------------------------------------------------------- writing
+
+
+class _Dumper(yaml.SafeDumper):
+    """Plain YAML a person can edit: no anchors or aliases (the loader refuses them)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None  # multi-line text as a block, as people write it
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _represent_str)
+
+
+def dump_deck(data: dict[str, Any]) -> str:
+    """Plain deck data (dicts, lists, text, numbers) as YAML text that `parse_deck` reads back."""
+    text: str = yaml.dump(
+        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, indent=2
+    )
+    return text
+
+
 # ---------------------------------------------------------------- loading
 
 
@@ -416,6 +453,16 @@ def _compose(text: str, r: _Reader) -> yaml.Node | None:
     return None
 
 
+def _first_long_line(text: str) -> int | None:
+    """The number of the first line over MAX_LINE characters (such a line costs seconds)."""
+    if len(text) <= MAX_LINE:
+        return None
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > MAX_LINE:
+            return number
+    return None
+
+
 def _char_at(text: str, line: int, column: int) -> str:
     lines = text.split("\n")
     if line < len(lines) and column < len(lines[line]):
@@ -441,6 +488,12 @@ def load_deck(path: Path, *, builtin: bool = False) -> Deck:
         line = raw[: exc.start].count(b"\n") + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise DeckError([DeckIssue(shown, line, col, "not valid UTF-8 text")]) from None
+    long_line = _first_long_line(text)
+    if long_line:
+        message = (
+            f"line {long_line} is longer than {MAX_LINE:,} characters: not a hand-written deck"
+        )
+        raise DeckError([DeckIssue(shown, long_line, 1, message)])
     cached = _cache_get(raw, shown, builtin)
     if cached is not None:
         return cached

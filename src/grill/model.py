@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
-from enum import IntEnum
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from enum import IntEnum, StrEnum
 
 from grill.errors import NotFoundError
 
 __all__ = [
     "BUILTIN_DECK",
     "Card",
+    "CardState",
     "Case",
     "CaseGrade",
     "CasePart",
@@ -25,11 +28,17 @@ __all__ = [
     "FollowUp",
     "Grade",
     "Library",
+    "Mode",
+    "Orphan",
     "PartGrade",
+    "Phase",
     "Point",
     "Rating",
+    "Review",
     "Rubric",
     "Section",
+    "SessionRecord",
+    "SessionStatus",
     "Tier",
     "Verdict",
 ]
@@ -360,3 +369,136 @@ class CaseGrade:
             "red_flags": [f.id for f in self.red_flags],
             "flags": [{"id": f.id, "says": f.says, "text": f.text} for f in self.red_flags],
         }
+
+
+# ---------------------------------------------------------------- study state and the review log
+
+
+class Phase(IntEnum):
+    """Where a card is in FSRS's cycle; the values are FSRS's `State` and are stored as ints."""
+
+    LEARNING = 1
+    REVIEW = 2
+    RELEARNING = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+class Mode(StrEnum):
+    """What kind of study produced a review; stored as text."""
+
+    DRILL = "drill"
+    MOCK = "mock"
+    CASE = "case"
+
+
+class SessionStatus(StrEnum):
+    OPEN = "open"
+    DONE = "done"
+    INTERRUPTED = "interrupted"
+
+
+@dataclass(frozen=True)
+class CardState:
+    """The scheduling state of one card, known by (deck, card_id). Times are UTC.
+
+    A card never studied has no stored state; `grill.scheduler.Scheduler.new_state` makes the
+    state FSRS starts from (learning step 0, due now, no stability yet).
+    """
+
+    deck: str
+    card_id: str
+    phase: Phase
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: datetime
+    last_review: datetime | None
+    content_hash: str = ""
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.deck, self.card_id)
+
+    @property
+    def is_new(self) -> bool:
+        """True until the first review."""
+        return self.last_review is None
+
+
+@dataclass(frozen=True)
+class Review:
+    """One row of the append-only review log.
+
+    `before` is the card's state just before this review (None: the card had never been
+    studied), so undo can restore it exactly; `after` is the state it produced (None: the answer
+    was logged without scheduling, e.g. a case). `content_hash` tells which text was answered.
+    """
+
+    id: int
+    deck: str
+    card_id: str
+    reviewed_at: datetime
+    rating: Rating
+    verdict: Verdict | None
+    answer: str | None
+    response_ms: int | None
+    mode: Mode
+    session_id: int | None
+    content_hash: str
+    before: CardState | None
+    after: CardState | None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.deck, self.card_id)
+
+    @property
+    def first(self) -> bool:
+        """True when this review introduced the card (it had no state before)."""
+        return self.before is None and self.after is not None
+
+    def to_dict(self) -> dict[str, object]:
+        after = self.after
+        return {
+            "id": self.id,
+            "deck": self.deck,
+            "card": self.card_id,
+            "reviewed_at": self.reviewed_at.isoformat(),
+            "mode": str(self.mode),
+            "rating": self.rating.label,
+            "verdict": None if self.verdict is None else self.verdict.label,
+            "answer": self.answer,
+            "response_ms": self.response_ms,
+            "session": self.session_id,
+            "content_hash": self.content_hash,
+            "due": None if after is None else after.due.isoformat(),
+            "phase": None if after is None else after.phase.label,
+            "stability": None if after is None else after.stability,
+            "difficulty": None if after is None else after.difficulty,
+        }
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    """A drill or mock-interview session: when, how it ended, and its summary (JSON data)."""
+
+    id: int
+    mode: Mode
+    started_at: datetime
+    ended_at: datetime | None
+    status: SessionStatus
+    summary: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Orphan:
+    """A card id with stored state or history that no loaded deck defines any more."""
+
+    deck: str
+    card_id: str
+    reviews: int
+    last_review: datetime | None
+    state: CardState | None

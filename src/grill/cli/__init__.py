@@ -14,9 +14,9 @@ import typer
 from rich.text import Text
 
 from grill import __version__
-from grill.cli import decks
+from grill.cli import config, decks, drill, export
 from grill.cli import grade as grade_cmd
-from grill.cli.common import err
+from grill.cli.common import err, reset_consoles
 from grill.errors import DeckError, GrillError
 
 __all__ = ["app", "main"]
@@ -35,6 +35,14 @@ app = typer.Typer(
 app.add_typer(decks.app, name="decks")
 app.command("card")(decks.card)
 app.command("grade")(grade_cmd.grade)
+app.add_typer(export.app, name="export")
+app.add_typer(config.app, name="config")
+app.command("drill")(drill.drill)
+app.command("due")(drill.due)
+app.command("review")(drill.review)
+app.command("undo")(drill.undo)
+app.command("history")(drill.history)
+app.command("orphans")(drill.orphans)
 
 
 def _version(value: bool) -> None:
@@ -58,10 +66,11 @@ def _root(
 
     Run with no command for today's drill.
     """
+    reset_consoles()  # each run reads NO_COLOR, FORCE_COLOR and COLUMNS afresh
     if debug:
         os.environ["GRILL_DEBUG"] = "1"
     if ctx.invoked_subcommand is None:
-        decks.list_decks(None, False)
+        drill.today()
 
 
 def main() -> None:

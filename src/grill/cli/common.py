@@ -13,7 +13,16 @@ from rich.console import Console
 from grill.deck import load_library
 from grill.model import Library
 
-__all__ = ["DeckOpt", "JsonOpt", "err", "library", "out", "print_json", "split_deck_option"]
+__all__ = [
+    "DeckOpt",
+    "JsonOpt",
+    "err",
+    "library",
+    "out",
+    "print_json",
+    "reset_consoles",
+    "split_deck_option",
+]
 
 DeckOpt = Annotated[
     list[str] | None,
@@ -43,6 +52,12 @@ def err() -> Console:
     if _err is None:
         _err = Console(stderr=True, highlight=False, emoji=False)
     return _err
+
+
+def reset_consoles() -> None:
+    """Forget the consoles, so the next ones read the environment (colour, width) again."""
+    global _out, _err
+    _out = _err = None
 
 
 def split_deck_option(values: list[str] | None) -> tuple[list[Path], list[str]]:

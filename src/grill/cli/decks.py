@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from grill.cli.common import DeckOpt, JsonOpt, err, library, out, print_json, split_deck_option
+from grill.cli.decks_new import new
 from grill.deck import deck_schema, load_deck
 from grill.errors import DeckError, DeckIssue
 from grill.grader import check_deck_lines
@@ -54,6 +55,9 @@ def list_decks(deck: DeckOpt = None, as_json: JsonOpt = False) -> None:
         return
     render_library(out(), lib)
     out().print(f"[dim]Add your own: put *.yaml files in {user_decks_dir()}[/]")
+
+
+app.command("new")(new)
 
 
 @app.command("show")

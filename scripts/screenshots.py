@@ -1,0 +1,104 @@
+"""Record what grill's commands print as SVG pictures in docs/img/, for the README.
+
+Each shot runs the real `grill` (`python -m grill`) with a fresh GRILL_HOME in a temporary
+folder, a fixed GRILL_NOW, COLUMNS=80 and FORCE_COLOR=1, replays its coloured output into a
+recording Rich console and saves that as an SVG. Run it again whenever the output changes, so
+the pictures stay true to the code. To add a picture, append a Shot to SHOTS.
+
+Usage: scripts/screenshots [--out DIR] [NAME...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from rich.console import Console
+from rich.text import Text
+
+ROOT = Path(__file__).resolve().parents[1]
+NOW = "2026-12-02T09:00:00+00:00"
+WIDTH = 80
+SHOWN_HOME = "~/.local/share/grill"  # what a Linux user sees instead of the temporary folder
+
+
+class Shot(NamedTuple):
+    """One picture: its file name (without .svg), grill's arguments, extra environment, input."""
+
+    name: str
+    argv: tuple[str, ...]
+    env: Mapping[str, str] = {}
+    stdin: str = ""
+
+
+SHOTS = [
+    Shot("decks-list", ("decks", "list")),
+    Shot("card-7", ("card", "7")),
+]
+
+
+def run(shot: Shot, home: Path) -> str:
+    """grill's stdout for this shot, with ANSI colours."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "GRILL_DEBUG")}
+    env |= {
+        "GRILL_HOME": str(home),
+        "GRILL_NOW": NOW,
+        "COLUMNS": str(WIDTH),
+        "LINES": "50",
+        "FORCE_COLOR": "1",
+        "TERM": "xterm-256color",
+    }
+    env |= dict(shot.env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "grill", *shot.argv],
+        input=shot.stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"grill {' '.join(shot.argv)} failed ({proc.returncode}):\n{proc.stderr}")
+    return proc.stdout.replace(str(home), SHOWN_HOME)
+
+
+def record(shot: Shot, output: str, folder: Path) -> Path:
+    """Replay `output` under its command line into a recording console and save the SVG."""
+    console = Console(
+        record=True, width=WIDTH, force_terminal=True, color_system="truecolor", file=io.StringIO()
+    )
+    command = "grill " + " ".join(shot.argv)
+    console.print(Text.assemble(("$ ", "dim"), (command, "bold")))
+    console.print(Text.from_ansi(output.rstrip("\n")), soft_wrap=True)
+    path = folder / f"{shot.name}.svg"
+    console.save_svg(str(path), title=command)
+    return path
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="shots to take (default: all)")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
+    args = parser.parse_args(argv)
+    unknown = set(args.names) - {s.name for s in SHOTS}
+    if unknown:
+        parser.error(f"unknown shot(s): {', '.join(sorted(unknown))}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    for shot in SHOTS:
+        if args.names and shot.name not in args.names:
+            continue
+        with tempfile.TemporaryDirectory(prefix="grill-shot-") as home:
+            path = record(shot, run(shot, Path(home)), args.out)
+        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+
+
+if __name__ == "__main__":
+    main()

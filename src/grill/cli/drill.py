@@ -1,0 +1,238 @@
+"""`grill` (today's drill), `grill drill`, `grill due`, `grill review`, `grill undo`,
+`grill history`, `grill orphans`: studying and the review log.
+
+Settings come from `grill.config.load_settings()`; options override them. The grader is
+`grill.grader.grade` when that module exists, else the drill reveals the answer and you rate
+yourself.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import Annotated, cast
+
+import typer
+
+from grill.cli.common import DeckOpt, JsonOpt, library, out, print_json, split_deck_option
+from grill.clock import now
+from grill.config import load_settings
+from grill.errors import NotFoundError, UsageError
+from grill.model import Library, Rating
+from grill.scheduler import Scheduler
+from grill.session import (
+    Drill,
+    DrillOptions,
+    Grader,
+    find_orphans,
+    plan,
+    record_answer,
+    resolve_card,
+)
+from grill.store import Store
+from grill.ui.drill import run_drill
+from grill.ui.prompt import reader_for
+from grill.ui.study import render_due, render_history, render_orphans, render_review, render_undo
+
+__all__ = ["drill", "due", "history", "orphans", "review", "today", "undo"]
+
+NewOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--new", min=0, help="New cards per day (default: new_per_day, 15).", show_default=False
+    ),
+]
+LimitOpt = Annotated[
+    int | None, typer.Option("--limit", min=1, help="At most this many cards this session.")
+]
+SectionOpt = Annotated[
+    str | None, typer.Option("--section", help="Only this section, e.g. A.", show_default=False)
+]
+FlipOpt = Annotated[
+    bool, typer.Option("--flip", help="Anki-style: think, Enter to reveal, rate yourself 1-4.")
+]
+
+
+def _grader() -> Grader | None:
+    """grill.grader.grade if this grill has a grader; None: reveal and self-rate."""
+    try:
+        module = importlib.import_module("grill.grader")
+    except ModuleNotFoundError as exc:
+        if exc.name != "grill.grader":
+            raise
+        return None
+    return cast(Grader, module.grade)
+
+
+def _scope(lib: Library, deck: list[str] | None) -> str | None:
+    """The deck a `--deck` option names (by name or by the path of a loaded file)."""
+    paths, names = split_deck_option(deck)
+    if names:
+        return lib.deck(names[0]).name
+    for path in paths:
+        for d in lib.decks:
+            if Path(d.path).resolve() == path.resolve():
+                return d.name
+    return None
+
+
+def _options(
+    lib: Library, deck: DeckOpt, new: int | None, limit: int | None, section: str | None
+) -> DrillOptions:
+    new_limit = load_settings().new_per_day if new is None else new
+    return DrillOptions(new_limit=new_limit, limit=limit, section=section, deck=_scope(lib, deck))
+
+
+def drill(
+    new: NewOpt = None,
+    limit: LimitOpt = None,
+    section: SectionOpt = None,
+    deck: DeckOpt = None,
+    flip: FlipOpt = False,
+) -> None:
+    """Today's drill: due cards, then new ones, answered, graded and rated.
+
+    Enter submits an answer, Alt-Enter adds a line; Enter takes the proposed rating, 1-4 or
+    a/h/g/e override it. Ctrl-C ends the session with its summary.
+
+    Example: grill drill --new 5 --section B
+    """
+    lib = library(deck)
+    options = _options(lib, deck, new, limit, section)
+    settings = load_settings()
+    with Store.open() as store:
+        session = Drill(
+            store, Scheduler(settings.desired_retention), lib, options, grader=_grader(), clock=now
+        )
+        run_drill(out(), session, reader_for(sys.stdin, out()), flip=flip)
+
+
+def today() -> None:
+    """`grill` with no command: today's drill with the default settings."""
+    drill()
+
+
+def due(
+    deck: DeckOpt = None, section: SectionOpt = None, new: NewOpt = None, as_json: JsonOpt = False
+) -> None:
+    """The cards due now and the new cards available today.
+
+    JSON: {"due": [{"id", "n", "deck", "due"}], "new": [...]} (a new card's "due" is null).
+
+    Example: grill due --json | jq '.due | length'
+    """
+    lib = library(deck)
+    options = _options(lib, deck, new, None, section)
+    moment = now()
+    with Store.open() as store:
+        queue = plan(store, lib, options, moment)
+        orphaned = len(find_orphans(store, lib))
+    if as_json:
+        print_json(
+            {
+                "due": [
+                    {"id": c.id, "n": c.n, "deck": c.deck, "due": s.due.isoformat()}
+                    for c, s in queue.due
+                ],
+                "new": [{"id": c.id, "n": c.n, "deck": c.deck, "due": None} for c in queue.new],
+            }
+        )
+        return
+    render_due(out(), queue, options.new_limit, moment, orphaned)
+
+
+def review(
+    ref: Annotated[str, typer.Argument(help="Card id (warmup-why), number (7) or deck/id.")],
+    rating: Annotated[
+        str, typer.Option("--rating", "-r", help="again, hard, good or easy (or 1-4).")
+    ],
+    answer: Annotated[
+        str | None, typer.Option("--answer", help="The answer given, kept in the log.")
+    ] = None,
+    deck: DeckOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record one review now, without the quiz.
+
+    For scripts, and for replaying days of study with GRILL_NOW=2026-12-03T09:00:00+00:00.
+
+    Example: grill review 7 --rating good --answer "stabilises Adam's early estimates"
+    """
+    try:
+        parsed = Rating.parse(rating)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    lib = library(deck)
+    card = lib.card(ref, _scope(lib, deck))
+    moment = now()
+    with Store.open() as store:
+        sched = Scheduler(load_settings().desired_retention)
+        done = record_answer(store, sched, card, parsed, moment, answer=answer)
+    if as_json:
+        print_json(done.to_dict())
+        return
+    render_review(out(), card, done, moment)
+
+
+def undo() -> None:
+    """Take back the last review; repeatable.
+
+    The review's log row goes and the card's state is restored exactly as it was; each undo
+    takes back the one before.
+
+    Example: grill undo
+    """
+    with Store.open() as store:
+        undone = store.undo_last()
+    if undone is None:
+        raise NotFoundError("nothing to undo: the review log is empty")
+    render_undo(out(), undone, now())
+
+
+def history(
+    ref: Annotated[str, typer.Argument(help="Card id, number, or deck/id (also orphans).")],
+    deck: DeckOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A card's reviews, oldest first.
+
+    History follows the card's id, even after its text is edited or it leaves every deck.
+
+    Example: grill history 7 --json
+    """
+    lib = library(deck)
+    with Store.open() as store:
+        deck_name, card_id, card = resolve_card(store, lib, ref, _scope(lib, deck))
+        reviews = store.history(deck_name, card_id)
+    if as_json:
+        print_json([r.to_dict() for r in reviews])
+        return
+    title = f"{deck_name}/{card_id}" + (f" (#{card.n})" if card else " (orphaned)")
+    render_history(out(), title, reviews, card, now())
+
+
+def orphans(deck: DeckOpt = None, as_json: JsonOpt = False) -> None:
+    """Cards with stored history that no loaded deck defines any more.
+
+    Nothing is deleted: put a card back in a deck with the same id and it resumes.
+
+    Example: grill orphans --json
+    """
+    lib = library(deck)
+    with Store.open() as store:
+        found = find_orphans(store, lib)
+    if as_json:
+        print_json(
+            [
+                {
+                    "deck": o.deck,
+                    "id": o.card_id,
+                    "reviews": o.reviews,
+                    "last_review": None if o.last_review is None else o.last_review.isoformat(),
+                }
+                for o in found
+            ]
+        )
+        return
+    render_orphans(out(), found, now())

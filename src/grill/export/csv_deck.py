@@ -1,0 +1,212 @@
+"""A CSV of questions -> a new YAML deck with rubric stubs, for `grill decks new --from-csv`.
+
+The CSV has one card a row: question, answer[, explanation]; a header row is recognised by its
+names and skipped; `.tsv` files are split on tabs. Each card gets a slug id made from its
+question, its row order as number, and one section. Its rubric is a stub that already works: one
+point per `;`-separated item of the answer, matched by the item's own words. The generated text
+is read back with the deck loader before it is written, so a new deck is always a valid deck.
+Every bad row is reported at once, by its row number as a spreadsheet shows it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from grill.deck import dump_deck, load_library, parse_deck
+from grill.errors import DeckError, UsageError
+
+__all__ = ["CsvCard", "NewDeck", "deck_data", "read_csv", "write_deck"]
+
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+_HEADERS = (
+    {"question", "questions", "q", "front", "prompt"},
+    {"answer", "answers", "a", "back", "short answer", "short_answer"},
+)
+_STOP = set(
+    "a an and are at be by can do does for how if in is it of on or should the to what when"
+    " where which who why would you your".split()
+)
+# characters with a meaning in the grader's phrase language (docs/rubrics.md)
+_PHRASE_SYNTAX = re.compile(r"[(){}|]|\.\.+")
+
+
+@dataclass(frozen=True)
+class CsvCard:
+    """One row of the CSV; `row` is its number as a spreadsheet shows it (the header is row 1)."""
+
+    row: int
+    question: str
+    answer: str
+    explanation: str | None = None
+
+
+@dataclass(frozen=True)
+class NewDeck:
+    path: Path
+    name: str
+    cards: int
+    points: int
+
+
+def read_csv(path: Path) -> list[CsvCard]:
+    """The cards of a CSV file; raise UsageError naming every bad row."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text; save it as 'CSV UTF-8'") from None
+    delimiter = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
+    cards: list[CsvCard] = []
+    problems: list[str] = []
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    try:
+        for row, cells in enumerate(reader, start=1):
+            _take_row(row, cells, cards, problems)
+    except csv.Error as exc:
+        hint = " (a double quote that is never closed?)" if "end of data" in str(exc) else ""
+        problems.append(f"line {reader.line_num}: {exc}{hint}")
+    if not cards and not problems:
+        problems.append("no questions found (expected rows of question, answer[, explanation])")
+    if problems:
+        raise UsageError("\n".join(f"{path}: {p}" for p in problems))
+    return cards
+
+
+def _take_row(row: int, cells: list[str], cards: list[CsvCard], problems: list[str]) -> None:
+    cells = [c.strip() for c in cells]
+    while cells and not cells[-1]:
+        cells.pop()  # spreadsheets pad rows with empty columns
+    if not cells:
+        return
+    if not cards and not problems and _is_header(cells):
+        return
+    if len(cells) > 3:
+        problems.append(
+            f"row {row}: {len(cells)} columns; expected question, answer[, explanation]"
+            " (put a cell with commas in double quotes)"
+        )
+    elif len(cells) < 2 or not cells[1]:
+        problems.append(f"row {row}: no answer (expected question, answer[, explanation])")
+    elif not cells[0]:
+        problems.append(f"row {row}: the question is empty")
+    elif not _words(cells[1]):
+        problems.append(f"row {row}: the answer has no words to match: {cells[1]!r}")
+    else:
+        explanation = cells[2] if len(cells) == 3 else None
+        cards.append(CsvCard(row, cells[0], cells[1], explanation))
+
+
+def _is_header(cells: list[str]) -> bool:
+    names = [c.lower() for c in cells[:2]]
+    return len(names) == 2 and names[0] in _HEADERS[0] and names[1] in _HEADERS[1]
+
+
+def _words(text: str) -> list[str]:
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.findall(r"[a-z0-9]+", ascii_text.lower())
+
+
+def _slug(text: str, taken: set[str], words: int, fallback: str) -> str:
+    """A readable, unique slug from the first meaningful words of `text`."""
+    found = _words(text)
+    meaningful = [w for w in found if w not in _STOP] or found
+    base = "-".join(meaningful[:words])[:40].strip("-") or fallback
+    slug, n = base, 2
+    while slug in taken:
+        slug, n = f"{base}-{n}", n + 1
+    taken.add(slug)
+    return slug
+
+
+def _phrase(item: str) -> str:
+    """The item as a phrase: its words, without the phrase language's operators."""
+    return " ".join(_PHRASE_SYNTAX.sub(" ", item).split())
+
+
+def _rubric(answer: str) -> dict[str, Any]:
+    items = [i.strip() for i in answer.split(";") if _words(i)]
+    taken: set[str] = set()
+    points = [
+        {"id": _slug(item, taken, 3, "point"), "says": item, "match": [_phrase(item)]}
+        for item in items
+    ]
+    return {"points": points}
+
+
+def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
+    """The deck as plain data: one section, cards numbered in row order, rubric stubs."""
+    taken: set[str] = set()
+    out = []
+    for n, card in enumerate(cards, start=1):
+        entry: dict[str, Any] = {
+            "id": _slug(card.question, taken, 5, f"card-{n}"),
+            "n": n,
+            "section": "A",
+            "question": card.question,
+            "answer": card.answer,
+        }
+        if card.explanation:
+            entry["explanation"] = card.explanation
+        entry["rubric"] = _rubric(card.answer)
+        out.append(entry)
+    return {
+        "deck": name,
+        "title": title,
+        "sections": [{"key": "A", "title": title}],
+        "cards": out,
+    }
+
+
+def write_deck(
+    source: Path, name: str, path: Path, *, title: str | None = None, force: bool = False
+) -> NewDeck:
+    """Turn the CSV at `source` into deck `name` at `path`; refuse to replace a file unless
+    `force`. The text is validated by the deck loader before anything is written."""
+    if not _SLUG.match(name):
+        raise UsageError(f"deck name {name!r} must be a slug: lowercase letters, digits, - or _")
+    if path.exists() and not force:
+        raise UsageError(f"{path} already exists; add --force to replace it")
+    _check_name_is_free(name, path)
+    cards = read_csv(source)
+    title = title or name.replace("-", " ").replace("_", " ").capitalize()
+    data = deck_data(name, title, cards)
+    header = (
+        f"# Made by `grill decks new {name} --from-csv {source.name}`. The rubrics are stubs:\n"
+        "# each point matches its answer item word for word. Add the phrasings, synonyms and\n"
+        "# misconceptions a grader should know (docs/rubrics.md), then `grill decks validate`.\n"
+    )
+    text = header + dump_deck(data)
+    deck = parse_deck(text, str(path))  # a DeckError here is a bug in this module, not the CSV
+    _write(path, text)
+    points = sum(len(c.rubric.points) for c in deck.cards)
+    return NewDeck(path=path, name=name, cards=len(deck.cards), points=points)
+
+
+def _check_name_is_free(name: str, path: Path) -> None:
+    """Two loaded decks may not share a name; replacing the same file is fine."""
+    try:
+        decks = load_library().decks
+    except DeckError:  # a broken user deck is reported by the commands that load it
+        decks = load_library(user_decks=False).decks
+    for deck in decks:
+        if deck.name == name and Path(deck.path).resolve() != path.resolve():
+            raise UsageError(f"there is already a deck named '{name}' ({deck.path})")
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None

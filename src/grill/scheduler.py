@@ -1,0 +1,126 @@
+"""FSRS-6 scheduling over grill's own card state. The only module importing fsrs.
+
+Our `CardState` (grill.model) is converted to an `fsrs.Card` and back for each call, so nothing
+else depends on fsrs's types. Every time must be timezone-aware (a naive datetime raises
+ValueError) and is handed to fsrs in UTC; every state returned is in UTC.
+
+API:
+
+    sched = Scheduler(desired_retention=0.9, enable_fuzzing=True)   # tests: enable_fuzzing=False
+    sched.new_state(deck, card_id, now) -> CardState     # never studied: learning step 0, due now
+    sched.review(state, rating, now) -> CardState        # a new state; `state` is not changed
+    sched.preview(state, now) -> dict[Rating, datetime]  # when each rating would make it due
+    sched.retrievability(state, at) -> float             # P(recall) at `at`; 0 for never studied
+
+Fuzzing (on by default, as in Anki) spreads review intervals a little so cards learned together
+do not stay due together; it uses fsrs's global random source, so golden tests turn it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+from fsrs import Card as FsrsCard
+from fsrs import Rating as FsrsRating
+from fsrs import Scheduler as FsrsScheduler
+from fsrs import State as FsrsState
+
+from grill.clock import to_utc
+from grill.model import CardState, Phase, Rating
+
+__all__ = ["LEARNING_STEPS", "RELEARNING_STEPS", "Scheduler", "fsrs_card_id"]
+
+LEARNING_STEPS = (timedelta(minutes=1), timedelta(minutes=10))
+"""A new card is re-asked after 1 and 10 minutes (fsrs's defaults) before it graduates."""
+
+RELEARNING_STEPS = (timedelta(minutes=10),)
+"""A forgotten card is re-asked after 10 minutes."""
+
+
+def fsrs_card_id(deck: str, card_id: str) -> int:
+    """A stable positive 63-bit int for fsrs's `card_id`, derived from our (deck, id)."""
+    digest = hashlib.sha256(f"{deck}/{card_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+class Scheduler:
+    """FSRS with grill's settings. Immutable in use: each call returns a new state."""
+
+    def __init__(
+        self,
+        desired_retention: float = 0.9,
+        *,
+        enable_fuzzing: bool = True,
+        learning_steps: tuple[timedelta, ...] = LEARNING_STEPS,
+        relearning_steps: tuple[timedelta, ...] = RELEARNING_STEPS,
+    ) -> None:
+        if not 0 < desired_retention < 1:
+            raise ValueError(f"desired_retention must be between 0 and 1, not {desired_retention}")
+        self.desired_retention = desired_retention
+        self.enable_fuzzing = enable_fuzzing
+        self._fsrs = FsrsScheduler(
+            desired_retention=desired_retention,
+            learning_steps=learning_steps,
+            relearning_steps=relearning_steps,
+            enable_fuzzing=enable_fuzzing,
+        )
+
+    def new_state(self, deck: str, card_id: str, now: datetime) -> CardState:
+        """The state FSRS starts a never-studied card from: learning step 0, due `now`."""
+        return CardState(
+            deck=deck,
+            card_id=card_id,
+            phase=Phase.LEARNING,
+            step=0,
+            stability=None,
+            difficulty=None,
+            due=to_utc(now),
+            last_review=None,
+        )
+
+    def review(self, state: CardState, rating: Rating, now: datetime) -> CardState:
+        """The state after answering with `rating` at `now`."""
+        card, _ = self._fsrs.review_card(
+            _to_fsrs(state), FsrsRating(int(rating)), review_datetime=to_utc(now)
+        )
+        return _from_fsrs(card, state)
+
+    def preview(self, state: CardState, now: datetime) -> dict[Rating, datetime]:
+        """When the card would next be due for each rating (with fuzzing on, one possible draw)."""
+        return {rating: self.review(state, rating, now).due for rating in Rating}
+
+    def retrievability(self, state: CardState | None, at: datetime) -> float:
+        """FSRS's probability of recalling the card at `at` (0 for a card never studied).
+
+        fsrs counts elapsed time in whole days, so it is 1.0 until a day has passed.
+        """
+        if state is None or state.last_review is None:
+            return 0.0
+        return float(self._fsrs.get_card_retrievability(_to_fsrs(state), to_utc(at)))
+
+
+def _to_fsrs(state: CardState) -> FsrsCard:
+    return FsrsCard(
+        card_id=fsrs_card_id(state.deck, state.card_id),
+        state=FsrsState(int(state.phase)),
+        step=state.step,
+        stability=state.stability,
+        difficulty=state.difficulty,
+        due=to_utc(state.due),
+        last_review=None if state.last_review is None else to_utc(state.last_review),
+    )
+
+
+def _from_fsrs(card: FsrsCard, like: CardState) -> CardState:
+    last = card.last_review
+    return replace(
+        like,
+        phase=Phase(int(card.state)),
+        step=card.step,
+        stability=card.stability,
+        difficulty=card.difficulty,
+        due=card.due.astimezone(UTC),
+        last_review=None if last is None else last.astimezone(UTC),
+    )

@@ -1,0 +1,499 @@
+"""The SQLite database: card state, the append-only review log, sessions. The only sqlite3 user.
+
+One `Store` owns one connection. `Store.open(path)` creates the folder, sets WAL, a busy timeout
+and foreign keys, and applies pending migrations (`grill.store.migrations`); a database written by
+a newer grill is refused with a StoreError. Every read-then-write runs in `BEGIN IMMEDIATE`, so
+two grills on one database never interleave a review. Close it (`close()` or `with`).
+
+API (all times timezone-aware; stored as UTC ISO-8601 text):
+
+    with Store.open() as store:                     # default path: grill.paths.db_path()
+        store.state(deck, card_id) -> CardState | None          # None: never studied
+        store.states(deck=None) -> dict[(deck, card_id), CardState]
+        store.record_review(deck, card_id, reviewed_at=, rating=, schedule=, verdict=, answer=,
+                            response_ms=, mode=, session_id=, content_hash=) -> Review
+            # log row + new state in one transaction; `schedule(prior_state_or_None)` computes
+            # the new state from the state read inside that transaction (None: log only)
+        store.undo_last(session_id=None) -> Review | None        # exact prior state back
+        store.history(deck, card_id) -> list[Review]            # oldest first
+        store.reviews(since=, until=, mode=, deck=, session_id=) -> list[Review]
+        store.orphans(known={(deck, card_id), ...}) -> list[Orphan]
+        store.start_session(mode, at) -> SessionRecord
+        store.finish_session(id, at, status=, summary=) -> SessionRecord
+        store.session(id) / store.sessions(mode=None) -> SessionRecord(s)
+
+The data classes (CardState, Review, SessionRecord, Orphan) live in grill.model.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from grill.clock import to_utc
+from grill.errors import StoreError
+from grill.model import (
+    CardState,
+    Mode,
+    Orphan,
+    Phase,
+    Rating,
+    Review,
+    SessionRecord,
+    SessionStatus,
+    Verdict,
+)
+from grill.paths import db_path
+from grill.store.migrations import MIGRATIONS, Migration
+
+__all__ = ["BUSY_TIMEOUT_MS", "Schedule", "Store", "from_db_time", "to_db_time"]
+
+BUSY_TIMEOUT_MS = 5000
+"""How long a write waits for another grill's transaction before giving up."""
+
+Schedule = Callable[[CardState | None], CardState | None]
+"""Stored state (None: never studied) -> the state after a review (None: only log it)."""
+
+_STATE_FIELDS = (
+    "state",
+    "step",
+    "stability",
+    "difficulty",
+    "due",
+    "last_review",
+    "content_hash",
+)
+
+
+def to_db_time(moment: datetime) -> str:
+    """UTC ISO-8601 with microseconds: fixed width, so text order is time order."""
+    return to_utc(moment).isoformat(timespec="microseconds")
+
+
+def from_db_time(text: str) -> datetime:
+    value = datetime.fromisoformat(text)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+class Store:
+    """The open database. Not thread-safe: one Store per thread."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self.path = path
+
+    # ------------------------------------------------------------ opening and closing
+
+    @classmethod
+    def open(cls, path: Path | None = None) -> Store:
+        """Open (creating if needed) the database at `path` and bring its schema up to date."""
+        path = path or db_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open the database {path}: {exc}") from None
+        conn.row_factory = sqlite3.Row
+        store = cls(conn, path)
+        try:
+            store._configure()
+            store._migrate(MIGRATIONS)
+        except BaseException:
+            conn.close()
+            raise
+        return store
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _configure(self) -> None:
+        with self._errors("open"):
+            self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"{self.path}: cannot switch the database to WAL mode ({mode})")
+
+    @contextmanager
+    def _errors(self, doing: str) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            hint = " (another grill is using it; try again)" if "locked" in str(exc) else ""
+            raise StoreError(f"{self.path}: cannot {doing}: {exc}{hint}") from None
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot {doing}: {exc}") from None
+
+    @contextmanager
+    def _write(self, doing: str) -> Iterator[sqlite3.Connection]:
+        """A read-then-write transaction: BEGIN IMMEDIATE takes the write lock up front."""
+        with self._errors(doing):
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    # ------------------------------------------------------------ migrations
+
+    def _migrate(self, migrations: tuple[Migration, ...]) -> None:
+        with self._write("migrate"):
+            self._conn.execute(
+                "CREATE TABLE IF NOT EXISTS migrations ("
+                " id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL)"
+            )
+        for migration in migrations:
+            with self._write(f"apply migration {migration.name}") as conn:
+                # re-read inside the transaction: another grill may have just applied it
+                if migration.name in self._applied():
+                    continue
+                self._check_not_newer(migrations)
+                for statement in migration.statements:
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO migrations (name, applied_at) VALUES (?, ?)",
+                    (migration.name, to_db_time(datetime.now(UTC))),
+                )
+        with self._errors("read the schema"):
+            self._check_not_newer(migrations)
+
+    def _applied(self) -> list[str]:
+        rows = self._conn.execute("SELECT name FROM migrations ORDER BY id").fetchall()
+        return [str(r[0]) for r in rows]
+
+    def _check_not_newer(self, migrations: tuple[Migration, ...]) -> None:
+        known = {m.name for m in migrations}
+        unknown = [name for name in self._applied() if name not in known]
+        if unknown:
+            raise StoreError(
+                f"{self.path} was written by a newer grill (schema {unknown[-1]}); "
+                "upgrade grill to use it"
+            )
+
+    @property
+    def schema(self) -> list[str]:
+        """The names of the applied migrations, oldest first."""
+        with self._errors("read the schema"):
+            return self._applied()
+
+    # ------------------------------------------------------------ card state
+
+    def state(self, deck: str, card_id: str) -> CardState | None:
+        """The card's scheduling state, or None when it has never been studied."""
+        with self._errors("read card state"):
+            row = self._conn.execute(
+                "SELECT * FROM cards WHERE deck = ? AND card_id = ?", (deck, card_id)
+            ).fetchone()
+        return _state(deck, card_id, row, "") if row else None
+
+    def states(self, deck: str | None = None) -> dict[tuple[str, str], CardState]:
+        """Every studied card's state (or one deck's), keyed by (deck, card_id)."""
+        where = "" if deck is None else "WHERE deck = ?"
+        args = () if deck is None else (deck,)
+        with self._errors("read card states"):
+            rows = self._conn.execute(
+                f"SELECT * FROM cards {where} ORDER BY deck, card_id", args
+            ).fetchall()
+        out = {}
+        for row in rows:
+            state = _state(row["deck"], row["card_id"], row, "")
+            if state is not None:
+                out[state.key] = state
+        return out
+
+    # ------------------------------------------------------------ the review log
+
+    def record_review(
+        self,
+        deck: str,
+        card_id: str,
+        *,
+        reviewed_at: datetime,
+        rating: Rating,
+        schedule: Schedule | None,
+        verdict: Verdict | None = None,
+        answer: str | None = None,
+        response_ms: int | None = None,
+        mode: Mode = Mode.DRILL,
+        session_id: int | None = None,
+        content_hash: str = "",
+    ) -> Review:
+        """Append one review and store the card's new state, in one transaction.
+
+        `schedule` receives the state read inside the transaction, so a review made by another
+        grill in between is never overwritten. With `schedule=None` the answer is only logged.
+        """
+        at = to_db_time(reviewed_at)
+        with self._write("record a review") as conn:
+            prior = self.state(deck, card_id)
+            after = schedule(prior) if schedule is not None else None
+            if after is not None and after.key != (deck, card_id):
+                raise ValueError(
+                    f"schedule returned the state of {after.key}, not {(deck, card_id)}"
+                )
+            cursor = conn.execute(
+                "INSERT INTO reviews (deck, card_id, reviewed_at, rating, verdict, answer,"
+                " response_ms, mode, session_id, content_hash,"
+                f" {_columns('prior_')}, {_columns('after_')})"
+                f" VALUES ({', '.join('?' * (10 + 2 * len(_STATE_FIELDS)))})",
+                (
+                    deck,
+                    card_id,
+                    at,
+                    int(rating),
+                    None if verdict is None else int(verdict),
+                    answer,
+                    response_ms,
+                    str(Mode(mode)),
+                    session_id,
+                    content_hash,
+                    *_values(prior),
+                    *_values(after),
+                ),
+            )
+            if after is not None:
+                self._put_state(after)
+            review_id = int(cursor.lastrowid or 0)
+            return self._review(review_id)
+
+    def undo_last(self, *, session_id: int | None = None) -> Review | None:
+        """Take back the latest review (of one session, if given): delete its log row and restore
+        the card's state exactly as it was. Returns the review undone, or None when there is none.
+        Repeatable: each call takes back the one before."""
+        with self._write("undo a review") as conn:
+            sql = "SELECT id FROM reviews"
+            args: tuple[Any, ...] = ()
+            if session_id is not None:
+                sql, args = sql + " WHERE session_id = ?", (session_id,)
+            row = conn.execute(sql + " ORDER BY id DESC LIMIT 1", args).fetchone()
+            if row is None:
+                return None
+            review = self._review(int(row[0]))
+            self._check_latest_of_card(review)
+            if review.after is not None:
+                if review.before is None:
+                    conn.execute("DELETE FROM cards WHERE deck = ? AND card_id = ?", review.key)
+                else:
+                    self._put_state(review.before)
+            conn.execute("DELETE FROM reviews WHERE id = ?", (review.id,))
+            return review
+
+    def _check_latest_of_card(self, review: Review) -> None:
+        later = self._conn.execute(
+            "SELECT COUNT(*) FROM reviews WHERE deck = ? AND card_id = ? AND id > ?",
+            (*review.key, review.id),
+        ).fetchone()[0]
+        if later:
+            raise StoreError(
+                f"cannot undo review {review.id} of {review.deck}/{review.card_id}: "
+                "the card was reviewed again since (undo that first)"
+            )
+
+    def history(self, deck: str, card_id: str) -> list[Review]:
+        """A card's reviews, oldest first. It follows the id, whatever the card's text became."""
+        return self._reviews("deck = ? AND card_id = ?", (deck, card_id))
+
+    def reviews(
+        self,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        mode: Mode | None = None,
+        deck: str | None = None,
+        session_id: int | None = None,
+    ) -> list[Review]:
+        """Reviews with `since <= reviewed_at < until` (and the other filters), oldest first."""
+        where: list[str] = ["1 = 1"]
+        args: list[str | int] = []
+        if since is not None:
+            where.append("reviewed_at >= ?")
+            args.append(to_db_time(since))
+        if until is not None:
+            where.append("reviewed_at < ?")
+            args.append(to_db_time(until))
+        for column, value in (("mode", mode), ("deck", deck), ("session_id", session_id)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(str(value) if column == "mode" else value)
+        return self._reviews(" AND ".join(where), tuple(args))
+
+    def last_review(self) -> Review | None:
+        """The most recent review in the log (what `undo_last` would take back)."""
+        with self._errors("read the review log"):
+            row = self._conn.execute("SELECT MAX(id) FROM reviews").fetchone()
+        return self._review(int(row[0])) if row and row[0] is not None else None
+
+    def orphans(self, known: Collection[tuple[str, str]]) -> list[Orphan]:
+        """Cards with state or history whose (deck, card_id) is not in `known` (what the loaded
+        decks define: pass cards and cases). Their history is kept, never dropped."""
+        known = set(known)
+        with self._errors("list orphaned cards"):
+            rows = self._conn.execute(
+                "SELECT deck, card_id, COUNT(*), MAX(reviewed_at) FROM reviews"
+                " GROUP BY deck, card_id"
+                " UNION ALL SELECT deck, card_id, 0, NULL FROM cards"
+            ).fetchall()
+        seen: dict[tuple[str, str], tuple[int, datetime | None]] = {}
+        for deck, card_id, count, last in rows:
+            key = (str(deck), str(card_id))
+            if key in known:
+                continue
+            before = seen.get(key, (0, None))
+            seen[key] = (max(before[0], int(count)), before[1] or (last and from_db_time(last)))
+        return [
+            Orphan(deck, card_id, count, last, self.state(deck, card_id))
+            for (deck, card_id), (count, last) in sorted(seen.items())
+        ]
+
+    # ------------------------------------------------------------ sessions
+
+    def start_session(self, mode: Mode, at: datetime) -> SessionRecord:
+        with self._write("start a session") as conn:
+            cursor = conn.execute(
+                "INSERT INTO sessions (mode, started_at, status) VALUES (?, ?, ?)",
+                (str(Mode(mode)), to_db_time(at), str(SessionStatus.OPEN)),
+            )
+            return self.session(int(cursor.lastrowid or 0))
+
+    def finish_session(
+        self,
+        session_id: int,
+        at: datetime,
+        *,
+        status: SessionStatus = SessionStatus.DONE,
+        summary: Mapping[str, object] | None = None,
+    ) -> SessionRecord:
+        """Close a session with its status and a JSON-serialisable summary."""
+        text = json.dumps(dict(summary or {}), ensure_ascii=False, default=str)
+        with self._write("finish a session") as conn:
+            cursor = conn.execute(
+                "UPDATE sessions SET ended_at = ?, status = ?, summary = ? WHERE id = ?",
+                (to_db_time(at), str(SessionStatus(status)), text, session_id),
+            )
+            if cursor.rowcount != 1:
+                raise StoreError(f"no session {session_id}")
+            return self.session(session_id)
+
+    def session(self, session_id: int) -> SessionRecord:
+        with self._errors("read a session"):
+            row = self._conn.execute(
+                "SELECT * FROM sessions WHERE id = ?", (session_id,)
+            ).fetchone()
+        if row is None:
+            raise StoreError(f"no session {session_id}")
+        return _session(row)
+
+    def sessions(self, mode: Mode | None = None) -> list[SessionRecord]:
+        """Sessions (of one mode, if given), oldest first."""
+        where = "" if mode is None else "WHERE mode = ?"
+        args = () if mode is None else (str(mode),)
+        with self._errors("read sessions"):
+            rows = self._conn.execute(
+                f"SELECT * FROM sessions {where} ORDER BY id", args
+            ).fetchall()
+        return [_session(r) for r in rows]
+
+    # ------------------------------------------------------------ rows <-> objects
+
+    def _put_state(self, state: CardState) -> None:
+        self._conn.execute(
+            "INSERT OR REPLACE INTO cards (deck, card_id, state, step, stability, difficulty,"
+            " due, last_review, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (state.deck, state.card_id, *_values(state)),
+        )
+
+    def _review(self, review_id: int) -> Review:
+        found = self._reviews("id = ?", (review_id,))
+        if not found:
+            raise StoreError(f"no review {review_id}")
+        return found[0]
+
+    def _reviews(self, where: str, args: tuple[Any, ...]) -> list[Review]:
+        with self._errors("read the review log"):
+            rows = self._conn.execute(f"SELECT * FROM reviews WHERE {where} ORDER BY id", args)
+            return [_review(r) for r in rows.fetchall()]
+
+
+def _columns(prefix: str) -> str:
+    return ", ".join(prefix + name for name in _STATE_FIELDS)
+
+
+def _values(state: CardState | None) -> tuple[Any, ...]:
+    if state is None:
+        return (None,) * len(_STATE_FIELDS)
+    return (
+        int(state.phase),
+        state.step,
+        state.stability,
+        state.difficulty,
+        to_db_time(state.due),
+        None if state.last_review is None else to_db_time(state.last_review),
+        state.content_hash,
+    )
+
+
+def _state(deck: str, card_id: str, row: sqlite3.Row, prefix: str) -> CardState | None:
+    if row[prefix + "state"] is None:
+        return None
+    last = row[prefix + "last_review"]
+    return CardState(
+        deck=deck,
+        card_id=card_id,
+        phase=Phase(row[prefix + "state"]),
+        step=row[prefix + "step"],
+        stability=row[prefix + "stability"],
+        difficulty=row[prefix + "difficulty"],
+        due=from_db_time(row[prefix + "due"]),
+        last_review=None if last is None else from_db_time(last),
+        content_hash=row[prefix + "content_hash"] or "",
+    )
+
+
+def _review(row: sqlite3.Row) -> Review:
+    deck, card_id = row["deck"], row["card_id"]
+    return Review(
+        id=row["id"],
+        deck=deck,
+        card_id=card_id,
+        reviewed_at=from_db_time(row["reviewed_at"]),
+        rating=Rating(row["rating"]),
+        verdict=None if row["verdict"] is None else Verdict(row["verdict"]),
+        answer=row["answer"],
+        response_ms=row["response_ms"],
+        mode=Mode(row["mode"]),
+        session_id=row["session_id"],
+        content_hash=row["content_hash"],
+        before=_state(deck, card_id, row, "prior_"),
+        after=_state(deck, card_id, row, "after_"),
+    )
+
+
+def _session(row: sqlite3.Row) -> SessionRecord:
+    return SessionRecord(
+        id=row["id"],
+        mode=Mode(row["mode"]),
+        started_at=from_db_time(row["started_at"]),
+        ended_at=None if row["ended_at"] is None else from_db_time(row["ended_at"]),
+        status=SessionStatus(row["status"]),
+        summary=json.loads(row["summary"]),
+    )

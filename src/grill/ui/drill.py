@@ -1,0 +1,339 @@
+"""The drill on screen: ask, grade, show feedback, take the rating, end with a summary.
+
+`run_drill(console, drill, reader)` drives a `grill.session.Drill` with a `grill.ui.prompt.Reader`,
+so it runs the same on a terminal, a pipe, or a StringIO in tests. Three ways to answer:
+
+- graded (the drill has a grader): type an answer; see the verdict, key points hit and missed,
+  misconceptions flagged (with the words that triggered them), the short answer and the
+  explanation, and the proposed rating: Enter takes it, 1-4 or a/h/g/e override it;
+- self-rated (no grader yet): type an answer, see the model answer, rate yourself;
+- flip (`flip=True`, Anki-style): think, Enter reveals, rate yourself.
+
+Every rating is committed before the next card. `/undo` as an answer (or `u` at a key prompt)
+takes back the last rating; `/quit` or `q` ends. Ctrl-C or end of input ends the session at any
+point with its summary, and an answer already graded is kept with its proposed rating.
+User and deck text is always printed as `Text`, never parsed as markup.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from rich.console import Console, Group, RenderableType
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from grill.model import Card, Grade, Rating, SessionStatus, Verdict
+from grill.session import Drill, DrillSummary
+from grill.ui.prompt import Reader
+
+__all__ = [
+    "format_duration",
+    "render_feedback",
+    "render_question",
+    "render_reveal",
+    "render_summary",
+    "run_drill",
+]
+
+_VERDICT_STYLE = {
+    Verdict.CORRECT: ("✓ correct", "bold green"),
+    Verdict.PARTIAL: ("~ partial", "bold yellow"),
+    Verdict.WRONG: ("✗ wrong", "bold red"),
+}
+_RATING_KEYS = {"1": Rating.AGAIN, "2": Rating.HARD, "3": Rating.GOOD, "4": Rating.EASY}
+_RATING_KEYS.update({r.label[0]: r for r in Rating})
+_KEYS = "1234ahgeuq"
+
+
+class _End(Exception):
+    """The person ended the session (q, /quit or end of input)."""
+
+
+# ------------------------------------------------------------------ rendering
+
+
+def format_duration(delta: timedelta | float) -> str:
+    """A short human duration: 45s, 6m 12s, 2h 5m, 3d, 1.4y."""
+    seconds = delta.total_seconds() if isinstance(delta, timedelta) else float(delta)
+    seconds = max(0.0, seconds)
+    if seconds < 60:
+        return f"{seconds:.0f}s"
+    if seconds < 3600:
+        m, s = divmod(int(round(seconds)), 60)
+        return f"{m}m {s}s" if s else f"{m}m"
+    if seconds < 86400:
+        h, m = divmod(int(seconds // 60), 60)
+        return f"{h}h {m}m" if m else f"{h}h"
+    days = seconds / 86400
+    return f"{days / 365:.1f}y" if days >= 365 else f"{days:.0f}d"
+
+
+def _short_interval(delta: timedelta) -> str:
+    text = format_duration(delta)
+    return text.split(" ")[0]
+
+
+def render_question(console: Console, drill: Drill, card: Card, hint: str) -> None:
+    """The progress line, the card's number, section and tier, the question and the input hint."""
+    done, left = drill.done, drill.left
+    total = max(done + left, 1)
+    deck = drill.library.deck(card.deck)
+    tier = deck.tier_of(card.n)
+    main = drill.library.main_deck()
+    where = Text.assemble(
+        (f"#{card.n}", "bold"),
+        f" · {card.section} {deck.section_title(card.section)}",
+        f" · tier {tier.name}" if tier else "",
+        (f" · {card.deck}", "dim") if main is None or card.deck != main.name else "",
+    )
+    console.print()
+    console.print(_progress(done, total, min(20, max(5, console.width // 4))))
+    console.print(where)
+    console.print(Text(card.question, style="bold"))
+    console.print(Text(hint, style="dim"))
+
+
+def _progress(done: int, total: int, width: int) -> Text:
+    """A text progress bar that still reads without colour: ━━━━────── 4/10."""
+    filled = round(width * done / total)
+    return Text.assemble(
+        ("━" * filled, "green"), ("─" * (width - filled), "dim"), f" {done + 1}/{total}"
+    )
+
+
+def _points(title: str, mark: str, style: str, says: list[str]) -> RenderableType:
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    for i, text in enumerate(says):
+        grid.add_row(Text(title if i == 0 else "", style=style), Text(f"{mark} {text}"))
+    return grid
+
+
+def render_feedback(
+    console: Console,
+    card: Card,
+    grade: Grade,
+    proposed: Rating,
+    intervals: dict[Rating, timedelta],
+) -> None:
+    """The verdict, points hit and missed, misconceptions, the model answer, the proposal."""
+    label, style = _VERDICT_STYLE[grade.verdict]
+    parts: list[RenderableType] = [Text(label, style=style)]
+    if grade.matched:
+        parts.append(_points("hit   ", "+", "green", [p.says for p in grade.matched]))
+    if grade.missed:
+        parts.append(_points("missed", "-", "yellow", [p.says for p in grade.missed]))
+    for flag in grade.flags:
+        parts.append(
+            Text.assemble(
+                ("misconception: ", "bold red"),
+                flag.says,
+                " (you wrote: ",
+                (f"“{flag.text}”", "italic"),
+                ")",
+            )
+        )
+    console.print()
+    console.print(Group(*parts))
+    render_reveal(console, card, short_answer=grade.short_answer)
+    console.print(_rating_hint(proposed, intervals))
+
+
+def render_reveal(console: Console, card: Card, *, short_answer: str | None = None) -> None:
+    """The short answer and the longer explanation."""
+    console.print(Text.assemble(("Answer: ", "bold green"), short_answer or card.answer))
+    if card.explanation:
+        console.print(Text.assemble(("Saying it out loud: ", "bold dim"), card.explanation))
+
+
+def _rating_hint(proposed: Rating | None, intervals: dict[Rating, timedelta]) -> Text:
+    choices = []
+    for key, rating in zip("1234", Rating, strict=True):
+        when = f" {_short_interval(intervals[rating])}" if rating in intervals else ""
+        choices.append(f"{key} {rating.label}{when}")
+    text = Text()
+    if proposed is not None:
+        text.append("proposed: ")
+        text.append(proposed.label, style="bold")
+        text.append(" (Enter to accept)\n")
+    else:
+        text.append("rate yourself (Enter: good)\n")
+    text.append(" · ".join(choices) + " · u undo · q quit", style="dim")
+    return text
+
+
+def render_summary(console: Console, summary: DrillSummary, now: datetime) -> None:
+    """Cards reviewed, verdicts, ratings, time spent, what is left and when cards are due next."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(overflow="fold")
+    reviewed = f"{summary.reviews} review(s) of {summary.cards} card(s), {summary.new_cards} new"
+    grid.add_row("reviewed", reviewed)
+    spent = format_duration(summary.seconds)
+    if summary.answer_seconds:
+        spent += f" (answering {format_duration(summary.answer_seconds)})"
+    grid.add_row("time", spent)
+    if summary.reviews:
+        verdicts = []
+        if summary.ungraded < summary.reviews:
+            verdicts = [f"{summary.by_verdict.get(v, 0)} {v.label}" for v in reversed(Verdict)]
+        if summary.ungraded:
+            verdicts.append(f"{summary.ungraded} self-rated")
+        grid.add_row("verdicts", " · ".join(verdicts))
+        grid.add_row(
+            "ratings", " · ".join(f"{summary.by_rating.get(r, 0)} {r.label}" for r in Rating)
+        )
+    if summary.left:
+        grid.add_row("left", f"{summary.left} card(s): run grill again to go on")
+    grid.add_row("next", _outlook(summary, now))
+    console.print()
+    console.print(Rule(Text("session summary", style="bold"), align="left"))
+    console.print(grid)
+
+
+def _outlook(summary: DrillSummary, now: datetime) -> str:
+    due = f"{summary.due_tomorrow} due by tomorrow, {summary.new_tomorrow} new"
+    if summary.next_due is None:
+        return due
+    local = summary.next_due.astimezone(now.tzinfo)
+    return f"{due}; next due {local:%a %d %b %H:%M} (in {format_duration(local - now)})"
+
+
+# ------------------------------------------------------------------ the loop
+
+
+def run_drill(
+    console: Console,
+    drill: Drill,
+    reader: Reader,
+    *,
+    flip: bool = False,
+    timer: Callable[[], float] = time.monotonic,
+) -> DrillSummary:
+    """Run the session until the queue is empty or the person ends it; show and return the
+    summary. Ctrl-C and end of input end it too; nothing rated or graded is lost."""
+    status = SessionStatus.DONE
+    try:
+        while (card := drill.next_card()) is not None:
+            if flip:
+                _flip(console, drill, reader, card, timer)
+            elif drill.grader is None:
+                _self_rate(console, drill, reader, card, timer)
+            else:
+                _graded(console, drill, reader, card, timer)
+    except _End:
+        status = SessionStatus.INTERRUPTED
+    except KeyboardInterrupt:
+        console.print(Text("\ninterrupted", style="dim"))
+        status = SessionStatus.INTERRUPTED
+    if drill.current is None and drill.left == 0:
+        status = SessionStatus.DONE
+    summary = drill.finish(status)
+    if summary.session_id is None:
+        console.print(Text(_nothing_due(summary, drill.clock())))
+    else:
+        render_summary(console, summary, drill.clock())
+    return summary
+
+
+def _nothing_due(summary: DrillSummary, now: datetime) -> str:
+    return f"Nothing to study right now. Next: {_outlook(summary, now)}."
+
+
+def _elapsed_ms(reader: Reader, started: float, timer: Callable[[], float]) -> int | None:
+    return int((timer() - started) * 1000) if reader.timed else None
+
+
+def _read_answer(console: Console, drill: Drill, reader: Reader, card: Card) -> str | None:
+    """The typed answer; None when the card was undone instead. Raises _End to stop."""
+    render_question(console, drill, card, reader.answer_hint + " · /undo · /quit")
+    answer = reader.answer()
+    if answer is None or answer.strip() == "/quit":
+        raise _End
+    if answer.strip() == "/undo":
+        _undo(console, drill)
+        return None
+    return answer
+
+
+def _graded(
+    console: Console, drill: Drill, reader: Reader, card: Card, timer: Callable[[], float]
+) -> None:
+    started = timer()
+    answer = _read_answer(console, drill, reader, card)
+    if answer is None:
+        return
+    grade = drill.submit(card, answer, _elapsed_ms(reader, started, timer))
+    proposed = drill.proposed or Rating.GOOD
+    render_feedback(console, card, grade, proposed, drill.intervals())
+    _take_rating(console, drill, reader, proposed)
+
+
+def _self_rate(
+    console: Console, drill: Drill, reader: Reader, card: Card, timer: Callable[[], float]
+) -> None:
+    started = timer()
+    answer = _read_answer(console, drill, reader, card)
+    if answer is None:
+        return
+    elapsed = _elapsed_ms(reader, started, timer)
+    console.print()
+    render_reveal(console, card)
+    console.print(_rating_hint(None, drill.intervals()))
+    _take_rating(console, drill, reader, None, answer=answer or None, response_ms=elapsed)
+
+
+def _flip(
+    console: Console, drill: Drill, reader: Reader, card: Card, timer: Callable[[], float]
+) -> None:
+    started = timer()
+    render_question(
+        console, drill, card, "think of the answer, then Enter to reveal · u undo · q quit"
+    )
+    key = reader.key("", "uq", "reveal")
+    if key is None or key == "q":
+        raise _End
+    if key == "u":
+        _undo(console, drill)
+        return
+    elapsed = _elapsed_ms(reader, started, timer)
+    render_reveal(console, card)
+    console.print(_rating_hint(None, drill.intervals()))
+    _take_rating(console, drill, reader, None, response_ms=elapsed)
+
+
+def _take_rating(
+    console: Console,
+    drill: Drill,
+    reader: Reader,
+    proposed: Rating | None,
+    *,
+    answer: str | None = None,
+    response_ms: int | None = None,
+) -> None:
+    default = str(int(proposed)) if proposed is not None else "3"
+    key = reader.key("rating: ", _KEYS, default)
+    if key is None or key == "q":
+        raise _End
+    if key == "u":
+        _undo(console, drill)
+        return
+    rating = _RATING_KEYS[key]
+    review = drill.rate(rating, answer=answer, response_ms=response_ms)
+    when = ""
+    if review.after is not None:
+        when = f" · next in {format_duration(review.after.due - review.reviewed_at)}"
+    console.print(Text(f"saved: {rating.label}{when}", style="dim"))
+
+
+def _undo(console: Console, drill: Drill) -> None:
+    review = drill.undo()
+    if review is None:
+        console.print(Text("nothing to undo in this session", style="yellow"))
+    else:
+        console.print(Text(f"undone: {review.card_id} ({review.rating.label})", style="yellow"))

@@ -1,0 +1,148 @@
+"""Reading answers and keys from the person at the terminal. The only prompt_toolkit user.
+
+Two readers with one interface (`Reader`):
+
+- `LineReader(stream, console)`: plain lines from any text stream (piped stdin, a StringIO in
+  tests). One line is one answer; no escape codes are written; EOF returns None.
+- `TerminalReader()`: a real terminal via prompt_toolkit. Answers may span lines: **Enter
+  submits, Alt-Enter (or Esc then Enter) starts a new line**. Keys take effect on a single
+  press (no Enter needed); Enter takes the default. Ctrl-D on an empty prompt is EOF.
+
+Both let KeyboardInterrupt (Ctrl-C) through: the drill loop turns it into the end of the session.
+`reader_for(stdin, console)` picks the terminal reader only when stdin and stdout are terminals.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, TextIO
+
+from rich.console import Console
+from rich.text import Text
+
+if TYPE_CHECKING:  # prompt_toolkit is imported on first use: it is slow to load
+    from prompt_toolkit.key_binding import KeyPressEvent
+
+__all__ = ["ANSWER_HINT", "LineReader", "Reader", "TerminalReader", "reader_for"]
+
+ANSWER_HINT = "Enter: submit · Alt-Enter: new line · Ctrl-C: end the session"
+
+
+class Reader(Protocol):
+    timed: bool
+    """True when response times mean something (a person typing, not a pipe)."""
+    answer_hint: str
+
+    def answer(self) -> str | None:
+        """One typed answer (may be empty); None at end of input."""
+        ...
+
+    def key(self, prompt: str, keys: str, default: str) -> str | None:
+        """One of `keys` (or `default` for Enter); None at end of input."""
+        ...
+
+
+class LineReader:
+    """Plain line input from a text stream: one line per answer or key."""
+
+    timed = False
+    answer_hint = "one line per answer; end of input ends the session"
+
+    def __init__(self, stream: TextIO, console: Console) -> None:
+        self.stream = stream
+        self.console = console
+
+    def _line(self, prompt: str) -> str | None:
+        self.console.print(Text(prompt), end="")
+        self.console.file.flush()
+        line = self.stream.readline()
+        if not line:
+            self.console.print()
+            return None
+        line = line.rstrip("\r\n")
+        self.console.print(Text(line))  # echoed: piped input is not shown by any terminal
+        return line
+
+    def answer(self) -> str | None:
+        return self._line("> ")
+
+    def key(self, prompt: str, keys: str, default: str) -> str | None:
+        while True:
+            line = self._line(prompt)
+            if line is None:
+                return None
+            choice = line.strip().lower()
+            if not choice:
+                return default
+            if choice in _WORDS and _WORDS[choice] in keys:
+                return _WORDS[choice]
+            if len(choice) == 1 and choice in keys:
+                return choice
+            self.console.print(Text(f"type one of {', '.join(keys)}, or just Enter"))
+
+
+_WORDS = {"again": "1", "hard": "2", "good": "3", "easy": "4", "undo": "u", "quit": "q"}
+
+
+class TerminalReader:
+    """prompt_toolkit input for a real terminal (see the module docstring for the keys)."""
+
+    timed = True
+    answer_hint = ANSWER_HINT
+
+    def answer(self) -> str | None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.key_binding import KeyBindings
+
+        bindings = KeyBindings()
+
+        @bindings.add("enter")
+        def _submit(event: KeyPressEvent) -> None:
+            event.current_buffer.validate_and_handle()
+
+        @bindings.add("escape", "enter")
+        @bindings.add("c-j")
+        def _newline(event: KeyPressEvent) -> None:
+            event.current_buffer.insert_text("\n")
+
+        session: PromptSession[str] = PromptSession(
+            "> ",
+            multiline=True,
+            key_bindings=bindings,
+            prompt_continuation="  ",
+        )
+        try:
+            return session.prompt()
+        except EOFError:
+            return None
+
+    def key(self, prompt: str, keys: str, default: str) -> str | None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.key_binding import KeyBindings
+
+        bindings = KeyBindings()
+        for key in keys:
+            bindings.add(key)(_exit_with(key, key))
+        bindings.add("enter")(_exit_with(default))
+        bindings.add("<any>")(lambda event: None)  # ignore every other key
+        session: PromptSession[str] = PromptSession(prompt, key_bindings=bindings)
+        try:
+            return session.prompt()
+        except EOFError:
+            return None
+
+
+def _exit_with(result: str, shown: str = "") -> Callable[[KeyPressEvent], None]:
+    def handler(event: KeyPressEvent) -> None:
+        event.current_buffer.text = shown  # left on screen: the key that was pressed
+        event.app.exit(result=result)
+
+    return handler
+
+
+def reader_for(stdin: TextIO, console: Console) -> Reader:
+    """The terminal reader when both ends are terminals, else plain lines."""
+    if stdin.isatty() and sys.stdout.isatty() and console.is_terminal:
+        return TerminalReader()
+    return LineReader(stdin, console)

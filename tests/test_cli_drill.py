@@ -1,0 +1,236 @@
+"""The study commands as a script uses them: piped drills replayed over several days with
+GRILL_NOW, due/review/undo/history/orphans, and what the database holds afterwards."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from grill.cli import app
+from grill.cli import drill as drill_cli
+from grill.errors import NotFoundError
+from grill.model import Card, Grade, Phase, Rating, Verdict
+from grill.store import Store
+
+runner = CliRunner()
+DAY1 = "2026-12-02T09:00:00+00:00"
+
+
+def flat(text: str) -> str:
+    """The output with line wrapping undone, for phrases that may wrap."""
+    return " ".join(text.split())
+
+
+def grill(*args: str, now: str = DAY1, input: str | None = None) -> str:
+    result = runner.invoke(app, list(args), input=input, env={"GRILL_NOW": now})
+    assert result.exit_code == 0, result.output + repr(result.exception)
+    return result.stdout
+
+
+def due(now: str) -> dict[str, list[dict[str, object]]]:
+    data: dict[str, list[dict[str, object]]] = json.loads(grill("due", "--json", now=now))
+    return data
+
+
+def _db(home: Path) -> Store:
+    return Store.open(home / "grill.db")
+
+
+def test_three_days_of_study_meet_all_45_cards(grill_home: Path) -> None:
+    # each new card is asked twice on its first day (Good -> 10-minute step -> Good), so 15
+    # new cards take 30 answers; rating 3 keeps the outcome independent of any grader.
+    # Good twice gives a stability of ~2.3 days: day 1's cards are due again on day 3.
+    days = ["2026-12-02T09:00:00+00:00", "2026-12-03T09:00:00+00:00", "2026-12-04T21:00:00+00:00"]
+    expected = [
+        ([], range(1, 16)),
+        ([], range(16, 31)),
+        (range(1, 16), range(31, 46)),
+    ]
+    for now, (due_ns, new_ns) in zip(days, expected, strict=True):
+        plan = due(now)
+        assert [c["n"] for c in plan["due"]] == list(due_ns)
+        assert [c["n"] for c in plan["new"]] == list(new_ns)
+        screen = grill("drill", now=now, input="my answer\n3\n" * 200)
+        assert "session summary" in flat(screen)
+        assert due(now) == {"due": [], "new": []}  # nothing left for today
+    with _db(grill_home) as store:
+        states = store.states()
+        assert len(states) == 45
+        assert {s.phase for s in states.values()} == {Phase.REVIEW}
+        assert len(store.reviews()) == 3 * 30 + 15
+        assert {r.answer for r in store.reviews()} == {"my answer"}
+        day1, _, day3 = store.sessions()
+        met_on_day1 = list(dict.fromkeys(r.card_id for r in store.reviews(session_id=day1.id)))
+        shown_on_day3 = [r.card_id for r in store.reviews(session_id=day3.id)]
+        assert shown_on_day3[:15] == met_on_day1  # due cards first, then the new ones
+        assert len(store.history("training-behaviors", "loss-curve-phases")) == 3
+
+
+def test_the_new_card_limit_resets_at_4am_local_time(grill_home: Path) -> None:
+    grill("drill", "--new", "2", now="2026-12-02T22:00:00-05:00", input="a\n3\n" * 4)
+    # 3:59 the next morning in the same zone: still the same study day
+    assert len(due("2026-12-03T03:59:00-05:00")["new"]) == 13
+    assert len(due("2026-12-03T04:00:00-05:00")["new"]) == 15
+
+
+def test_due_json_has_due_and_new_with_id_n_deck_due() -> None:
+    grill("review", "7", "--rating", "again")
+    data = due("2026-12-02T09:05:00+00:00")
+    assert data["due"] == [
+        {
+            "id": "warmup-why",
+            "n": 7,
+            "deck": "training-behaviors",
+            "due": "2026-12-02T09:01:00+00:00",
+        }
+    ]
+    assert data["new"][0] == {
+        "id": "loss-curve-phases",
+        "n": 1,
+        "deck": "training-behaviors",
+        "due": None,
+    }
+    assert len(data["new"]) == 14
+
+
+def test_options_new_limit_section_and_settings_file(grill_home: Path) -> None:
+    assert [c["n"] for c in due(DAY1)["new"]][:3] == [1, 2, 3]
+    section = json.loads(grill("due", "--json", "--section", "C"))
+    assert {c["n"] for c in section["new"]} == {13, 14, 15, 16, 17}
+    grill_home.mkdir(parents=True, exist_ok=True)
+    (grill_home / "config.toml").write_text("new_per_day = 4\n")
+    assert len(due(DAY1)["new"]) == 4
+    assert len(json.loads(grill("due", "--json", "--new", "6"))["new"]) == 6
+    screen = grill("drill", "--limit", "1", input="x\n3\nx\n3\n")
+    assert "2 review(s) of 1 card(s), 1 new" in screen
+
+
+def test_review_undo_and_history(grill_home: Path) -> None:
+    assert "warmup-why (#7): good" in grill(
+        "review", "warmup-why", "-r", "good", "--answer", "adam"
+    )
+    later = "2026-12-02T09:10:00+00:00"
+    grill("review", "7", "-r", "hard", now=later)
+    history = json.loads(grill("history", "7", "--json"))
+    assert [(h["rating"], h["answer"]) for h in history] == [("good", "adam"), ("hard", None)]
+    with _db(grill_home) as store:
+        after_first = history[0]
+        state = store.state("training-behaviors", "warmup-why")
+        assert state is not None and state.due.isoformat() == history[1]["due"]
+    assert "back to due 02 Dec 09:10" in flat(grill("undo"))
+    with _db(grill_home) as store:
+        state = store.state("training-behaviors", "warmup-why")
+        assert state is not None and state.due.isoformat() == after_first["due"]
+    assert "back to never studied" in flat(grill("undo"))
+    result = runner.invoke(app, ["undo"], env={"GRILL_NOW": DAY1})
+    assert isinstance(result.exception, NotFoundError)
+    assert "nothing to undo" in str(result.exception)
+    assert "never reviewed" in grill("history", "7")
+
+
+def test_bad_rating_and_unknown_card_are_usage_errors() -> None:
+    bad = subprocess.run(
+        [sys.executable, "-m", "grill", "review", "7", "--rating", "great"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "unknown rating 'great'" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    missing = runner.invoke(app, ["history", "no-such-card"], env={"GRILL_NOW": DAY1})
+    assert missing.exit_code != 0
+
+
+USER_DECK = """\
+deck: mine
+title: My deck
+sections:
+- key: A
+  title: Things
+cards:
+- id: adam-eps
+  n: 1
+  section: A
+  question: {question}
+  answer: It guards the division.
+  rubric:
+    points:
+    - id: guard
+      says: guards the division
+      match:
+      - division
+"""
+
+
+def test_history_follows_the_id_after_an_edit_and_orphans_keep_theirs(grill_home: Path) -> None:
+    decks = grill_home / "decks"
+    decks.mkdir(parents=True)
+    deck_file = decks / "mine.yaml"
+    deck_file.write_text(USER_DECK.format(question="What does Adam's eps do?"))
+    grill("review", "mine/adam-eps", "-r", "good", "--answer", "first")
+    deck_file.write_text(USER_DECK.format(question="Why does Adam need eps at all?"))
+    grill(
+        "review",
+        "mine/adam-eps",
+        "-r",
+        "easy",
+        "--answer",
+        "second",
+        now="2026-12-05T09:00:00+00:00",
+    )
+    shown = grill("history", "mine/adam-eps")
+    assert "(older text) first" in shown and "second" in shown
+    assert "(older text) second" not in shown
+
+    deck_file.unlink()  # the card leaves every deck: its history stays, listed as orphaned
+    orphans = json.loads(grill("orphans", "--json"))
+    assert [(o["deck"], o["id"], o["reviews"]) for o in orphans] == [("mine", "adam-eps", 2)]
+    assert "1 orphaned card(s)" in grill("due")
+    assert "mine/adam-eps (orphaned)" in grill("history", "mine/adam-eps")
+    assert [h["answer"] for h in json.loads(grill("history", "adam-eps", "--json"))] == [
+        "first",
+        "second",
+    ]
+
+
+def test_the_drill_shows_the_graders_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fake(card: Card, answer: str) -> Grade:
+        points = card.rubric.points
+        return Grade(card.id, Verdict.PARTIAL, 0.5, points[:1], points[1:], (), answer, card.answer)
+
+    monkeypatch.setattr(drill_cli, "_grader", lambda: fake)
+    screen = grill("drill", "--new", "1", input="warmup\n\n")
+    assert "~ partial" in screen and "proposed: hard" in screen
+    assert "#1 · A Loss curves · tier 1-15" in screen
+
+
+def test_grill_with_no_command_runs_todays_drill_and_piped_output_has_no_escapes(
+    grill_home: Path,
+) -> None:
+    env = {**os.environ, "GRILL_NOW": DAY1, "TERM": "xterm-256color"}
+    env.pop("NO_COLOR", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "grill"],
+        input="an answer\n2\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Healthy loss curve phases?" in proc.stdout
+    assert "session summary" in proc.stdout
+    assert "\x1b" not in proc.stdout
+    with _db(grill_home) as store:
+        [review] = store.reviews()
+    assert (review.card_id, review.rating, review.answer) == (
+        "loss-curve-phases",
+        Rating.HARD,
+        "an answer",
+    )

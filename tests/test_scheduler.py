@@ -1,0 +1,115 @@
+"""FSRS through grill's own card state: golden intervals with fixed UTC dates, fuzzing off."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from grill.model import Phase, Rating
+from grill.scheduler import Scheduler, fsrs_card_id
+
+T0 = datetime(2022, 11, 29, 12, 30, tzinfo=UTC)
+
+
+def test_interval_history_matches_the_fsrs_reference_sequence() -> None:
+    # the ratings and start of py-fsrs's own test_review_card, through our state type; these
+    # are fsrs 6.3's numbers (later py-fsrs releases round the 6th and last to 497 and 20)
+    sched = Scheduler(enable_fuzzing=False)
+    ratings = [Rating.GOOD] * 6 + [Rating.AGAIN] * 2 + [Rating.GOOD] * 5
+    state = sched.new_state("d", "c", T0)
+    at = T0
+    intervals = []
+    for rating in ratings:
+        state = sched.review(state, rating, at)
+        assert state.last_review == at
+        intervals.append((state.due - at).days)
+        at = state.due
+    assert intervals == [0, 2, 11, 46, 163, 498, 0, 0, 2, 4, 7, 12, 21]
+
+
+def test_a_new_card_walks_the_learning_steps_then_graduates() -> None:
+    sched = Scheduler(enable_fuzzing=False)
+    new = sched.new_state("d", "c", T0)
+    assert (new.phase, new.step, new.stability, new.due) == (Phase.LEARNING, 0, None, T0)
+    once = sched.review(new, Rating.GOOD, T0)
+    assert (once.phase, once.step, once.due - T0) == (Phase.LEARNING, 1, timedelta(minutes=10))
+    twice = sched.review(once, Rating.GOOD, once.due)
+    assert twice.phase == Phase.REVIEW and twice.step is None
+    forgot = sched.review(twice, Rating.AGAIN, twice.due)
+    assert (forgot.phase, forgot.step) == (Phase.RELEARNING, 0)
+    assert forgot.due - twice.due == timedelta(minutes=10)
+
+
+def test_first_ratings_give_fsrs6_initial_stability_and_due() -> None:
+    sched = Scheduler(enable_fuzzing=False)
+    new = sched.new_state("d", "c", T0)
+    after = {r: sched.review(new, r, T0) for r in Rating}
+    # FSRS-6 default parameters w0..w3 are the initial stabilities of again/hard/good/easy
+    assert [round(after[r].stability or 0, 4) for r in Rating] == [0.212, 1.2931, 2.3065, 8.2956]
+    assert after[Rating.AGAIN].due - T0 == timedelta(minutes=1)
+    assert after[Rating.HARD].due - T0 == timedelta(minutes=5, seconds=30)
+    assert after[Rating.GOOD].due - T0 == timedelta(minutes=10)
+    assert after[Rating.EASY].phase == Phase.REVIEW
+    assert (after[Rating.EASY].due - T0).days == 8
+    assert sched.preview(new, T0) == {r: after[r].due for r in Rating}
+
+
+def test_review_returns_a_new_state_and_keeps_identity() -> None:
+    sched = Scheduler(enable_fuzzing=False)
+    new = sched.new_state("deck", "card", T0)
+    after = sched.review(new, Rating.GOOD, T0)
+    assert new.last_review is None and new.stability is None
+    assert (after.deck, after.card_id) == ("deck", "card")
+
+
+def test_times_are_taken_in_any_zone_and_returned_in_utc() -> None:
+    sched = Scheduler(enable_fuzzing=False)
+    paris = timezone(timedelta(hours=1))
+    local = T0.astimezone(paris)
+    a = sched.review(sched.new_state("d", "c", local), Rating.GOOD, local)
+    b = sched.review(sched.new_state("d", "c", T0), Rating.GOOD, T0)
+    assert a == b
+    assert a.due.tzinfo == UTC
+
+
+def test_naive_datetimes_are_refused() -> None:
+    sched = Scheduler(enable_fuzzing=False)
+    with pytest.raises(ValueError, match="naive"):
+        sched.new_state("d", "c", datetime(2026, 1, 1))
+    state = sched.new_state("d", "c", T0)
+    with pytest.raises(ValueError, match="naive"):
+        sched.review(state, Rating.GOOD, datetime(2026, 1, 1))
+
+
+def test_retrievability_is_zero_when_never_studied_and_decays_after() -> None:
+    sched = Scheduler(enable_fuzzing=False)
+    new = sched.new_state("d", "c", T0)
+    assert sched.retrievability(None, T0) == 0.0
+    assert sched.retrievability(new, T0) == 0.0
+    learned = sched.review(sched.review(new, Rating.GOOD, T0), Rating.GOOD, T0 + timedelta(hours=1))
+    stability = learned.stability or 0
+    assert sched.retrievability(learned, T0 + timedelta(hours=2)) == 1.0
+    # by definition of stability, recall probability is 0.9 after `stability` days
+    at_s = learned.last_review + timedelta(days=round(stability))  # type: ignore[operator]
+    assert sched.retrievability(learned, at_s) == pytest.approx(0.9, abs=0.01)
+    later = sched.retrievability(learned, T0 + timedelta(days=60))
+    assert 0 < later < 0.9
+
+
+def test_lower_desired_retention_gives_longer_intervals() -> None:
+    def interval(retention: float) -> int:
+        sched = Scheduler(retention, enable_fuzzing=False)
+        state = sched.review(sched.new_state("d", "c", T0), Rating.GOOD, T0)
+        state = sched.review(state, Rating.GOOD, state.due)
+        return (state.due - state.last_review).days  # type: ignore[operator]
+
+    assert interval(0.8) > interval(0.9) > interval(0.95)
+    with pytest.raises(ValueError):
+        Scheduler(1.5)
+
+
+def test_fsrs_card_id_is_stable_and_distinct() -> None:
+    assert fsrs_card_id("a", "b") == fsrs_card_id("a", "b")
+    assert fsrs_card_id("a", "b") != fsrs_card_id("a", "c")
+    assert 0 < fsrs_card_id("a", "b") < 2**63

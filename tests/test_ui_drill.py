@@ -1,0 +1,225 @@
+"""The drill screen rendered into a StringIO: what a person sees after each answer, the keys,
+undo, end of input and Ctrl-C, and user text never read as markup."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from grill.model import (
+    Card,
+    Deck,
+    Flag,
+    Grade,
+    Library,
+    Point,
+    Rating,
+    Rubric,
+    Section,
+    SessionStatus,
+    Tier,
+    Verdict,
+)
+from grill.scheduler import Scheduler
+from grill.session import Drill, DrillOptions, Grader
+from grill.store import Store
+from grill.ui.drill import format_duration, run_drill
+from grill.ui.prompt import LineReader
+
+T0 = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
+POINTS = (
+    Point("cause", "names the cause: the [b]LR[/b] is too high", ("lr",)),
+    Point("fix", "says the fix: lower it", ("lower",)),
+)
+WRONG = (Point("bigger-batch", "thinks a bigger batch fixes it", ("bigger batch",)),)
+
+
+def _card(n: int) -> Card:
+    return Card(
+        id=f"c{n}",
+        n=n,
+        section="B",
+        question=f"Loss oscillates [red]wildly[/red] ({n})?",
+        answer="LR too high: lower it.",
+        rubric=Rubric(POINTS, wrong=WRONG),
+        deck="d",
+        explanation="Saying it: [link]the steps overshoot[/link].",
+    )
+
+
+LIB = Library(
+    (
+        Deck(
+            "d",
+            "Deck",
+            "d.yaml",
+            cards=tuple(_card(n) for n in (7, 8, 9)),
+            sections=(Section("B", "Learning rate"),),
+            tiers=(Tier(1, 15, "basic"),),
+        ),
+    )
+)
+
+
+def grader(card: Card, answer: str) -> Grade:
+    """A stand-in for grill.grader: 'lr lower' correct, 'lr' partial, 'bigger batch' flagged."""
+    matched = tuple(p for p in POINTS if p.match[0] in answer)
+    missed = tuple(p for p in POINTS if p not in matched)
+    flags = tuple(Flag(w.id, w.says, "bigger batch") for w in WRONG if "bigger batch" in answer)
+    verdict = [Verdict.WRONG, Verdict.PARTIAL, Verdict.CORRECT][len(matched)]
+    if flags:
+        verdict = Verdict.WRONG
+    return Grade(card.id, verdict, len(matched) / 2, matched, missed, flags, answer, card.answer)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    with Store.open(tmp_path / "grill.db") as s:
+        yield s
+
+
+def _run(
+    store: Store, typed: str, *, flip: bool = False, grade: Grader | None = grader, new: int = 3
+) -> tuple[str, Drill]:
+    console = Console(file=io.StringIO(), width=80, color_system=None, force_terminal=False)
+    drill = Drill(
+        store,
+        Scheduler(enable_fuzzing=False),
+        LIB,
+        DrillOptions(new_limit=new),
+        grader=grade,
+        clock=lambda: T0,
+    )
+    run_drill(console, drill, LineReader(io.StringIO(typed), console), flip=flip)
+    return console.file.getvalue(), drill  # type: ignore[attr-defined]
+
+
+def test_feedback_shows_verdict_points_flags_answer_explanation_and_proposal(store: Store) -> None:
+    screen, _ = _run(store, "lr is up, bigger batch please\n\n", new=1)
+    assert "#7 · B Learning rate · tier 1-15" in screen
+    assert "Loss oscillates [red]wildly[/red] (7)?" in screen  # deck text is not markup
+    assert "✗ wrong" in screen
+    assert "+ names the cause: the [b]LR[/b] is too high" in screen
+    assert "- says the fix: lower it" in screen
+    assert "misconception: thinks a bigger batch fixes it (you wrote: “bigger batch”)" in screen
+    assert "Answer: LR too high: lower it." in screen
+    assert "Saying it out loud: Saying it: [link]the steps overshoot[/link]." in screen
+    assert "proposed: again (Enter to accept)" in screen
+    assert "1 again 1m · 2 hard 5m · 3 good 10m · 4 easy 8d" in screen
+    assert "\x1b" not in screen
+
+
+def test_enter_takes_the_proposed_rating_and_keys_override_it(store: Store) -> None:
+    # c7 correct -> Good (Enter); c8 partial -> Hard proposed, overridden with e; c9 answer
+    # shown as markup is stored verbatim; then the learning re-asks, ended by end of input
+    _, drill = _run(store, "lr lower\n\nlr\ne\n[bold]x[/bold]\n4\n")
+    log = store.reviews()
+    assert [(r.card_id, r.rating, r.verdict) for r in log] == [
+        ("c7", Rating.GOOD, Verdict.CORRECT),
+        ("c8", Rating.EASY, Verdict.PARTIAL),
+        ("c9", Rating.EASY, Verdict.WRONG),
+    ]
+    assert log[2].answer == "[bold]x[/bold]"
+    assert all(r.response_ms is None for r in log)  # piped: no timing
+    assert store.session(log[0].session_id or 0).status == SessionStatus.INTERRUPTED
+
+
+def test_end_of_input_after_grading_keeps_the_answer(store: Store) -> None:
+    screen, drill = _run(store, "lr lower\n", new=1)
+    assert "left      1 card(s)" in screen  # its learning-step re-ask was on screen
+    [review] = store.reviews()
+    assert (review.answer, review.verdict, review.rating) == (
+        "lr lower",
+        Verdict.CORRECT,
+        Rating.GOOD,
+    )
+    assert "session summary" in screen
+    assert "1 review(s) of 1 card(s), 1 new" in screen
+    assert "1 correct · 0 partial · 0 wrong" in screen
+
+
+def test_a_finished_queue_ends_done_with_the_outlook(store: Store) -> None:
+    # one card: Good puts it on its 10-minute step, re-asked at once (learn-ahead), Good again
+    screen, drill = _run(store, "lr lower\n3\nlr lower\n3\n", new=1)
+    assert [r.rating for r in store.reviews()] == [Rating.GOOD, Rating.GOOD]
+    [session] = store.sessions()
+    assert session.status == SessionStatus.DONE
+    assert "2 review(s) of 1 card(s), 1 new" in screen
+    assert "next due" in screen and "left" not in screen
+
+
+def test_undo_from_the_answer_prompt_and_the_rating_key(store: Store) -> None:
+    screen, _ = _run(store, "lr\n1\n/undo\nlr lower\n3\nlr\nu\n")
+    assert screen.count("undone: c7") == 2
+    assert store.reviews() == []  # both ratings taken back, c8's pending answer dropped by undo
+
+
+def test_q_ends_the_session_with_its_summary(store: Store) -> None:
+    screen, _ = _run(store, "lr lower\nq\n")
+    assert "session summary" in screen
+    # q at the rating prompt keeps the graded answer with its proposed rating
+    assert [r.rating for r in store.reviews()] == [Rating.GOOD]
+
+
+def test_ctrl_c_anywhere_ends_with_the_summary(store: Store) -> None:
+    class Interrupting(LineReader):
+        def key(self, prompt: str, keys: str, default: str) -> str | None:
+            raise KeyboardInterrupt
+
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    drill = Drill(store, Scheduler(enable_fuzzing=False), LIB, grader=grader, clock=lambda: T0)
+    summary = run_drill(console, drill, Interrupting(io.StringIO("lr\n"), console))
+    screen = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "interrupted" in screen and "session summary" in screen
+    assert summary.status == SessionStatus.INTERRUPTED
+    assert [(r.verdict, r.rating) for r in store.reviews()] == [(Verdict.PARTIAL, Rating.HARD)]
+
+
+def test_flip_mode_reveals_then_takes_a_self_rating(store: Store) -> None:
+    screen, _ = _run(store, "\n2\n", flip=True, new=1)
+    assert "Enter to reveal" in screen and "rate yourself" in screen
+    assert "Answer: LR too high: lower it." in screen
+    [review] = store.reviews()
+    assert (review.rating, review.verdict, review.answer) == (Rating.HARD, None, None)
+
+
+def test_without_a_grader_the_answer_is_revealed_and_self_rated(store: Store) -> None:
+    screen, _ = _run(store, "my answer\n4\n", grade=None, new=1)
+    assert "Answer: LR too high: lower it." in screen and "proposed" not in screen
+    [review] = store.reviews()
+    assert (review.rating, review.answer, review.verdict) == (Rating.EASY, "my answer", None)
+
+
+def test_nothing_due_says_so(store: Store) -> None:
+    screen, _ = _run(store, "", new=0)
+    assert screen.startswith("Nothing to study right now.")
+    assert store.sessions() == []
+
+
+def test_a_60_column_console_still_shows_everything(store: Store) -> None:
+    console = Console(file=io.StringIO(), width=60, color_system=None)
+    drill = Drill(store, Scheduler(enable_fuzzing=False), LIB, grader=grader, clock=lambda: T0)
+    run_drill(console, drill, LineReader(io.StringIO("lr\n\n"), console))
+    screen = console.file.getvalue()  # type: ignore[attr-defined]
+    assert max(len(line) for line in screen.splitlines()) <= 60
+    assert "proposed: hard" in screen
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (5, "5s"),
+        (372, "6m 12s"),
+        (600, "10m"),
+        (7500, "2h 5m"),
+        (86400 * 3, "3d"),
+        (86400 * 500, "1.4y"),
+    ],
+)
+def test_format_duration(seconds: float, text: str) -> None:
+    assert format_duration(seconds) == text
