@@ -177,7 +177,6 @@ def test_alternatives_optional_parts_and_order() -> None:
         ("{8-2}", "backwards"),
         (".. lr", "both sides"),
         ("the (a|)", "no words"),
-        ("(no|not)", "only a negation"),
         ("", "empty"),
     ],
 )
@@ -271,6 +270,14 @@ def test_misconceptions_follow_their_written_order_in_one_clause() -> None:
     ratio = card(pt("p", "{5-15%} old"), wrong=(pt("swapped", "old {85-95%}"),))
     assert verdict(ratio, "5-15% old / 85-95% new") == "correct"
     assert verdict(ratio, "5-15% new, old 85-95%") == "wrong"
+
+
+def test_a_bare_negation_phrase_matches_only_a_bare_negative_answer() -> None:
+    c = card(pt("nothing", "(nothing|none|no)"))
+    for yes in ("nothing", "Nothing extra.", "none"):
+        assert verdict(c, yes) == "correct", yes
+    for no in ("it does not need a scaler", "nothing else than loss scaling"):
+        assert verdict(c, no) == "wrong", no
 
 
 def test_check_that_something_is_not_broken_names_it() -> None:

@@ -25,7 +25,6 @@ from grill.mock import (
     MockRun,
     StoreRecorder,
     plan_mock,
-    save_case,
 )
 from grill.model import Deck, Mode, Rating, SessionStatus, Verdict
 from grill.scheduler import Scheduler
@@ -101,7 +100,7 @@ def test_the_live_prompt_auto_submits_what_was_typed_at_zero() -> None:
         pipe.send_text("warmup then desc")  # no Enter: the clock must end it
         source = TerminalInput(out, input=pipe, output=DummyOutput())
         started = time.monotonic()
-        reply = source.ask(Countdown(time.monotonic, 0.6), status="question 1/2")
+        reply = source.ask(Countdown.starting_now(time.monotonic, 0.6), status="question 1/2")
         waited = time.monotonic() - started
     assert reply.text == "warmup then desc" and reply.timed_out
     assert 0.5 <= waited < 3
@@ -112,7 +111,7 @@ def test_enter_submits_before_the_clock_runs_out() -> None:
     with create_pipe_input() as pipe:
         pipe.send_text("lr too low\r")
         source = TerminalInput(out, input=pipe, output=DummyOutput())
-        reply = source.ask(Countdown(time.monotonic, 30), status="question 1/2")
+        reply = source.ask(Countdown.starting_now(time.monotonic, 30), status="question 1/2")
     assert reply.text == "lr too low" and not reply.timed_out
 
 
@@ -121,7 +120,9 @@ def test_multi_line_answers_take_alt_enter_for_a_new_line() -> None:
     with create_pipe_input() as pipe:
         pipe.send_text("grad norm explodes\x1b\rroll back\r")
         source = TerminalInput(out, input=pipe, output=DummyOutput())
-        reply = source.ask(Countdown(time.monotonic, 30), status="case", multiline=True)
+        reply = source.ask(
+            Countdown.starting_now(time.monotonic, 30), status="case", multiline=True
+        )
     assert reply.text == "grad norm explodes\nroll back" and not reply.timed_out
 
 
@@ -131,7 +132,7 @@ def test_ctrl_c_in_the_live_prompt_interrupts() -> None:
         pipe.send_text("half an answ\x03")
         source = TerminalInput(out, input=pipe, output=DummyOutput())
         with pytest.raises(KeyboardInterrupt):
-            source.ask(Countdown(time.monotonic, 30), status="question 1/2")
+            source.ask(Countdown.starting_now(time.monotonic, 30), status="question 1/2")
 
 
 def test_the_live_checklist_asks_again_until_it_understands() -> None:
@@ -261,7 +262,7 @@ def test_the_end_screen_of_a_full_mock(deck: Deck, store: Store) -> None:
 # ------------------------------------------------------------------------------- the case
 
 
-def case_run(clock: FakeClock) -> CaseRun:
+def case_run(clock: FakeClock, store: Store | None = None) -> CaseRun:
     return CaseRun(
         CASE,
         minutes=5,
@@ -269,6 +270,7 @@ def case_run(clock: FakeClock) -> CaseRun:
         clock=clock,
         now=lambda: NOW,
         grader=fake_grade_case,
+        store=store,
     )
 
 
@@ -281,8 +283,8 @@ def test_a_piped_case_is_graded_followed_up_saved_and_listed(store: Store) -> No
         "per-layer norms\n\n1 2\n"  # follow-up 1: answer, blank line, both points ticked
         "\n1\n"  # follow-up 2: no words, ticked its one point
     )
-    attempt = case_interview(out, case_run(FakeClock()), LineInput(out, io.StringIO(lines)))
-    assert attempt is not None
+    attempt = case_interview(out, case_run(FakeClock(), store), LineInput(out, io.StringIO(lines)))
+    assert attempt is not None and attempt.status == "completed"
     assert attempt.grade.verdict == Verdict.PARTIAL
     assert attempt.grade.answer == "grad-norm spike, so rollback to a checkpoint\nthen lower the lr"
     assert [f.verdict for f in attempt.follow_ups] == [Verdict.CORRECT, Verdict.CORRECT]
@@ -291,24 +293,44 @@ def test_a_piped_case_is_graded_followed_up_saved_and_listed(store: Store) -> No
     assert "[not markup]" in text  # the example is shown as text
     assert "prevention: not covered; name at least 1 of\n    • pre-layer-norm" in text
     assert "culprits: covered; you could also have named\n    • FP16 overflow" in text
-    session = save_case(store, attempt, NOW)
-    assert session.mode == Mode.CASE and session.summary["case"] == "spike"
+    [session] = store.sessions(Mode.CASE)
+    assert session.status == SessionStatus.DONE and session.summary["case"] == "spike"
+    assert len(session.summary["follow_ups"]) == 2
     review = store.reviews(mode=Mode.CASE)[-1]
     assert (review.card_id, review.verdict, review.after) == ("spike", Verdict.PARTIAL, None)
     out2, listing = console()
-    render_case_history(out2, store.sessions(Mode.CASE))
+    render_case_history(out2, store.sessions(Mode.CASE), NOW)
     row = listing.getvalue()
-    assert "partial" in row and "✓ culprits ✓ triage ✗ prevention" in row
-    assert "2/2 correct" in row
+    assert "02 Dec 09:00" in row and "partial" in row and "2/2" in row
+    assert "✓culprits ✓triage ✗prevention" in row
 
 
 def test_a_case_with_a_red_flag_is_wrong_and_names_it(store: Store) -> None:
     out, buffer = console()
     source = LineInput(out, io.StringIO("grad-norm rollback pre-ln, or restart from scratch\n\n"))
-    attempt = case_interview(out, case_run(FakeClock()), source)
+    attempt = case_interview(out, case_run(FakeClock(), store), source)
     assert attempt is not None and attempt.status == "aborted"  # EOF at the first follow-up
     assert attempt.grade.verdict == Verdict.WRONG
     assert "red flag restart_from_scratch" in buffer.getvalue()
+    [session] = store.sessions(Mode.CASE)
+    assert session.status == SessionStatus.INTERRUPTED
+    assert session.summary["grade"]["red_flags"] == ["restart_from_scratch"]
+
+
+def test_a_case_is_kept_from_the_moment_its_answer_is_graded(store: Store) -> None:
+    clock = FakeClock()
+    run = case_run(clock, store)
+    run.start()
+    run.submit("grad-norm and rollback")
+    [session] = store.sessions(Mode.CASE)
+    assert session.status == SessionStatus.OPEN and session.summary["follow_ups"] == []
+    [review] = store.reviews(mode=Mode.CASE)
+    assert review.answer == "grad-norm and rollback" and review.verdict == Verdict.PARTIAL
+    run.start_follow_up()
+    run.submit_follow_up("per-layer", ["per-layer"])
+    assert len(store.session(session.id).summary["follow_ups"]) == 1
+    run.finish("aborted")
+    assert store.session(session.id).status == SessionStatus.INTERRUPTED
 
 
 def test_a_case_answer_after_the_deadline_counts_as_timed_out() -> None:
@@ -321,7 +343,9 @@ def test_a_case_answer_after_the_deadline_counts_as_timed_out() -> None:
     assert attempt.grade.parts[0].covered
 
 
-def test_stopping_before_the_case_answer_keeps_nothing() -> None:
+def test_stopping_before_the_case_answer_keeps_nothing(store: Store) -> None:
     out, buffer = console()
-    assert case_interview(out, case_run(FakeClock()), LineInput(out, io.StringIO(""))) is None
+    run = case_run(FakeClock(), store)
+    assert case_interview(out, run, LineInput(out, io.StringIO(""))) is None
     assert "nothing saved" in buffer.getvalue()
+    assert store.sessions(Mode.CASE) == []

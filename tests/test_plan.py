@@ -3,12 +3,16 @@ the day's order, and the drill's queue shaped by them."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from grill.cli import app
+from grill.config import set_setting
 from grill.model import Card, CardState, Deck, Library, Phase, Point, Rating, Rubric
 from grill.plan import Deadline, interview_moment
 from grill.scheduler import Scheduler
@@ -122,3 +126,12 @@ def test_with_a_date_near_the_drill_raises_the_new_limit_and_asks_new_cards_firs
     assert {c.id for c, _ in dated.due} == {c.id for c, _ in plain.due}
     limited = drill_plan(store, lib, DrillOptions(new_limit=3, deadline=DEADLINE, limit=4), start)
     assert len(limited.queue) == 4 and limited.queue == list(limited.new[:4])
+
+
+def test_the_drill_commands_plan_for_the_saved_interview_date() -> None:
+    runner = CliRunner()
+    plain = json.loads(runner.invoke(app, ["due", "--json"]).stdout)
+    assert len(plain["new"]) == 15  # new_per_day
+    set_setting("interview_date", "2026-12-04")  # today is 2 Dec (conftest): one day to meet all
+    dated = json.loads(runner.invoke(app, ["due", "--json"]).stdout)
+    assert len(dated["new"]) == 45

@@ -323,3 +323,23 @@ def test_plan_simulate_prints_the_comparison() -> None:
     assert shown.exit_code == 0, shown.output
     for word in ("grill", "fsrs", "sm2", "fixed", "Goal 1", "Goal 2", "4 study days"):
         assert word in shown.stdout
+
+
+def test_a_mock_records_the_prediction_made_just_before_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fakes import fake_grade
+
+    monkeypatch.setattr("grill.ui.mock.load_grader", lambda: fake_grade)
+    lib = load_library([])
+    replay(store, lib, days=4)
+    before = {s.card_id: s for s in store.states("training-behaviors").values()}
+    done = runner.invoke(app, ["mock", "--count", "5", "--seed", "3"], input="right\n" * 5)
+    assert done.exit_code == 0, done.output
+    (session,) = store.sessions(Mode.MOCK)
+    asked = session.summary["questions"]
+    expected = sum(recall_at([before[c] for c in asked if c in before], NOW, SCHED).values())
+    assert session.summary["predicted"] == pytest.approx(expected)
+    assert 0 < expected < 5
+    (entry,) = gather(store, lib, Settings(), NOW).mocks
+    assert entry.predicted == pytest.approx(expected) and entry.asked == 5

@@ -34,8 +34,9 @@ Phrases
                    `{v}`, `{v%}`, `{vx}` mean `{v-v}`. A bare number in a phrase (`1.0`, `2k`)
                    means itself.
     A number word that also names a multiplier (`double`, `twice`, `order of magnitude`) matches
-    either that word or that multiplier. A phrase that is only filler words, or only a negation,
-    is an error (`phrase_error`).
+    either that word or that multiplier. A phrase that is only filler words is an error
+    (`phrase_error`); a phrase that is only a negation (`(no|nothing|none)`) matches only a
+    sentence that is itself a negation with at most one more word ("nothing", "none extra").
 
 Negation
     Negators: `no`, `not`, `n't`, `!=`, `never`, `without`, `nothing`, `none`, `neither`, `nor`,
@@ -979,6 +980,7 @@ class _Variant:
     segments: _Expansion
     negated: bool
     slack: int
+    bare_negation: bool = False  # `(no|nothing)`: matches only an answer that is just a negation
 
 
 @dataclass(frozen=True)
@@ -1141,11 +1143,8 @@ def _compile(phrase: str) -> _Phrase:
             raise _PhraseError(
                 "the phrase can match with no words at all (only filler words or optional parts)"
             )
-        if all(slot.words == {"not"} and not slot.nums for bag in bags for slot in bag):
-            raise _PhraseError(
-                "the phrase is only a negation: it would match any 'not' in an answer"
-            )
-        variant = _Variant(bags, negated, slack)
+        bare = all(slot.words == {"not"} and not slot.nums for bag in bags for slot in bag)
+        variant = _Variant(bags, negated, slack, bare)
         if variant not in variants:
             variants.append(variant)
     words = frozenset(w for v in variants for seg in v.segments for sl in seg for w in sl.words)
@@ -1318,6 +1317,8 @@ def _in_order(
 def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
     """The first hit of a variant in the answer not negated, else the first negated one."""
     fallback: _Hit | None = None
+    if variant.bare_negation:
+        return _bare_negation(view)
     for s in range(len(view.answer.sentences)):
         hit = _match_segments(view, s, variant, 0, -1, strict, ())
         if hit is None:
@@ -1331,6 +1332,14 @@ def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
             return result
         fallback = fallback or result
     return fallback
+
+
+def _bare_negation(view: _View) -> _Hit | None:
+    """A sentence that is only a negation, with at most one more word: "nothing", "none extra"."""
+    for s, sentence in enumerate(view.answer.sentences):
+        if len(sentence) <= 2 and sentence[0].neg == 1:
+            return _Hit(s, (0,), False, False)
+    return None
 
 
 def _match_segments(

@@ -52,6 +52,7 @@ __all__ = [
     "Scenario",
     "SimulationResult",
     "format_result",
+    "main",
     "project",
     "run",
     "run_one",
@@ -609,17 +610,21 @@ class SimulationResult:
         fsrs = self.curve("fsrs", memory)
         g_need, s_need = grill.reviews_for(target), sm2.reviews_for(target)
         saving = None if g_need is None or s_need is None else 1 - g_need / s_need
-        at = grill.uncapped[0]
-        g_score, f_score = grill.score_at(at), fsrs.score_at(at)
+        # equal reviews: at plain FSRS's own (uncapped) load, and at grill's
+        f_load, g_load = fsrs.uncapped[0], grill.uncapped[0]
+        pairs = [(grill.score_at(n), fsrs.score_at(n)) for n in (f_load, g_load)]
         return {
             "grill_reviews_to_target": g_need,
             "sm2_reviews_to_target": s_need,
             "saving_vs_sm2": saving,
             "fewer_reviews_goal": saving is not None and saving >= 0.25,
-            "reviews_compared": at,
-            "grill_score": g_score,
-            "fsrs_score": f_score,
-            "higher_score_goal": g_score > f_score,
+            "fsrs_reviews": f_load,
+            "grill_score_at_fsrs_reviews": pairs[0][0],
+            "fsrs_score": pairs[0][1],
+            "grill_reviews": g_load,
+            "grill_score": pairs[1][0],
+            "fsrs_score_at_grill_reviews": pairs[1][1],
+            "higher_score_goal": all(g > f for g, f in pairs),
         }
 
 
@@ -704,15 +709,44 @@ def _equal_reviews(result: SimulationResult, memory: str) -> list[str]:
 
 
 def _goal_lines(result: SimulationResult, memory: str) -> list[str]:
-    g = result.goals(memory)
-    saving = g["saving_vs_sm2"]
-    saving_text = "n/a" if saving is None else f"{float(saving):.0%}"
-    compared = float(g["reviews_compared"] or 0)
+    g = {k: float(v or 0) for k, v in result.goals(memory).items()}
+    raw = result.goals(memory)
+    saving = "n/a" if raw["saving_vs_sm2"] is None else f"{g['saving_vs_sm2']:.0%}"
     return [
         "",
         f"Goal 1 (>= 25% fewer reviews than SM-2 to reach {result.scenario.target}): "
-        f"{'met' if g['fewer_reviews_goal'] else 'NOT met'} (saving {saving_text})",
-        f"Goal 2 (higher score than plain FSRS with the same {compared:.0f}"
-        f" reviews): {'met' if g['higher_score_goal'] else 'NOT met'} "
-        f"(grill {float(g['grill_score'] or 0):.2f} vs fsrs {float(g['fsrs_score'] or 0):.2f})",
+        f"{'met' if raw['fewer_reviews_goal'] else 'NOT met'} (saving {saving})",
+        f"Goal 2 (higher score than plain FSRS with the same reviews): "
+        f"{'met' if raw['higher_score_goal'] else 'NOT met'}: at {g['fsrs_reviews']:.0f} "
+        f"reviews grill {g['grill_score_at_fsrs_reviews']:.2f} vs fsrs {g['fsrs_score']:.2f}; "
+        f"at {g['grill_reviews']:.0f} grill {g['grill_score']:.2f} vs fsrs "
+        f"{g['fsrs_score_at_grill_reviews']:.2f}",
     ]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """`python -m grill.simulate` (scripts/simulate): run a scenario and print the tables."""
+    import argparse
+
+    base = Scenario()
+    parser = argparse.ArgumentParser(prog="simulate", description=main.__doc__)
+    parser.add_argument("--days", type=int, default=base.days, help="study days before it")
+    parser.add_argument("--learners", type=int, default=base.learners, help="per memory model")
+    parser.add_argument("--seed", type=int, default=base.seed)
+    parser.add_argument("--cards", type=int, default=base.cards)
+    parser.add_argument("--target", type=int, default=base.target)
+    parser.add_argument("--new", type=int, default=base.new_per_day, help="new cards per day")
+    args = parser.parse_args(argv)
+    scenario = Scenario(
+        cards=args.cards,
+        days=args.days,
+        target=args.target,
+        new_per_day=args.new,
+        learners=args.learners,
+        seed=args.seed,
+    )
+    print(format_result(run(scenario)))
+
+
+if __name__ == "__main__":
+    main()

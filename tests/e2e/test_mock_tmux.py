@@ -34,13 +34,19 @@ def _need_tmux() -> None:
 
 
 class Screen:
-    """One tmux session running one command in a window of a fixed size."""
+    """One tmux session running one command in a window of a fixed size, on a tmux server of
+    its own (`-L`), so it shares nothing with the user's tmux or another test."""
 
     def __init__(self, name: str) -> None:
         self.name = name
 
     def tmux(self, *args: str) -> str:
-        proc = subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=10)
+        proc = subprocess.run(
+            ["tmux", "-L", self.name, "-f", os.devnull, *args],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         return proc.stdout
 
     def start(self, command: str, env: dict[str, str], width: int = 100, height: int = 40) -> None:
@@ -66,7 +72,10 @@ class Screen:
         raise AssertionError(f"timed out waiting; the screen shows:\n{self.text()}")
 
     def close(self) -> None:
-        self.tmux("kill-session", "-t", self.name)
+        socket = self.tmux("display-message", "-p", "#{socket_path}").strip()
+        self.tmux("kill-server")
+        if socket:
+            Path(socket).unlink(missing_ok=True)
 
 
 @pytest.fixture
@@ -145,3 +154,24 @@ def test_narrow_no_color_terminal_shows_the_countdown_and_ctrl_c_keeps_answers(
         [session] = store.sessions(Mode.MOCK)
         [review] = store.reviews(session_id=session.id)
     assert session.status == SessionStatus.INTERRUPTED and review.answer == "overfitting"
+
+
+def test_case_answer_over_two_lines_is_submitted_at_zero(screen: Screen, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    deck = Path(__file__).resolve().parents[1] / "decks" / "cases" / "mini-case.yaml"
+    args = ["-m", "grill", "case", "mini-spike", "--deck", str(deck), "--minutes", "0.05"]
+    screen.start(shlex.join([sys.executable, *args]), _env(home))
+    screen.wait_for(lambda s: "left · case mini-spike" in s)
+    screen.type("grad norm spiked")
+    screen.tmux("send-keys", "-t", screen.name, "Escape", "Enter")  # Alt-Enter: a new line
+    screen.type("so roll back to the last ckpt")
+    shown = screen.wait_for(lambda s: "Follow-up 1 of 2" in s)
+    assert "Case answer: PARTIAL (submitted at zero)" in shown
+    screen.tmux("send-keys", "-t", screen.name, "C-c")
+    shown = screen.wait_for(lambda s: "GRILL-EXIT=" in s)
+    assert "Stopped. The attempt so far is saved." in shown and "Model answer" in shown
+    with Store.open(home / "grill.db") as store:
+        [session] = store.sessions(Mode.CASE)
+        [review] = store.reviews(session_id=session.id)
+    assert session.status == SessionStatus.INTERRUPTED
+    assert review.answer == "grad norm spiked\nso roll back to the last ckpt"

@@ -7,11 +7,13 @@ from typing import Annotated
 import typer
 
 from grill.cli.common import DeckOpt, JsonOpt, err, library, out, print_json, split_deck_option
+from grill.clock import now
 from grill.config import load_settings
 from grill.deck import load_deck
 from grill.errors import NotFoundError
 from grill.mock import MockOptions, full_target, plan_mock
 from grill.model import Deck, Library, Mode
+from grill.readiness import predicted_score
 from grill.scheduler import Scheduler
 from grill.store import Store
 from grill.ui.case import render_case_history, run_case
@@ -79,7 +81,14 @@ def mock(
     lib = library(deck)
     settings = load_settings()
     target = _deck(lib, deck)
-    options = MockOptions(count, section, seed, per_question, total, spoken)
+    options = MockOptions(
+        count=count,
+        section=section,
+        seed=seed,
+        per_question=per_question,
+        total_minutes=total,
+        spoken=spoken,
+    )
     plan = plan_mock(
         target,
         options,
@@ -90,7 +99,10 @@ def mock(
     console = err() if as_json else out()
     scheduler = None if no_schedule else Scheduler(settings.desired_retention)
     with Store.open() as store:
-        result = run_mock(console, plan, store=store, scheduler=scheduler)
+        # the forecast just before the mock, kept with its result for calibration (readiness)
+        asked = [q.card.id for q in plan.questions]
+        predicted = predicted_score(store.states(target.name).values(), asked, now())
+        result = run_mock(console, plan, store=store, scheduler=scheduler, predicted=predicted)
     if as_json:
         print_json(result.to_dict())
     else:
@@ -135,7 +147,7 @@ def case(
         if as_json:
             print_json([{"id": s.id, "status": str(s.status), **s.summary} for s in sessions])
         else:
-            render_case_history(out(), sessions)
+            render_case_history(out(), sessions, now())
         return
     settings = load_settings()
     found = library(deck).case(ref or "spike")

@@ -8,12 +8,12 @@ defines it: X of the cards asked answered cold, against 28 of 45 (floor 24).
 - `grill.mock.engine`: planning (order, limits) and running (`MockRun`, `Countdown`).
 - `grill.mock.score`: the score, by section and tier, with every miss.
 - `grill.mock.record`: keeping a mock in the store (`StoreRecorder`), schedule updates.
-- `grill.mock.case`: the open-ended case (`CaseRun`, `save_case`).
+- `grill.mock.case`: the open-ended case (`CaseRun`, kept by `CaseKeeper`).
 """
 
 from __future__ import annotations
 
-from grill.mock.case import CaseAttempt, CaseRun, FollowUpAnswer, load_case_grader, save_case
+from grill.mock.case import CaseAttempt, CaseKeeper, CaseRun, FollowUpAnswer, load_case_grader
 from grill.mock.engine import (
     Clock,
     Countdown,
@@ -48,6 +48,7 @@ __all__ = [
     "ABORTED",
     "COMPLETED",
     "CaseAttempt",
+    "CaseKeeper",
     "CaseRun",
     "Clock",
     "Countdown",
@@ -72,7 +73,6 @@ __all__ = [
     "load_grader",
     "plan_mock",
     "rating_for",
-    "save_case",
     "scale",
     "score_mock",
     "tick_verdict",

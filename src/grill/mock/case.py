@@ -3,8 +3,10 @@
 `CaseRun` runs it on the injected clock: `start()` and `submit` the main answer (graded by the
 injected `grade_case`: parts covered, red flags), then for each follow-up `start_follow_up()` and
 `submit_follow_up` with the key points the user ticked (the verdict by the list rule).
-`save_case` keeps the attempt: a `case` session whose summary is the attempt, plus one review of
-mode `case` carrying the verdict, logged but never scheduled.
+Given a store, the attempt is kept as it goes (`CaseKeeper`): a `case` session and one review of
+mode `case` carrying the verdict (logged, never scheduled) as soon as the main answer is graded,
+then the session's summary rewritten after each follow-up and at the end, so an interrupted
+attempt keeps everything answered.
 """
 
 from __future__ import annotations
@@ -24,11 +26,15 @@ from grill.model import (
     Mode,
     Point,
     SessionRecord,
+    SessionStatus,
     Verdict,
 )
 from grill.store import Store
 
-__all__ = ["CaseAttempt", "CaseRun", "FollowUpAnswer", "load_case_grader", "save_case"]
+__all__ = ["OPEN", "CaseAttempt", "CaseKeeper", "CaseRun", "FollowUpAnswer", "load_case_grader"]
+
+OPEN = "open"
+"""An attempt still under way (the main answer is in, follow-ups may follow)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,7 @@ class CaseRun:
         clock: Clock,
         now: Callable[[], datetime],
         grader: Callable[[Case, str], CaseGrade],
+        store: Store | None = None,
     ) -> None:
         if minutes <= 0:
             raise UsageError(f"--minutes must be more than 0, not {minutes:g}")
@@ -111,9 +118,10 @@ class CaseRun:
         self.started_at = now()
         self.timer: Countdown | None = None
         self.attempt: CaseAttempt | None = None
+        self._keeper = CaseKeeper(store, now) if store is not None else None
 
     def start(self) -> Countdown:
-        self.timer = Countdown(self._clock, self.limit)
+        self.timer = Countdown.starting_now(self._clock, self.limit)
         return self.timer
 
     def submit(self, text: str, *, timed_out: bool = False) -> CaseAttempt:
@@ -128,8 +136,11 @@ class CaseRun:
             limit=self.limit,
             timed_out=timed_out or used >= self.limit,
             started_at=self.started_at,
+            status=OPEN,
         )
         self.timer = None
+        if self._keeper:
+            self._keeper.begin(self.attempt)
         return self.attempt
 
     @property
@@ -142,7 +153,7 @@ class CaseRun:
     def start_follow_up(self) -> Countdown:
         if self.next_follow_up is None:
             raise RuntimeError("no follow-up left")
-        self.timer = Countdown(self._clock, self.follow_up_seconds)
+        self.timer = Countdown.starting_now(self._clock, self.follow_up_seconds)
         return self.timer
 
     def submit_follow_up(
@@ -169,34 +180,54 @@ class CaseRun:
         )
         self.attempt = replace(self.attempt, follow_ups=(*self.attempt.follow_ups, answer))
         self.timer = None
+        if self._keeper:
+            self._keeper.update(self.attempt)
         return answer
 
     def finish(self, status: str = COMPLETED) -> CaseAttempt | None:
-        """The attempt as it stands (None if the main answer was never given)."""
-        if self.attempt is not None and self.attempt.status != status:
+        """Close the attempt as it stands (None if the main answer was never given)."""
+        if self.attempt is None:
+            return None
+        if self.attempt.status != status:
             self.attempt = replace(self.attempt, status=status)
+            if self._keeper:
+                self._keeper.update(self.attempt)
         return self.attempt
 
 
-def save_case(store: Store, attempt: CaseAttempt, ended_at: datetime) -> SessionRecord:
-    """Keep a case attempt: a `case` session whose summary is the attempt, and one review of
-    mode `case` (logged, not scheduled) carrying the verdict and the answer."""
-    session = store.start_session(Mode.CASE, attempt.started_at)
-    store.record_review(
-        attempt.case.deck,
-        attempt.case.id,
-        reviewed_at=ended_at,
-        rating=rating_for(attempt.grade.verdict),
-        schedule=None,
-        verdict=attempt.grade.verdict,
-        answer=attempt.grade.answer,
-        response_ms=round(attempt.seconds * 1000),
-        mode=Mode.CASE,
-        session_id=session.id,
-    )
-    return store.finish_session(
-        session.id, ended_at, status=session_status(attempt.status), summary=attempt.to_dict()
-    )
+class CaseKeeper:
+    """Keeps a case attempt in the store as it goes: once the main answer is graded, a `case`
+    session and one review of mode `case` (logged, never scheduled) carrying the verdict and
+    the answer; after each follow-up and at the end, the session's summary is the attempt."""
+
+    def __init__(self, store: Store, now: Callable[[], datetime]) -> None:
+        self.store = store
+        self._now = now
+        self.session: SessionRecord | None = None
+
+    def begin(self, attempt: CaseAttempt) -> None:
+        self.session = self.store.start_session(Mode.CASE, attempt.started_at)
+        self.store.record_review(
+            attempt.case.deck,
+            attempt.case.id,
+            reviewed_at=self._now(),
+            rating=rating_for(attempt.grade.verdict),
+            schedule=None,
+            verdict=attempt.grade.verdict,
+            answer=attempt.grade.answer,
+            response_ms=round(attempt.seconds * 1000),
+            mode=Mode.CASE,
+            session_id=self.session.id,
+        )
+        self.update(attempt)
+
+    def update(self, attempt: CaseAttempt) -> None:
+        if self.session is None:
+            raise RuntimeError("begin() the attempt before updating it")
+        status = SessionStatus.OPEN if attempt.status == OPEN else session_status(attempt.status)
+        self.session = self.store.finish_session(
+            self.session.id, self._now(), status=status, summary=attempt.to_dict()
+        )
 
 
 def load_case_grader() -> Callable[[Case, str], CaseGrade]:

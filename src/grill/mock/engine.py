@@ -16,7 +16,7 @@ import math
 import random
 import secrets
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
@@ -64,17 +64,17 @@ QUICK_FIRE_TITLE = "quick fire"
 # ---------------------------------------------------------------------------------- the clock
 
 
-@dataclass
+@dataclass(frozen=True)
 class Countdown:
     """A time limit started at `start` on `clock`: seconds left, seconds used, expired."""
 
     clock: Clock
     seconds: float
-    start: float = field(default=math.nan)
+    start: float
 
-    def __post_init__(self) -> None:
-        if math.isnan(self.start):
-            self.start = self.clock()
+    @classmethod
+    def starting_now(cls, clock: Clock, seconds: float) -> Countdown:
+        return cls(clock, seconds, clock())
 
     def elapsed(self) -> float:
         return max(0.0, self.clock() - self.start)
@@ -316,7 +316,9 @@ class MockRun:
         self._recorder = recorder
         self.answers: list[MockAnswer] = []
         self.started_at = now()
-        self._total = Countdown(clock, plan.total_seconds) if plan.total_seconds else None
+        self._total = (
+            Countdown.starting_now(clock, plan.total_seconds) if plan.total_seconds else None
+        )
         self._started = clock()
         self._timer: Countdown | None = None
         self.result: MockResult | None = None
@@ -342,7 +344,7 @@ class MockRun:
         limit = float(question.seconds)
         if self._total is not None:
             limit = min(limit, self._total.remaining())
-        self._timer = Countdown(self._clock, limit)
+        self._timer = Countdown.starting_now(self._clock, limit)
         return self._timer
 
     @property

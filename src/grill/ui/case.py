@@ -14,13 +14,14 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from grill import clock
-from grill.mock import ABORTED, COMPLETED, CaseAttempt, CaseRun, Clock, load_case_grader, save_case
+from grill.mock import ABORTED, COMPLETED, CaseAttempt, CaseRun, Clock, load_case_grader
 from grill.model import Case, CaseGrade, SessionRecord, Verdict
 from grill.store import Store
 from grill.ui.timed import TimedInput, clock_text, default_input
@@ -46,7 +47,8 @@ def run_case(
     monotonic: Clock = time.monotonic,
     now: Callable[[], datetime] = clock.now,
 ) -> CaseAttempt | None:
-    """Run the case on screen and keep the attempt (None: stopped before answering)."""
+    """Run the case on screen, keeping the attempt in `store` from the moment the main answer is
+    graded (None: stopped before answering; nothing kept)."""
     run = CaseRun(
         case,
         minutes=minutes,
@@ -54,11 +56,9 @@ def run_case(
         clock=monotonic,
         now=now,
         grader=grader or load_case_grader(),
+        store=store,
     )
-    attempt = case_interview(console, run, source or default_input(console))
-    if attempt is not None:
-        save_case(store, attempt, now())
-    return attempt
+    return case_interview(console, run, source or default_input(console))
 
 
 _VERDICT_STYLE = {Verdict.CORRECT: "bold green", Verdict.PARTIAL: "bold yellow"}
@@ -76,31 +76,46 @@ def render_grade(console: Console, attempt: CaseAttempt) -> None:
         line.append(" (submitted at zero)", style="yellow")
     console.print(line)
     parts = {p.id: p for p in attempt.case.parts}
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
     for part in grade.parts:
-        mark = ("✓", "green") if part.covered else ("✗", "red")
+        mark = Text("✓", "green") if part.covered else Text("✗", "red")
         says = parts[part.part].says if part.part in parts else ""
-        console.print(Text.assemble("  ", mark, " ", (part.part, "bold"), f" ({says})"))
+        cell = Text.assemble((part.part, "bold"), f" ({says})")
         for item in part.items:
-            console.print(Text.assemble("      hit: ", item.says))
+            cell.append(f"\n  hit: {item.says}")
+        grid.add_row(mark, cell)
     for flag in grade.red_flags:
-        console.print(
-            Text.assemble(("  red flag ", "bold red"), (flag.id, "red"), f": {flag.says}")
-        )
+        cell = Text.assemble(("red flag ", "bold red"), (flag.id, "red"), f": {flag.says}")
         if flag.text:
-            console.print(Text.assemble("      you said: ", flag.text))
+            cell.append("\n  you said: ")
+            cell.append(flag.text)
+        grid.add_row(Text("!", "bold red"), cell)
+    console.print(grid)
+
+
+def _bullets(console: Console, rows: Sequence[tuple[Text | str, Text]]) -> None:
+    """Rows of (mark, text) whose text wraps under itself, not under the mark."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    for mark, text in rows:
+        grid.add_row(mark, text)
+    console.print(grid)
 
 
 def render_attempt(console: Console, attempt: CaseAttempt) -> None:
     """After the follow-ups: how they went, the model answer, what the answer missed."""
     if attempt.follow_ups:
         console.print(Text("Follow-ups", style="bold"))
+        rows = []
         for answer in attempt.follow_ups:
-            ticked = f"{len(answer.ticked)}/{len(answer.follow_up.points)} points"
-            console.print(
-                Text.assemble(
-                    "  ", _verdict(answer.verdict), f" {ticked}: ", answer.follow_up.question
-                )
+            ticked = f" {len(answer.ticked)}/{len(answer.follow_up.points)} points: "
+            rows.append(
+                ("  ", Text.assemble(_verdict(answer.verdict), ticked, answer.follow_up.question))
             )
+        _bullets(console, rows)
     console.print(
         Panel(
             Text(attempt.case.example),
@@ -129,10 +144,9 @@ def _missed(console: Console, attempt: CaseAttempt) -> None:
                 "  ", (part, "bold red"), f": not covered; name at least {need} of"
             )
         console.print(head)
-        for point in points:
-            console.print(Text.assemble("    • ", point.says))
-    for flag in attempt.grade.red_flags:
-        console.print(Text.assemble("  ", ("avoid", "bold red"), ": ", flag.says))
+        _bullets(console, [("    •", Text(point.says)) for point in points])
+    if attempt.grade.red_flags:
+        _bullets(console, [("  avoid:", Text(flag.says)) for flag in attempt.grade.red_flags])
 
 
 def _main_answer(console: Console, run: CaseRun, source: TimedInput) -> CaseAttempt:
@@ -186,13 +200,16 @@ def case_interview(console: Console, run: CaseRun, source: TimedInput) -> CaseAt
 
 
 def _parts_cell(summary: Mapping[str, Any]) -> Text:
-    parts = summary.get("grade", {}).get("parts", {})
+    grade = summary.get("grade", {})
     cell = Text()
-    for name, part in parts.items():
+    for name, part in grade.get("parts", {}).items():
         if cell:
             cell.append(" ")
         covered = bool(part.get("covered"))
-        cell.append(("✓ " if covered else "✗ ") + name, style="green" if covered else "red")
+        cell.append(("✓" if covered else "✗") + name, style="green" if covered else "red")
+    for flag in grade.get("red_flags", []):
+        cell.append("\nred flag: ", style="red")
+        cell.append(str(flag).replace("_", " "))
     return cell
 
 
@@ -201,29 +218,39 @@ def _follow_cell(summary: Mapping[str, Any]) -> str:
     if not answers:
         return "-"
     right = sum(1 for a in answers if a.get("verdict") == "correct")
-    return f"{right}/{len(answers)} correct"
+    return f"{right}/{len(answers)}"
 
 
-def render_case_history(console: Console, sessions: Sequence[SessionRecord]) -> None:
-    """Past case attempts, oldest first: when, verdict, parts covered, red flags, follow-ups."""
+def _when(moment: datetime, now: datetime) -> str:
+    """Compact local time, e.g. `04 Dec 09:00`; the year only when it is not this year's."""
+    local = moment.astimezone(now.tzinfo)
+    return f"{local:%d %b %H:%M}" if local.year == now.year else f"{local:%d %b %Y %H:%M}"
+
+
+def render_case_history(console: Console, sessions: Sequence[SessionRecord], now: datetime) -> None:
+    """Past case attempts, oldest first: when, verdict, parts covered and red flags, follow-ups
+    answered correctly. The case column shows only when attempts span several cases."""
     if not sessions:
         console.print(Text("No case attempts yet: try `grill case`."))
         return
-    table = Table(title="Case attempts", title_justify="left", expand=False)
-    for name in ("when (UTC)", "case", "verdict", "parts covered", "red flags", "follow-ups"):
-        table.add_column(name, overflow="fold")
+    several = len({s.summary.get("case") for s in sessions}) > 1
+    table = Table(title="Case attempts", title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("when", no_wrap=True)
+    if several:
+        table.add_column("case", no_wrap=True)
+    table.add_column("verdict")
+    table.add_column("parts covered", overflow="fold", ratio=1)
+    table.add_column("follow-ups", justify="right", no_wrap=True)
     for session in sessions:
         summary: Mapping[str, Any] = session.summary
-        grade = summary.get("grade", {})
-        verdict = str(grade.get("verdict", "?"))
+        verdict = str(summary.get("grade", {}).get("verdict", "?"))
         if summary.get("status") == ABORTED:
-            verdict += " (stopped)"
+            verdict += "\nstopped"
         table.add_row(
-            session.started_at.strftime("%Y-%m-%d %H:%M"),
-            str(summary.get("case", "?")),
+            _when(session.started_at, now),
+            *([str(summary.get("case", "?"))] if several else []),
             verdict,
             _parts_cell(summary),
-            ", ".join(grade.get("red_flags", [])) or "-",
             _follow_cell(summary),
         )
     console.print(table)
