@@ -21,7 +21,6 @@ LAYERS = {
     "grader": 2,
     "scheduler": 2,
     "store": 2,
-    "migrations": 2,
     "answers": 1,
     "deck": 2,
     "config": 1,
@@ -34,7 +33,7 @@ LAYERS = {
 OWNERS = {
     "typer": {"cli"},
     "fsrs": {"scheduler"},
-    "sqlite3": {"store", "migrations"},
+    "sqlite3": {"store"},
     "yaml": {"deck"},
     "rich": {"cli", "ui", "report"},
     "prompt_toolkit": {"ui"},

@@ -39,6 +39,7 @@ from grill.paths import builtin_decks_dir, grill_home, user_decks_dir
 
 __all__ = [
     "MAX_DECK_BYTES",
+    "MAX_LINE",
     "deck_schema",
     "dump_deck",
     "load_deck",
@@ -48,6 +49,9 @@ __all__ = [
 
 MAX_DECK_BYTES = 5 * 1024 * 1024
 """A deck is text typed by a person; anything bigger is refused before parsing."""
+
+MAX_LINE = 20_000
+"""The longest line a deck may have; a long explanation is a few thousand characters."""
 
 _MAX_DEPTH = 32
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -453,6 +457,16 @@ def _compose(text: str, r: _Reader) -> yaml.Node | None:
     return None
 
 
+def _first_long_line(text: str) -> int | None:
+    """The number of the first line over MAX_LINE characters (such a line costs seconds)."""
+    if len(text) <= MAX_LINE:
+        return None
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > MAX_LINE:
+            return number
+    return None
+
+
 def _char_at(text: str, line: int, column: int) -> str:
     lines = text.split("\n")
     if line < len(lines) and column < len(lines[line]):
@@ -478,6 +492,12 @@ def load_deck(path: Path, *, builtin: bool = False) -> Deck:
         line = raw[: exc.start].count(b"\n") + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise DeckError([DeckIssue(shown, line, col, "not valid UTF-8 text")]) from None
+    long_line = _first_long_line(text)
+    if long_line:
+        message = (
+            f"line {long_line} is longer than {MAX_LINE:,} characters: not a hand-written deck"
+        )
+        raise DeckError([DeckIssue(shown, long_line, 1, message)])
     cached = _cache_get(raw, shown, builtin)
     if cached is not None:
         return cached
