@@ -15,6 +15,7 @@ from rich.text import Text
 
 from grill import __version__
 from grill.cli import config, decks, doctor, drill, export
+from grill.cli import grade as grade_cmd
 from grill.cli.common import err, reset_consoles
 from grill.errors import DeckError, GrillError
 
@@ -33,6 +34,7 @@ app = typer.Typer(
 )
 app.add_typer(decks.app, name="decks")
 app.command("card")(decks.card)
+app.command("grade")(grade_cmd.grade)
 app.add_typer(export.app, name="export")
 app.add_typer(config.app, name="config")
 app.command("drill")(drill.drill)

@@ -11,7 +11,9 @@ import typer
 from grill.cli.common import DeckOpt, JsonOpt, err, library, out, print_json, split_deck_option
 from grill.cli.decks_new import new
 from grill.deck import deck_schema, load_deck
-from grill.errors import DeckError
+from grill.errors import DeckError, DeckIssue
+from grill.grader import check_deck_lines
+from grill.model import Deck
 from grill.paths import user_decks_dir
 from grill.ui.cards import render_card, render_deck, render_library
 
@@ -83,15 +85,29 @@ def validate(
     """
     if not paths:
         lib = library()
+        _raise_phrase_issues(lib.decks)
         out().print(f"[green]ok[/]: {len(lib.decks)} deck(s), {len(lib.cards())} cards")
         return
     issues = []
     for path in paths:
         try:
             d = load_deck(path)
-            out().print(f"[green]ok[/] {path}: {len(d.cards)} cards, {len(d.cases)} case(s)")
+            issues.extend(_phrase_issues(d))
+            if not _phrase_issues(d):
+                out().print(f"[green]ok[/] {path}: {len(d.cards)} cards, {len(d.cases)} case(s)")
         except DeckError as exc:
             issues.extend(exc.issues)
+    if issues:
+        raise DeckError(issues)
+
+
+def _phrase_issues(deck: Deck) -> list[DeckIssue]:
+    """Rubric phrases the grader cannot read, located at their card or case."""
+    return [DeckIssue(deck.path, max(line, 1), 1, msg) for line, msg in check_deck_lines(deck)]
+
+
+def _raise_phrase_issues(decks: tuple[Deck, ...]) -> None:
+    issues = [issue for d in decks for issue in _phrase_issues(d)]
     if issues:
         raise DeckError(issues)
 

@@ -1,0 +1,88 @@
+"""`grill grade`: judge a typed answer to a card or case, one at a time or as a JSON-lines batch."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from grill.cli.common import DeckOpt, JsonOpt, library, out, print_json, split_deck_option
+from grill.errors import UsageError
+from grill.grader import grade as grade_card
+from grill.grader import grade_batch, grade_case, resolve_ref
+from grill.model import Case
+from grill.ui.grade import render_case_grade, render_grade
+
+__all__ = ["grade"]
+
+
+def grade(
+    ref: Annotated[
+        str | None, typer.Argument(help="Card id (warmup-why), number (7) or case id (spike).")
+    ] = None,
+    answer: Annotated[
+        str | None, typer.Option("--answer", "-a", help="The typed answer.", show_default=False)
+    ] = None,
+    answer_file: Annotated[
+        Path | None,
+        typer.Option("--answer-file", help="Read the answer from a file ('-': stdin)."),
+    ] = None,
+    batch: Annotated[
+        Path | None,
+        typer.Option(
+            "--batch",
+            help='JSON lines {"card": REF, "answer": TEXT}; prints one JSON result per line.',
+        ),
+    ] = None,
+    deck: DeckOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Grade a typed answer: verdict, key points hit and missed, misconceptions flagged.
+
+    Example: grill grade 21 --answer "1.0 on the global norm"
+    """
+    _, names = split_deck_option(deck)
+    lib = library(deck)
+    home = names[0] if names else None
+    if batch is not None:
+        if ref is not None or answer is not None or answer_file is not None:
+            raise UsageError("--batch takes no card and no --answer/--answer-file")
+        for result in grade_batch(lib, _read(batch), str(batch), home):
+            sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+        return
+    if ref is None:
+        raise UsageError("name a card or case to grade (or use --batch FILE)")
+    text = _answer(answer, answer_file)
+    target = resolve_ref(lib, ref, home)
+    if isinstance(target, Case):
+        case_result = grade_case(target, text)
+        if as_json:
+            print_json(case_result.to_dict())
+        else:
+            render_case_grade(out(), case_result, target)
+        return
+    result = grade_card(target, text)
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        render_grade(out(), result)
+
+
+def _answer(answer: str | None, answer_file: Path | None) -> str:
+    if (answer is None) == (answer_file is None):
+        raise UsageError("give the answer with exactly one of --answer TEXT or --answer-file FILE")
+    if answer is not None:
+        return answer
+    assert answer_file is not None
+    return sys.stdin.read() if str(answer_file) == "-" else _read(answer_file)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise UsageError(f"cannot read {path}: {reason}") from None

@@ -1,0 +1,1661 @@
+"""Recall grading: a typed answer and a card's rubric -> verdict, matched/missed points, flags.
+
+Pure, deterministic and offline: no I/O, no model, the same answer always gets the same grade.
+Rubric phrases are compiled once per phrase string and cached; an answer is normalised once per
+grade. The verdict follows `../shared/grading-standard.md`; the phrase language is the one of
+`docs/rubrics.md`.
+
+Normalisation (answers and phrases alike)
+    Unicode is folded (NFKC, curly quotes, dashes, arrows, `×`), text is lowercased, split into
+    sentences at `.` `!` `?` `;` and line breaks, and into words. Each word is lightly stemmed
+    (`spikes` = `spike`, `clipping` = `clip`, British `-ise` = `-ize`), then a lexicon folds
+    abbreviations and synonyms to one canonical form (`learning rate` = `step size` = `lr`,
+    `bfloat16` = `brain float` = `bf16`, `checkpoint` = `ckpt`, `validation` = `dev set` = `val`,
+    `higher`/`larger`/`increase` = one form, ...). Filler words (`the`, `is`, `really`, ...) are
+    dropped. Numbers are read from digits or words with `k`/`thousand`/`million` multipliers
+    (`2k` = `2000` = `two thousand`), ranges (`2-8k`, `2k to 8k`, `between 2000 and 8000`,
+    `two to eight thousand`), and carry their kind: plain, percent (`10%`, `ten percent`) or
+    multiplier (`10x`, `10×`, `ten times`, `twice`, `an order of magnitude`). A long word that
+    is neither known nor in the card's rubric is matched to a rubric or lexicon word one typo away
+    (two for words of nine letters or more), with the same first letter.
+
+Phrases
+    `a b c`        key points: every item occurs in one sentence, within a window of
+                   n + max(4, n) words, in any order. Misconceptions and red flags: in the
+                   written order and inside one clause (same window), because what they catch
+                   is usually a swap ("forgets the new task" vs "the new task erases the old").
+    `a .. b`       `a` is matched before `b` (every word of `a` before every word of `b`), in one
+                   sentence; each side is a bag with its own window.
+    `(x|y z)`      alternatives; `(x|)` makes `x` optional (an optional part simply drops out,
+                   unless it holds a negator). An alternative made only of filler words
+                   (`that's it`) cannot be checked and is left out. Groups nest and may hold `..`.
+    `{lo-hi}`      a plain number, or both ends of a range, within [lo, hi]; `{lo-hi%}` a percentage
+                   (a plain fraction such as `0.1` counts as 10%); `{lo-hix}` a multiplier.
+                   `{v}`, `{v%}`, `{vx}` mean `{v-v}`. A bare number in a phrase (`1.0`, `2k`)
+                   means itself.
+    A number word that also names a multiplier (`double`, `twice`, `order of magnitude`) matches
+    either that word or that multiplier. A phrase that is only filler words is an error
+    (`phrase_error`); a phrase that is only a negation (`(no|nothing|none)`) matches only a
+    sentence that is itself a negation with at most one more word ("nothing", "none extra").
+
+Negation
+    Negators: `no`, `not`, `n't`, `!=`, `never`, `without`, `nothing`, `none`, `neither`, `nor`,
+    `lack`, `instead of`, `rather than`, and folded predicates (`unnecessary`, `unneeded` = not
+    needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations. `avoid`
+    is a soft negator: it only stops a misconception or red flag from counting.
+    Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
+    `because`, `which`.
+    A phrase containing a negator matches only where the answer negates: its negator matches any
+    negator of the answer in the same window (`no loss scaling` matches `loss scaling isn't
+    needed`), and the sentence must not change side between them (`but`, `however`, ...).
+    A phrase without a negator does not count where the answer negates it: when a negator stands at
+    most 3 words before any matched word in the same clause, or when a verbal negation (`isn't`,
+    `doesn't`, `is not`, `never`) follows the last matched word within 3 words in its clause and
+    is itself followed by a predicate (`needed`, `required`, `necessary`, `helpful`, `used`, ...)
+    or ends the clause ("X is not needed", but not "X doesn't underflow").
+    Under `check`, `make sure`, `ensure`, `verify` ("check the schedule isn't broken") a negator
+    does not negate key points: the point is named as a suspect; it still negates misconceptions.
+    A key point that matches only negated, with every matched word in one clause that is not a
+    purpose or condition clause (`so ...`, `if ...`, `otherwise ...`), is a contradiction: a flag
+    that makes the answer wrong. A negated misconception or red flag is not one ("roll back,
+    don't restart from scratch").
+
+Verdict of a card answer
+    empty, "idk"-like or contentless -> wrong. Any misconception, contradiction, or `order`
+    violation (matched points of `order` appearing out of order, by their first match) -> a flag
+    -> wrong. Otherwise: matched points >= `correct` (default: the standard's list rule, see
+    `correct_needed`) and every `requires` point matched -> correct; matched >= `partial`
+    (default 1) or any point matched only by a `vague` phrase -> partial; else wrong.
+    Score: (matched + 0.5 * vague-only) / points, capped at 1; 0 when a flag makes it wrong.
+
+Verdict of a case answer
+    A part is covered when at least `need` of its items match (not negated). Any red flag ->
+    wrong; every part covered -> correct; one part or more -> partial; none -> wrong. Score: the
+    share of parts covered, 0 with a red flag.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from functools import cache, lru_cache
+
+from rapidfuzz.distance import OSA
+
+from grill.errors import NotFoundError, UsageError
+from grill.model import (
+    Card,
+    Case,
+    CaseGrade,
+    Deck,
+    Flag,
+    Grade,
+    Library,
+    PartGrade,
+    Point,
+    Rubric,
+    Verdict,
+)
+
+__all__ = [
+    "check_deck",
+    "check_deck_lines",
+    "correct_needed",
+    "grade",
+    "grade_batch",
+    "grade_case",
+    "grade_ref",
+    "normalise",
+    "parse_batch",
+    "phrase_error",
+    "resolve_ref",
+]
+
+# ---------------------------------------------------------------- vocabulary
+
+_STOPWORDS = frozenset(
+    """a an the is are was were be been being am it its it's this these those there here of on in
+    at for with into onto as i me my we our us you your they them their he she his her one's
+    just really very quite pretty some any also so then thus too_not_a_stopword basically actually
+    literally usually typically generally often probably maybe perhaps likely roughly about around
+    approximately approx approx. ~ like kind sort etc eg ie e.g i.e would should could can will may
+    might do does did doing has have had having get gets got getting make makes made thing
+    things stuff way ways lot lots well ok okay sure hmm um uh think guess say
+    basically that's what's whats its""".split()
+) - {"too_not_a_stopword"}
+
+# Words that end a clause for the scope of negation (commas and brackets do too).
+_CLAUSE_WORDS = frozenset(
+    """and but so because since while whereas although though however then if unless until which
+    that who when where otherwise yet therefore hence plus""".split()
+)
+# Words that turn a sentence to the other side: a negated phrase may not straddle them.
+_STRONG_WORDS = frozenset("but however although though whereas while yet instead".split())
+
+_AUX = frozenset(
+    "is are was were be been am do does did will would should can could may might must need "
+    "needs has have had".split()
+)
+_HARD_NEGATORS = frozenset(
+    "no not never without nothing none neither nor cannot lack lacks lacking lacked".split()
+)
+_VERBAL_NEGATORS = frozenset({"never", "cannot"})
+_SOFT_NEGATORS = frozenset({"avoid", "avoids", "avoiding", "avoided"})
+# Folded negated predicates: word -> the words after the (verbal) negator.
+_NEGATED_PREDICATES = {
+    "unnecessary": "needed",
+    "unneeded": "needed",
+    "needless": "needed",
+    "irrelevant": "relevant",
+    "useless": "useful",
+    "pointless": "useful",
+    "ineffective": "effective",
+    "unhelpful": "helpful",
+}
+_IDK = re.compile(
+    r"\b(idk|dunno|no idea|no clue|not sure|unsure|i (do not|don't|dont) know|"
+    r"(do not|don't|dont) know|pass|skip|n/?a|no answer|forgot|"
+    r"i forget|can't remember|cant remember|don't remember|dont remember)\b"
+)
+
+_LEXICON_TEXT = """
+lr: learning rate, learning-rate, step size, stepsize, lrs, learn rate
+batch size: bs, bsz, batchsize, minibatch size, mini batch size
+bf16: bfloat16, bfloat, brain float, brainfloat, brainfloat16, b16
+fp16: float16, half precision, f16, half float
+fp32: float32, full precision, single precision, f32
+fp8: float8, f8, e4m3, e5m2
+mixed precision: amp, automatic mixed precision
+grad: gradient, grads, gradients, gradient's
+grad norm: gradnorm, gnorm, grad-norm
+grad clip: gradclip, gradclipping
+eos: edge of stability, edge-of-stability
+accumulate: accum, accumulation, accumulating, accumulated
+ckpt: checkpoint, check point, chkpt, ckp, snapshot
+val: validation, dev set, devset, held out, heldout, held-out, eval set, evaluation set,
+    valid set, validation set, val set
+val loss: eval loss, evaluation loss, dev loss, test loss
+wd: weight decay, l2 regularization, l2 penalty, l2 reg, l2
+adam: adamw, adam optimizer, adamw optimizer
+optstate: optimizer state, optimizer states, optimiser state, adam state, adam states,
+    adam moment, adam moments, adam statistic, optimizer statistic, optimizer moment,
+    moment estimate, optimizer stat, adam stat, optim state
+optimizer: optimiser, optim, opt
+warmup: warm up, warm-up, warming up, warmed up, warms up, lr warmup
+loss scale: lossscale, lossscaling, loss scaler, scale loss, scaling loss
+layernorm: layer norm, layer normalization, ln
+prenorm: pre layernorm, pre layer norm, pre ln, pre norm, pre-ln, pre layer normalization,
+    preln, prelayernorm, pre normalization
+postnorm: post layernorm, post layer norm, post ln, post norm, postln,
+    post layer normalization, postlayernorm
+per layer: layerwise, layer-wise, per-layer, each layer, every layer, layer by layer
+per tensor: tensorwise, per-tensor, each tensor, tensor-wise
+per param: per parameter, parameterwise, per-param, elementwise, element-wise, per element
+param: parameter, params, parameters, weights, weight
+explode: explosion, explosions, blow up, blowup, blew up, blows up, blowing up, blown up
+spike: jump, jumps, jumped, jumping, surge, surges
+instability: instabilities, unstable, numerical issue, numerical issues, numerics,
+    numerical problem
+stable: stability, stabilize, stabilise, stabilization, stabilisation, stabler
+nan: nans, not a number, inf, infs, infinity
+overfit: overfitting, over-fitting, over fitting, overfits, overfitted
+underfit: underfitting, under-fitting, under fitting, underfits
+overflow: over flow, overflows, overflowing
+underflow: under flow, underflows, underflowing, flush to zero, flushes to zero
+early stop: early stopping, early-stopping, stop early, stopping early
+augment: augmentation, augmentations, data aug, aug, augmenting
+regularize: regularization, regularisation, regularizer, regularise, reg, regularizing,
+    regularising
+mantissa: significand, fraction bits, mantissa bits
+exponent: exponent bits, exponents
+fisher: fisher information, fisher info, fim, fisher matrix, fisher information matrix
+ewc: elastic weight consolidation
+average: avg, averages
+moving average: ema, running average, running mean, moving mean, rolling average, rolling mean,
+    exponential moving average, movingavg, moving avg, running avg, rolling avg
+step: steps, iteration, iterations, iter, iters
+frozen: freeze, freezing, froze, frozen layer, requires grad false, requires_grad false,
+    requires grad off, requires_grad off, requires grad=false
+attention: attn, self-attention, self attention
+ffn: feed forward, feed-forward, feedforward, mlp, mlps
+pretrain: pre-training, pre training, pretraining, pre-train, pre train
+finetune: fine-tuning, fine tuning, finetuning, fine tune, fine-tune, sft
+bitflip: bit flip, bit flips, bit-flip, bit-flips, bitflips, flipped bit, flipped bits,
+    cosmic ray, cosmic rays
+nondeterminism: non-determinism, non determinism, nondeterministic, non-deterministic,
+    non deterministic
+restart: re-start, start over, start again, retrain, re-train, rerun, restarting, starting over
+rollback: roll back, roll-back, rolling back, rolled back, rolls back, revert, reverting,
+    go back, going back, restore, restoring, reload, reloading
+log scale: log axis, log-scale, log y, log y axis, log-y, logarithmic, logarithmic scale,
+    log plot, semilog, log-log, log axes, log scales, logscale
+hopper: h100, h200, h800
+blackwell: b100, b200, gb200
+volta: v100
+ampere: a100
+matmul: matrix multiplication, matrix multiply, gemm, gemms, matmuls, mat mul,
+    matrix multiplications, matrix mult
+activation: activations, acts
+memory: mem, vram, hbm
+speedup: speed up, speed-up, faster, speedups
+linear: linearly, proportional, proportionally, proportionately
+cosine: cos, cosine annealing, cosine schedule
+schedule: scheduler, schedules, sched
+old: original, previous, prior, older
+dataset: data set, datasets, data sets
+high: big, large, huge, enormous, massive
+low: small, tiny, little
+increase: higher, larger, bigger, greater, raise, raising, bump, grow, grows, growing, rise,
+    rises, rising, go up, goes up, going up, increment
+decrease: lower, lowering, smaller, reduce, reducing, reduction, cut, cutting, halve, halving,
+    decline, go down, goes down, going down, fall, falls, falling, shrink, less, fewer
+double: twice, doubling, doubled, doubles
+order magnitude: order of magnitude, orders of magnitude, oom
+forget: forgetting, forgets, forgot, forgotten, lose, loses, losing, erase, erases, wipe out,
+    wipes out, overwrite, overwrites
+only: just, simply, merely, solely
+skip: skipping, discard, discarding, ignore, ignoring
+ratio: fraction, proportion, share, mix ratio
+replay: rehearsal, replay buffer, replaying
+fix: fixes, remedy, remedies, mitigation, mitigations, mitigate, solution
+"""
+"""canonical: variants. A line starting with spaces continues the one above."""
+
+
+def _lexicon_entries(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    entries: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if line.startswith(" "):
+            entries[-1][1].extend(v.strip() for v in line.split(",") if v.strip())
+            continue
+        canonical, _, variants = line.partition(":")
+        entries.append((canonical.strip(), [v.strip() for v in variants.split(",") if v.strip()]))
+    return [(c, tuple(v)) for c, v in entries]
+
+
+# Canonical words that also stand for a number (a multiplier).
+_WORD_NUMS = {"doubl": (2.0, "x"), "order magnitud": (10.0, "x")}  # by canonical stems
+
+_NUMBER_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_MAGNITUDES = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+_SUFFIX_MAG = {"k": 1e3, "m": 1e6, "b": 1e9, "bn": 1e9}
+_PERCENT_WORDS = frozenset({"percent", "pct", "percentage"})
+_TIMES_WORDS = frozenset({"x", "times", "fold"})
+
+# Word pairs a typo must never turn into one another.
+_PROTECTED = frozenset(
+    """increase decrease higher lower high low overflow underflow before after above below
+    more less larger smaller early late first last old new input output forward backward global
+    local pre post min max minimum maximum mantissa exponent train val positive negative linear
+    quadratic""".split()
+)
+
+# ---------------------------------------------------------------- stemming and the lexicon
+
+_BRITISH = (
+    (re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations|er|ers)$"), r"iz\1"),
+    (re.compile(r"(?<=[a-z]{3})ys(e|es|ed|ing)$"), r"yz\1"),
+    (re.compile(r"(?<=[a-z]{3})our(s|ed|ing|al|)$"), r"or\1"),
+    (re.compile(r"(?<=[a-z]{3}[aeiou])ll(ed|ing|er|ers)$"), r"l\1"),
+)
+_EXCEPTIONS = {
+    "bias": "bias",
+    "biases": "bias",
+    "embed": "embed",
+    "used": "use",
+    "uses": "use",
+    "using": "use",
+    "early": "early",
+    "only": "only",
+    "data": "data",
+    "loss": "loss",
+    "status": "status",
+    "analysis": "analysis",
+    "axis": "axis",
+    "axes": "axis",
+    "news": "new",
+    "less": "less",
+    "unless": "unless",
+    "series": "series",
+    "process": "process",
+}
+_INFLECTIONS = (
+    ("sses", "ss"),
+    ("ies", "y"),
+    ("ied", "y"),
+    ("ingly", ""),
+    ("edly", ""),
+    ("ings", ""),
+    ("ing", ""),
+    ("eed", "eed"),
+    ("ed", ""),
+    ("ches", "ch"),
+    ("shes", "sh"),
+    ("xes", "x"),
+    ("zes", "z"),
+    ("es", "e"),
+    ("ss", "ss"),
+    ("us", "us"),
+    ("is", "is"),
+    ("s", ""),
+    ("ly", ""),
+)
+_DERIVATIONS = (
+    ("izations", ""),
+    ("ization", ""),
+    ("izers", ""),
+    ("izer", ""),
+    ("ize", ""),
+    ("iz", ""),
+    ("ations", ""),
+    ("ation", ""),
+    ("ate", ""),
+    ("ities", ""),
+    ("ity", ""),
+    ("ness", ""),
+    ("ences", ""),
+    ("ence", ""),
+)
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    """A light, conservative suffix stripper; the same on answers and phrases."""
+    if word in _EXCEPTIONS:
+        return _EXCEPTIONS[word]
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    for pattern, repl in _BRITISH:
+        word = pattern.sub(repl, word)
+    for suffix, repl in _INFLECTIONS:
+        if word.endswith(suffix):
+            base = word[: len(word) - len(suffix)]
+            minimum = 4 if suffix == "ly" else 3
+            if len(base) >= minimum and (suffix not in ("ing", "ed") or _has_vowel(base)):
+                word = base + repl
+                if suffix in ("ing", "ed", "ings", "ingly", "edly"):
+                    word = _after_strip(word)
+            break
+    for suffix, repl in _DERIVATIONS:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: len(word) - len(suffix)] + repl
+            break
+    if word.endswith("e") and len(word) > 3 and not word.endswith("ee"):
+        word = word[:-1]
+    return word
+
+
+def _has_vowel(text: str) -> bool:
+    return any(c in "aeiouy" for c in text)
+
+
+def _after_strip(word: str) -> str:
+    """`clipp` -> `clip` (undouble), `updat` -> `update` (restore the e)."""
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz" and word[-1] not in "aeiou":
+        return word[:-1]
+    if word.endswith(("at", "bl", "iz")):
+        return word + "e"
+    return word
+
+
+_WORD_SPLIT = re.compile(r"[a-z0-9]+")
+
+
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(_stem(w) for w in _WORD_SPLIT.findall(text.lower()))
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    multi: dict[tuple[str, ...], tuple[str, ...]]
+    longest: int
+    raw: dict[str, tuple[str, ...]]  # unstemmed single-word variants, for typo matching
+    canon: frozenset[str]
+
+
+def _key(text: str) -> tuple[str, ...]:
+    """A lexicon key: the stems of a variant's words, filler words left out."""
+    words = _WORD_SPLIT.findall(text.lower())
+    return tuple(_stem(w) for w in words if w not in _STOPWORDS) or tuple(map(_stem, words))
+
+
+def _build_lexicon() -> _Lexicon:
+    multi: dict[tuple[str, ...], tuple[str, ...]] = {}
+    raw: dict[str, tuple[str, ...]] = {}
+    canon: set[str] = set()
+    for canonical, variants in _lexicon_entries(_LEXICON_TEXT):
+        out = _stems(canonical)
+        canon.update(out)
+        for variant in (canonical, *variants):
+            key = _key(variant)
+            if key and key != out or len(key) > 1:
+                multi.setdefault(key, out)
+            if " " not in variant and len(variant) >= 6 and variant.isalpha():
+                raw.setdefault(variant, out)
+    longest = max(len(k) for k in multi)
+    return _Lexicon(multi, longest, raw, frozenset(canon))
+
+
+_LEX = _build_lexicon()
+_STOP_STEMS = frozenset(_stem(w) for w in _STOPWORDS) | _STOPWORDS
+_PROTECTED_STEMS = frozenset(_stem(w) for w in _PROTECTED)
+_KNOWN = (
+    _STOP_STEMS
+    | _PROTECTED_STEMS
+    | _LEX.canon
+    | frozenset(s for k in _LEX.multi for s in k)
+    | frozenset(_stem(w) for w in _CLAUSE_WORDS | _HARD_NEGATORS | _AUX)
+)
+
+
+@lru_cache(maxsize=65536)
+def _typo_of_lexicon(word: str) -> tuple[str, ...] | None:
+    """A long unknown word one typo from a lexicon variant (`gradeint`, `checkpiont`)."""
+    if len(word) < 6 or not word.isalpha() or _stem(word) in _KNOWN:
+        return None
+    limit = 2 if len(word) >= 9 else 1
+    for variant, canonical in _LEX.raw.items():
+        if variant[0] == word[0] and abs(len(variant) - len(word)) <= limit:
+            if OSA.distance(word, variant, score_cutoff=limit) <= limit:
+                return canonical
+    return None
+
+
+# ---------------------------------------------------------------- tokens
+
+
+@dataclass(frozen=True)
+class _Num:
+    lo: float
+    hi: float
+    kind: str  # "" plain, "%" percent, "x" multiplier
+
+
+@dataclass(frozen=True)
+class _Tok:
+    word: str  # canonical stem; "#" for a number
+    num: _Num | None
+    start: int
+    end: int
+    neg: int = 0  # 0 none, 1 negator, 2 soft negator (misconceptions only)
+    verbal: bool = False  # a negated verb ("isn't", "is not", "never"): negates what precedes it
+    clause: int = 0  # clause index within the sentence (negation scope)
+    side: int = 0  # strong-clause index (a negated phrase may not straddle `but`)
+    sub: bool = False  # in a subordinate clause (`so ...`, `which ...`): never a contradiction
+    hypo: bool = False  # a negator under `check`/`make sure`: it does not negate key points
+    pred: bool = False  # a verbal negator before a predicate (`not needed`) or ending its clause
+
+
+@dataclass
+class _Raw:
+    """A token while a sentence is being read: surface word or number, with its offsets."""
+
+    text: str
+    start: int
+    end: int
+    num: _Num | None = None
+    sep: str = ""  # punctuation: "," (clause break), "-" (range dash) or "" for a word
+    stop: bool = False  # a filler word: dropped after negation and clauses are read
+
+
+_UNICODE = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "`": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": " - ",
+        "\u2015": " - ",
+        "\u2212": "-",
+        "\u2192": " > ",
+        "\u27f6": " > ",
+        "\u21d2": " > ",
+        "\u2794": " > ",
+        "\u279c": " > ",
+        "\u00d7": "x",
+        "\u2248": "~",
+        "\u2264": "<",
+        "\u2260": " not ",
+        "\u2265": ">",
+    }
+)
+_Repl = str | Callable[[re.Match[str]], str]
+_PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
+    (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
+    (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
+    (re.compile(r"\bper cent\b"), "percent"),
+    (re.compile(r"!=|=/="), " not "),
+    (re.compile(r"\bw/o\b"), "without"),
+    (re.compile(r"\bw/"), "with "),
+    (re.compile(r"\bb/c\b"), "because"),
+    (re.compile(r"(\d+(?:\.\d+)?)\s*\^\s*(-?\d+)"), lambda m: f"{m.group(1)}e{m.group(2)}"),
+    (re.compile(r"-+>|=+>|<-+"), " > "),
+    (re.compile(r"\.{2,}"), ". "),
+)
+_SENTENCE = re.compile(r"(?:[.!?;]+(?=\s|$|[\"')\]])|\n+|\.(?=[a-z]{2}))")
+_LEX_TOKEN = re.compile(
+    r"(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e-?\d+)?|\.\d+)"
+    r"(?P<suf>bn|k|m|b|x|%)?(?![a-z0-9])"
+    r"|(?P<numword>\d+(?:\.\d+)?)(?=[a-z])"
+    r"|(?P<word>[a-z][a-z0-9_]*(?:'[a-z]+)?)"
+    r"|(?P<sep>[,:()\[\]{}/<>+&|*-]|%)"
+)
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text.translate(_UNICODE)).translate(_UNICODE).lower()
+    for pattern, repl in _PRE:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _sentences(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, sentence text) pieces of a folded text."""
+    start = 0
+    for m in _SENTENCE.finditer(text):
+        if m.start() > start:
+            yield start, text[start : m.start()]
+        start = m.end()
+    if start < len(text):
+        yield start, text[start:]
+
+
+def _raw_tokens(text: str, offset: int) -> list[_Raw]:
+    out: list[_Raw] = []
+    for m in _LEX_TOKEN.finditer(text):
+        s, e = m.start() + offset, m.end() + offset
+        if m.group("num") is not None:
+            value = float(m.group("num").replace(",", ""))
+            suffix = m.group("suf") or ""
+            kind = suffix if suffix in ("x", "%") else ""
+            value *= _SUFFIX_MAG.get(suffix, 1.0)
+            out.append(_Raw(m.group(0), s, e, _Num(value, value, kind)))
+            if suffix in _SUFFIX_MAG:
+                out[-1].text = "#mag"  # marks a number that already carries its magnitude
+        elif m.group("numword") is not None:
+            value = float(m.group("numword"))
+            out.append(_Raw(m.group(0), s, e, _Num(value, value, "")))
+        elif m.group("word") is not None:
+            out.extend(_split_word(m.group("word"), s))
+        else:
+            sep = m.group("sep")
+            if sep == "-":
+                before = text[m.start() - 1] if m.start() > 0 else " "
+                after = text[m.end()] if m.end() < len(text) else " "
+                sep = "-" if not before.isspace() and not after.isspace() else ","
+            out.append(_Raw(sep, s, e, sep=sep if sep in "-%" else ","))
+    return out
+
+
+def _split_word(word: str, start: int) -> list[_Raw]:
+    """Contractions and underscores: `doesn't` -> does + not, `requires_grad` -> requires grad."""
+    out: list[_Raw] = []
+    pos = start
+    for part in word.split("_"):
+        if not part:
+            pos += 1
+            continue
+        end = pos + len(part)
+        if part.endswith("n't"):
+            stem = {"won't": "will", "can't": "can", "shan't": "shall"}.get(part, part[:-3])
+            out.append(_Raw(stem, pos, end - 3))
+            out.append(_Raw("n't", end - 3, end))
+        elif part.endswith(("'s", "'re", "'ve", "'ll", "'d", "'m")):
+            out.append(_Raw(part[: part.index("'")], pos, end))
+        else:
+            out.append(_Raw(part.replace("'", ""), pos, end))
+        pos = end + 1
+    return out
+
+
+def _read_numbers(raws: list[_Raw]) -> list[_Raw]:
+    """Number words, magnitudes, kinds (%, x) and ranges folded into number tokens."""
+    out = _ranges(_number_suffixes(_number_words(raws)))
+    return [r for r in out if r.sep != "-" and r.sep != "%"]  # a hyphen joins words like a space
+
+
+def _number_words(raws: list[_Raw]) -> list[_Raw]:
+    out: list[_Raw] = []
+    i = 0
+    while i < len(raws):
+        r = raws[i]
+        if r.sep or r.num is not None or r.text not in _NUMBER_WORDS:
+            if r.text == "twice":
+                out.append(_Raw("double", r.start, r.end))
+            else:
+                out.append(r)
+            i += 1
+            continue
+        value = float(_NUMBER_WORDS[r.text])
+        j = i + 1
+        if value >= 20 and j < len(raws) and raws[j].text in _NUMBER_WORDS:
+            if _NUMBER_WORDS[raws[j].text] < 10:
+                value += _NUMBER_WORDS[raws[j].text]
+                j += 1
+        if j + 1 < len(raws) and raws[j].text == "point" and raws[j + 1].text in _NUMBER_WORDS:
+            value += _NUMBER_WORDS[raws[j + 1].text] / 10
+            j += 2
+        out.append(_Raw("#", r.start, raws[j - 1].end, _Num(value, value, "")))
+        i = j
+    return out
+
+
+def _number_suffixes(raws: list[_Raw]) -> list[_Raw]:
+    out: list[_Raw] = []
+    for r in raws:
+        prev = out[-1] if out else None
+        if prev is not None and prev.num is not None and not r.sep:
+            word = r.text
+            if word in _MAGNITUDES or (word == "k" and prev.text != "#mag"):
+                mag = _MAGNITUDES.get(word, 1e3)
+                prev.num = _Num(prev.num.lo * mag, prev.num.hi * mag, prev.num.kind)
+                prev.text, prev.end = "#mag", r.end
+                continue
+            if word in _PERCENT_WORDS or word in _TIMES_WORDS:
+                kind = "%" if word in _PERCENT_WORDS else "x"
+                prev.num = _Num(prev.num.lo, prev.num.hi, kind)
+                prev.end = r.end
+                continue
+        if r.sep == "%" and prev is not None and prev.num is not None:
+            prev.num = _Num(prev.num.lo, prev.num.hi, "%")
+            prev.end = r.end
+            continue
+        if r.sep == "-" and prev is not None and prev.num is not None:
+            out.append(r)  # maybe a range dash; `10-fold` is read below
+            continue
+        if r.text == "fold" and len(out) >= 2 and out[-1].sep == "-" and out[-2].num is not None:
+            n = out[-2].num
+            out[-2].num = _Num(n.lo, n.hi, "x")
+            out[-2].end = r.end
+            out.pop()
+            continue
+        out.append(r)
+    return out
+
+
+def _ranges(raws: list[_Raw]) -> list[_Raw]:
+    """`2-8k`, `2k to 8k`, `between 2000 and 8000`, `two to eight thousand` -> one range."""
+    out: list[_Raw] = []
+    i = 0
+    while i < len(raws):
+        r = raws[i]
+        if r.text == "between" and i + 3 < len(raws) and raws[i + 2].text == "and":
+            lo, hi = raws[i + 1], raws[i + 3]
+            if lo.num is not None and hi.num is not None:
+                out.append(_range(lo, hi))
+                i += 4
+                continue
+        if (
+            r.num is not None
+            and i + 2 < len(raws)
+            and (raws[i + 1].sep == "-" or raws[i + 1].text == "to")
+            and raws[i + 2].num is not None
+            and not (raws[i + 1].text == "to" and out and out[-1].text == "from")
+        ):
+            out.append(_range(r, raws[i + 2]))
+            i += 3
+            continue
+        out.append(r)
+        i += 1
+    return out
+
+
+def _range(lo: _Raw, hi: _Raw) -> _Raw:
+    assert lo.num is not None and hi.num is not None
+    a, b = lo.num.lo, hi.num.hi
+    kind = hi.num.kind or lo.num.kind
+    if hi.text == "#mag" and lo.text != "#mag" and b >= 1000:
+        mag = 10 ** (3 * int(math.log10(b) // 3))
+        if a * mag <= b:
+            a *= mag
+    if a > b:
+        a, b = b, a
+    return _Raw("#", lo.start, hi.end, _Num(a, b, kind))
+
+
+def _canonical(raws: list[_Raw]) -> list[_Raw]:
+    """Stem words and fold lexicon entries (longest match first) to their canonical words."""
+    words = ["" if r.sep or r.num is not None else _stem(r.text) for r in raws]
+    out: list[_Raw] = []
+    i = 0
+    while i < len(raws):
+        r = raws[i]
+        if not words[i]:
+            out.append(r)
+            i += 1
+            continue
+        end, found = _lexicon_at(raws, words, i)
+        if found is None and r.text in _STOPWORDS:
+            out.append(_Raw(words[i], r.start, r.end, stop=True))
+            i += 1
+            continue
+        if found is None:
+            typo = _typo_of_lexicon(r.text)
+            end, found = i + 1, typo if typo is not None else (words[i],)
+        for k, word in enumerate(found):
+            out.append(_Raw(word, r.start, raws[end - 1].end, _word_num(found, k)))
+        i = end
+    return out
+
+
+def _lexicon_at(raws: list[_Raw], words: list[str], i: int) -> tuple[int, tuple[str, ...] | None]:
+    """The longest lexicon entry starting at i (filler words inside it skipped): (end, words)."""
+    content: list[int] = []
+    j = i
+    while j < len(raws) and words[j] and len(content) < _LEX.longest:
+        if not (content and raws[j].text in _STOPWORDS):
+            content.append(j)
+        j += 1
+    for n in range(len(content), 0, -1):
+        found = _LEX.multi.get(tuple(words[k] for k in content[:n]))
+        if found is not None:
+            return content[n - 1] + 1, found
+    return i + 1, None
+
+
+def _word_num(words: tuple[str, ...], k: int) -> _Num | None:
+    key = " ".join(words)
+    if key in _WORD_NUMS and k == 0:
+        value, kind = _WORD_NUMS[key]
+        return _Num(value, value, kind)
+    return None
+
+
+def _stems_of(words: Iterable[str]) -> frozenset[str]:
+    return frozenset(_stem(w) for w in words)
+
+
+_NEG_STEMS = _stems_of(_HARD_NEGATORS) | {"not", "n't"}
+_VERBAL_STEMS = _stems_of(_VERBAL_NEGATORS) | {"n't"}
+_SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
+_AUX_STEMS = _stems_of(_AUX) | _AUX
+_CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
+_STRONG_STEMS = _stems_of(_STRONG_WORDS)
+_NEG_PREDICATES = {_stem(k): _stem(v) for k, v in _NEGATED_PREDICATES.items()}
+_NOT_A_NEGATION = frozenset({"only", "sure", "necessarily"})  # `not only X` asserts X
+# Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
+_SUBORDINATE_STEMS = _stems_of("so if when unless until otherwise lest".split())
+# `check the schedule isn't broken` suspects the schedule: a key point, not its negation.
+_CHECK_STEMS = _stems_of("check checks checking ensure verify confirm whether test".split())
+_CHECK_LINKS = _stems_of("that if whether".split())
+_PREDICATE_STEMS = _stems_of(
+    """need needed required require requires necessary help helps matter matters use used
+    work works important relevant useful apply applies enabled true correct right case
+    effective problem issue cause causes fix fixes solve happen happens exist exists enough
+    sufficient worth mandatory essential""".split()
+)
+
+
+def _tokens(raws: list[_Raw]) -> list[_Tok]:
+    """Mark negators and clauses, drop filler words: the tokens a phrase is matched against."""
+    out: list[_Tok] = []
+    clause = side = 0
+    sub = hypo = False
+    prev = ""
+    i = 0
+    while i < len(raws):
+        r = raws[i]
+        i += 1
+        nxt = raws[i].text if i < len(raws) else ""
+        if r.sep:
+            clause, sub, hypo = clause + 1, False, False
+            continue
+        if r.text in ("#", "#mag"):
+            out.append(_Tok("#", r.num, r.start, r.end, clause=clause, side=side, sub=sub))
+            prev = "#"
+            continue
+        word = r.text
+        if word in _NEG_STEMS and nxt in _NOT_A_NEGATION:
+            i += nxt != "necessarily"
+            continue
+        if word in ("instead", "rather") and nxt in ("of", "than"):
+            clause, sub = clause + 1, True
+            out.append(_Tok("not", None, r.start, raws[i].end, 1, False, clause, side, sub))
+            i += 1
+            continue
+        if word in _CHECK_STEMS or (word == "make" and nxt == "sure"):
+            hypo = True
+        if word in _NEG_PREDICATES:
+            out.append(_Tok("not", None, r.start, r.end, 1, True, clause, side, sub, hypo))
+            out.append(
+                _Tok(_NEG_PREDICATES[word], None, r.start, r.end, 0, False, clause, side, sub)
+            )
+            prev = word
+            continue
+        if word in _NEG_STEMS:
+            verbal = word in _VERBAL_STEMS or prev in _AUX_STEMS
+            out.append(_Tok("not", None, r.start, r.end, 1, verbal, clause, side, sub, hypo))
+            prev = "not"
+            continue
+        if word in _CLAUSE_STEMS or word in _STRONG_STEMS:
+            clause += 1
+            side += word in _STRONG_STEMS
+            sub = word in _SUBORDINATE_STEMS
+            hypo = hypo and word in _CHECK_LINKS
+            prev = word
+            continue
+        prev = word
+        if r.stop:
+            continue
+        neg = 2 if word in _SOFT_STEMS else 0
+        out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub))
+    return _mark_predicates(out)
+
+
+def _mark_predicates(toks: list[_Tok]) -> list[_Tok]:
+    """A verbal negator negates what precedes it only before a predicate (`isn't needed`)."""
+    out = list(toks)
+    for q, tok in enumerate(toks):
+        if tok.neg == 1 and tok.verbal:
+            nxt = toks[q + 1] if q + 1 < len(toks) else None
+            if nxt is None or nxt.clause != tok.clause or nxt.word in _PREDICATE_STEMS:
+                out[q] = replace(tok, pred=True)
+    return out
+
+
+def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
+    raws = _read_numbers(_raw_tokens(text, offset))
+    return _tokens(_canonical(raws))
+
+
+@dataclass(frozen=True)
+class _Answer:
+    text: str
+    sentences: tuple[tuple[_Tok, ...], ...]
+
+    @property
+    def empty(self) -> bool:
+        return not any(self.sentences)
+
+
+def _analyse(text: str) -> _Answer:
+    folded = _fold(text)
+    sentences = []
+    for offset, piece in _sentences(folded):
+        toks = _analyse_sentence(piece, offset)
+        if toks:
+            sentences.append(tuple(toks))
+    return _Answer(text, tuple(sentences))
+
+
+def normalise(text: str) -> list[list[str]]:
+    """The words the grader sees in a text, per sentence (numbers as `{lo-hi kind}`)."""
+    return [
+        [t.word if t.num is None else _num_text(t.num) for t in sentence]
+        for sentence in _analyse(text).sentences
+    ]
+
+
+def _num_text(num: _Num) -> str:
+    def show(v: float) -> str:
+        return f"{v:g}"
+
+    body = show(num.lo) if num.lo == num.hi else f"{show(num.lo)}-{show(num.hi)}"
+    return "{" + body + num.kind + "}"
+
+
+# ---------------------------------------------------------------- phrases
+
+
+class _PhraseError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """One place in a bag: any of these words, or a number in any of these ranges."""
+
+    words: frozenset[str]
+    nums: tuple[_Num, ...] = ()
+    negator: bool = False
+
+    def accepts(self, tok: _Tok) -> bool:
+        if tok.word in self.words:
+            return True
+        return tok.num is not None and any(_in_range(tok.num, n) for n in self.nums)
+
+
+def _in_range(value: _Num, spec: _Num) -> bool:
+    eps = 1e-9
+    lo, hi = value.lo, value.hi
+    if value.kind != spec.kind:
+        if spec.kind == "%" and value.kind in ("", "x") and value.hi <= 1:
+            lo, hi = lo * 100, hi * 100  # 0.1 of peak = 10%
+        else:
+            return False
+    return spec.lo - eps <= lo and hi <= spec.hi + eps
+
+
+_Segment = tuple[_Slot, ...]
+_Expansion = tuple[_Segment, ...]
+
+
+@dataclass(frozen=True)
+class _Variant:
+    """One way a phrase can match: bags in order, whether it negates, extra window width."""
+
+    segments: _Expansion
+    negated: bool
+    slack: int
+    bare_negation: bool = False  # `(no|nothing)`: matches only an answer that is just a negation
+
+
+@dataclass(frozen=True)
+class _Phrase:
+    variants: tuple[_Variant, ...]
+    words: frozenset[str]
+
+
+_SYNTAX = re.compile(r"(\.\.|\{[^{}]*\}|[(|)])")
+_NUMSPEC = re.compile(
+    r"^\s*(?P<lo>\d+(?:\.\d+)?)\s*(?P<lm>k|m|b)?\s*(?:-\s*(?P<hi>\d+(?:\.\d+)?)\s*(?P<hm>k|m|b)?)?"
+    r"\s*(?P<kind>%|x|×)?\s*$"
+)
+_MAX_VARIANTS = 256
+
+
+def _num_spec(body: str) -> _Num:
+    m = _NUMSPEC.match(body.lower())
+    if not m:
+        raise _PhraseError(
+            f"bad number range {{{body}}}: write {{2000-8000}}, {{5-15%}} or {{10x}}"
+        )
+    lo = float(m.group("lo")) * _SUFFIX_MAG.get(m.group("lm") or "", 1.0)
+    hi_text = m.group("hi")
+    hi = lo if hi_text is None else float(hi_text) * _SUFFIX_MAG.get(m.group("hm") or "", 1.0)
+    if hi_text is not None and m.group("hm") and not m.group("lm"):
+        lo *= _SUFFIX_MAG[m.group("hm")]
+    if lo > hi:
+        raise _PhraseError(f"number range {{{body}}} runs backwards")
+    kind = {"×": "x"}.get(m.group("kind") or "", m.group("kind") or "")
+    return _Num(lo, hi, kind)
+
+
+def _text_slots(text: str) -> list[_Slot]:
+    """Plain phrase text -> one slot per word, via the answer's normalisation."""
+    out: list[_Slot] = []
+    for _, piece in _sentences(_fold(text)):
+        for tok in _analyse_sentence(piece, 0):
+            if tok.word == "#" and tok.num is not None:
+                out.append(_Slot(frozenset(), (tok.num,)))
+            else:
+                nums = (tok.num,) if tok.num is not None else ()
+                out.append(_Slot(frozenset({tok.word}), nums, tok.neg == 1))
+    return out
+
+
+# While compiling: a variant is (segments as lists of slots, negated, slack).
+_Draft = tuple[list[list[_Slot]], bool, int]
+
+
+def _parse(phrase: str) -> list[_Draft]:
+    parts = [p for p in _SYNTAX.split(phrase) if p and p.strip()]
+    pos = 0
+
+    def sequence(depth: int) -> list[_Draft]:
+        nonlocal pos
+        acc: list[_Draft] = [([[]], False, 0)]
+        while pos < len(parts):
+            part = parts[pos]
+            if part in (")", "|"):
+                if depth == 0:
+                    raise _PhraseError(
+                        "')' without a matching '('"
+                        if part == ")"
+                        else "'|' outside brackets: write (a|b)"
+                    )
+                break
+            pos += 1
+            if part == "(":
+                acc = _join(acc, group(depth))
+            elif part == "..":
+                acc = [([*segs, []], neg, slack) for segs, neg, slack in acc]
+            elif part.startswith("{"):
+                acc = _join(acc, [([[_Slot(frozenset(), (_num_spec(part[1:-1]),))]], False, 0)])
+            else:
+                if "{" in part or "}" in part:
+                    raise _PhraseError(f"unbalanced braces in {part.strip()!r}")
+                slots = _text_slots(part)
+                acc = _join(acc, [([slots], any(sl.negator for sl in slots), 0)])
+        return acc
+
+    def group(depth: int) -> list[_Draft]:
+        nonlocal pos
+        options: list[tuple[_Draft, bool]] = []
+        while True:
+            literal_empty = pos < len(parts) and parts[pos] in ("|", ")")
+            options.extend((draft, literal_empty) for draft in sequence(depth + 1))
+            if pos >= len(parts):
+                raise _PhraseError("'(' is never closed")
+            pos += 1
+            if parts[pos - 1] == ")":
+                break
+        if all(empty for _, empty in options):
+            raise _PhraseError("empty brackets '()'")
+        return _collapse(options)
+
+    result = sequence(0)
+    if pos < len(parts):
+        raise _PhraseError(f"unexpected '{parts[pos]}'")
+    return result
+
+
+def _collapse(options: list[tuple[_Draft, bool]]) -> list[_Draft]:
+    """A group's alternatives: single words merge into one slot; an optional group is dropped.
+
+    Dropping `(x|)` loses nothing: a bag without x matches wherever the bag with x does (the
+    window keeps room for it). An optional part with a negator is kept, since it changes meaning.
+    An alternative made only of filler words (`that's it`) cannot be checked and is left out;
+    a group made only of them (`(the|a)`) is optional.
+    """
+    singles: set[str] = set()
+    nums: list[_Num] = []
+    others: list[_Draft] = []
+    optional = all(not any(segs_ for segs_ in d[0]) for d, _ in options)
+    for (segs, neg, slack), literal_empty in options:
+        atoms = [sl for seg in segs for sl in seg]
+        if not atoms and len(segs) == 1:
+            optional = optional or literal_empty
+        elif len(segs) == 1 and len(atoms) == 1 and not neg:
+            singles |= atoms[0].words
+            nums.extend(atoms[0].nums)
+        else:
+            others.append((segs, neg, slack))
+    if optional and not any(neg for _, neg, _ in others):
+        return [([[]], False, 1)]
+    out = [([[_Slot(frozenset(singles), tuple(nums))]], False, 0)] if singles or nums else []
+    out += others
+    if optional:
+        out.append(([[]], False, 1))
+    return out
+
+
+def _join(acc: list[_Draft], options: list[_Draft]) -> list[_Draft]:
+    """Every variant so far followed by every option; `..` inside an option starts a new bag."""
+    out: list[_Draft] = []
+    for segs, neg, slack in acc:
+        for osegs, oneg, oslack in options:
+            merged = [list(seg) for seg in segs]
+            merged[-1].extend(osegs[0])
+            merged.extend(list(seg) for seg in osegs[1:])
+            out.append((merged, neg or oneg, slack + oslack))
+    if len(out) > _MAX_VARIANTS:
+        raise _PhraseError(
+            f"too many combinations of multi-word alternatives (more than {_MAX_VARIANTS})"
+        )
+    return out
+
+
+@cache
+def _compile(phrase: str) -> _Phrase:
+    stripped = phrase.strip()
+    if not stripped:
+        raise _PhraseError("empty phrase")
+    if stripped.startswith("..") or stripped.endswith(".."):
+        raise _PhraseError("'..' needs words on both sides")
+    variants: list[_Variant] = []
+    for segs, negated, slack in _parse(phrase):
+        bags = tuple(tuple(seg) for seg in segs if seg)
+        if not bags:
+            raise _PhraseError(
+                "the phrase can match with no words at all (only filler words or optional parts)"
+            )
+        bare = all(slot.words == {"not"} and not slot.nums for bag in bags for slot in bag)
+        variant = _Variant(bags, negated, slack, bare)
+        if variant not in variants:
+            variants.append(variant)
+    words = frozenset(w for v in variants for seg in v.segments for sl in seg for w in sl.words)
+    return _Phrase(tuple(variants), words)
+
+
+def phrase_error(phrase: str) -> str | None:
+    """Why a phrase is not valid in the phrase language, or None when it is."""
+    try:
+        _compile(phrase)
+    except _PhraseError as exc:
+        return str(exc)
+    return None
+
+
+# ---------------------------------------------------------------- matching
+
+
+_BACK = 3  # a negator this many words before a matched word negates it
+_AHEAD = 3  # a verbal negator this many words after the last matched word negates the match
+
+
+@dataclass(frozen=True)
+class _Hit:
+    sentence: int
+    positions: tuple[int, ...]
+    negated: bool
+    contradiction: bool  # negated inside one main clause: states the opposite of the phrase
+
+
+class _View:
+    """One answer seen through one rubric: tokens, typo-resolved words and where they occur."""
+
+    def __init__(self, answer: _Answer, vocab: frozenset[str], typos: dict[str, str | None]):
+        self.answer = answer
+        self.index: list[dict[str, list[int]]] = []
+        self.numbers: list[list[int]] = []
+        for sentence in answer.sentences:
+            idx: dict[str, list[int]] = {}
+            nums: list[int] = []
+            for p, tok in enumerate(sentence):
+                idx.setdefault(tok.word, []).append(p)
+                if tok.word not in vocab:
+                    alias = _typo_in(tok.word, vocab, typos)
+                    if alias is not None:
+                        idx.setdefault(alias, []).append(p)
+                if tok.num is not None:
+                    nums.append(p)
+            self.index.append(idx)
+            self.numbers.append(nums)
+
+    def candidates(self, s: int, slot: _Slot) -> list[int]:
+        index = self.index[s]
+        found: list[int] = []
+        for word in slot.words:
+            found.extend(index.get(word, ()))
+        if slot.nums:
+            sentence = self.answer.sentences[s]
+            found.extend(p for p in self.numbers[s] if slot.accepts(sentence[p]))
+        return sorted(set(found)) if len(slot.words) > 1 or slot.nums else found
+
+
+def _typo_in(word: str, vocab: frozenset[str], memo: dict[str, str | None]) -> str | None:
+    if word in memo:
+        return memo[word]
+    found = None
+    if len(word) >= 6 and word.isalpha() and word not in _KNOWN:
+        limit = 2 if len(word) >= 9 else 1
+        for v in sorted(vocab):
+            if (
+                len(v) >= 6
+                and v[0] == word[0]
+                and v not in _PROTECTED_STEMS
+                and abs(len(v) - len(word)) <= limit
+                and OSA.distance(word, v, score_cutoff=limit) <= limit
+            ):
+                found = v
+                break
+    memo[word] = found
+    return found
+
+
+def _window(n: int) -> int:
+    return n + max(4, n)
+
+
+def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> bool:
+    """Is this placement negated? `strict` (misconceptions) also heeds soft and `check` negators."""
+    picked = set(chosen)
+    for p in picked:
+        for q in range(max(0, p - _BACK), p):
+            tok = sentence[q]
+            if q in picked or tok.clause != sentence[p].clause:
+                continue
+            if (tok.neg == 1 and (strict or not tok.hypo)) or (strict and tok.neg == 2):
+                return True
+    last = max(picked)
+    for q in range(last + 1, min(len(sentence), last + 1 + _AHEAD)):
+        tok = sentence[q]
+        if tok.clause != sentence[last].clause:
+            break
+        if tok.neg == 1 and tok.pred and (strict or not tok.hypo):
+            return True
+    return False
+
+
+def _bag_matches(
+    view: _View, s: int, bag: _Segment, after: int, variant: _Variant, strict: bool
+) -> Iterator[tuple[tuple[int, ...], bool]]:
+    """Every placement of a bag in sentence s after position `after`: (positions, negated).
+
+    Key points: any order within the window. Misconceptions (`strict`): in the phrase's order
+    and inside one clause.
+    """
+    sentence = view.answer.sentences[s]
+    cands = [[p for p in view.candidates(s, slot) if p > after] for slot in bag]
+    if any(not c for c in cands):
+        return
+    width = _window(len(bag)) + variant.slack
+    anchors = cands[0] if strict else sorted({p for c in cands for p in c})
+    seen: set[tuple[int, ...]] = set()
+    for anchor in anchors:
+        chosen = (
+            _in_order(sentence, cands, anchor, width)
+            if strict
+            else _any_order(sentence, cands, anchor, width, variant.negated)
+        )
+        if chosen is None:
+            continue
+        key = tuple(sorted(chosen))
+        if key in seen:
+            continue
+        seen.add(key)
+        if variant.negated:
+            if len({sentence[p].side for p in key}) == 1:
+                yield key, False
+        else:
+            yield key, _negated(sentence, key, strict)
+
+
+def _any_order(
+    sentence: Sequence[_Tok], cands: list[list[int]], anchor: int, width: int, negated: bool
+) -> list[int] | None:
+    used: set[int] = set()
+    chosen: list[int] = []
+    for c in cands:
+        inside = [p for p in c if anchor <= p < anchor + width and p not in used]
+        if not inside:
+            return None
+        if not negated:
+            inside.sort(key=lambda p: _negated(sentence, (p,), False))
+        used.add(inside[0])
+        chosen.append(inside[0])
+    return chosen
+
+
+def _in_order(
+    sentence: Sequence[_Tok], cands: list[list[int]], anchor: int, width: int
+) -> list[int] | None:
+    clause = sentence[anchor].clause
+    chosen = [anchor]
+    for c in cands[1:]:
+        nxt = next((p for p in c if p > chosen[-1]), None)
+        if nxt is None or nxt >= anchor + width or sentence[nxt].clause != clause:
+            return None
+        chosen.append(nxt)
+    return chosen
+
+
+def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
+    """The first hit of a variant in the answer not negated, else the first negated one."""
+    fallback: _Hit | None = None
+    if variant.bare_negation:
+        return _bare_negation(view)
+    for s in range(len(view.answer.sentences)):
+        hit = _match_segments(view, s, variant, 0, -1, strict, ())
+        if hit is None:
+            continue
+        positions, negated = hit
+        sentence = view.answer.sentences[s]
+        one_clause = len({sentence[p].clause for p in positions}) == 1
+        main = not any(sentence[p].sub for p in positions)
+        result = _Hit(s, positions, negated, one_clause and main)
+        if not negated:
+            return result
+        fallback = fallback or result
+    return fallback
+
+
+def _bare_negation(view: _View) -> _Hit | None:
+    """A sentence that is only a negation, with at most one more word: "nothing", "none extra"."""
+    for s, sentence in enumerate(view.answer.sentences):
+        if len(sentence) <= 2 and sentence[0].neg == 1:
+            return _Hit(s, (0,), False, False)
+    return None
+
+
+def _match_segments(
+    view: _View,
+    s: int,
+    variant: _Variant,
+    k: int,
+    after: int,
+    strict: bool,
+    acc: tuple[int, ...],
+) -> tuple[tuple[int, ...], bool] | None:
+    """The first non-negated placement of the bags from k on after `after` (else a negated one)."""
+    if k == len(variant.segments):
+        return acc, False
+    fallback = None
+    for positions, negated in _bag_matches(view, s, variant.segments[k], after, variant, strict):
+        rest = _match_segments(view, s, variant, k + 1, max(positions), strict, acc + positions)
+        if rest is None:
+            continue
+        total, rest_negated = rest
+        if not (negated or rest_negated):
+            return total, False
+        fallback = fallback or (total, True)
+    return fallback
+
+
+def _match_point_phrases(view: _View, phrases: Sequence[str], strict: bool) -> _Hit | None:
+    """The earliest non-negated hit of any phrase, else a negated one (a contradiction first)."""
+    best: _Hit | None = None
+    negated: _Hit | None = None
+    for phrase in phrases:
+        for variant in _compile(phrase).variants:
+            hit = _match_variant(view, variant, strict)
+            if hit is None:
+                continue
+            if hit.negated:
+                if negated is None or (hit.contradiction and not negated.contradiction):
+                    negated = hit
+            elif best is None or (hit.sentence, hit.positions[0]) < (
+                best.sentence,
+                best.positions[0],
+            ):
+                best = hit
+    return best or negated
+
+
+def _hit_text(view: _View, hit: _Hit) -> str:
+    sentence = view.answer.sentences[hit.sentence]
+    start = min(sentence[p].start for p in hit.positions)
+    end = max(sentence[p].end for p in hit.positions)
+    return _original_span(view.answer.text, start, end)
+
+
+def _original_span(text: str, start: int, end: int) -> str:
+    """Offsets are into the folded text; folding keeps length except for a few expansions."""
+    folded = _fold(text)
+    if len(folded) == len(text):
+        return text[start:end].strip()
+    return folded[start:end].strip()
+
+
+# ---------------------------------------------------------------- grading
+
+
+def correct_needed(points: int) -> int:
+    """The standard's list rule: how many of n points make an answer correct."""
+    if points <= 2:
+        return max(points, 1)
+    if points <= 4:
+        return 2
+    if points <= 6:
+        return 3
+    return math.ceil(points / 2)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    vocab: frozenset[str]
+    typos: dict[str, str | None]
+
+
+@lru_cache(maxsize=1024)
+def _prepare(phrases: tuple[str, ...]) -> _Prepared:
+    vocab: set[str] = set()
+    for phrase in phrases:
+        try:
+            vocab |= _compile(phrase).words
+        except _PhraseError:
+            continue
+    return _Prepared(frozenset(vocab), {})
+
+
+def _rubric_phrases(rubric: Rubric) -> tuple[str, ...]:
+    points = (*rubric.points, *rubric.wrong)
+    return tuple(ph for p in points for ph in (*p.match, *p.vague))
+
+
+def _valid(phrases: Sequence[str]) -> list[str]:
+    return [p for p in phrases if phrase_error(p) is None]
+
+
+def _is_idk(answer: _Answer, text: str) -> bool:
+    if answer.empty:
+        return True
+    folded = _fold(text)
+    rest = _IDK.sub(" ", folded)
+    if rest == folded:
+        return False
+    leftover = _analyse(rest)
+    return leftover.empty
+
+
+def _view(answer: _Answer, phrases: tuple[str, ...]) -> _View:
+    prepared = _prepare(phrases)
+    return _View(answer, prepared.vocab, prepared.typos)
+
+
+def grade(card: Card, answer: str) -> Grade:
+    """Judge a typed answer to a card against its rubric (see the module docstring)."""
+    rubric = card.rubric
+    analysed = _analyse(answer)
+
+    def result(
+        verdict: Verdict, score: float, matched: Sequence[Point], flags: Sequence[Flag]
+    ) -> Grade:
+        missed = tuple(p for p in rubric.points if p not in matched)
+        return Grade(
+            card.id, verdict, score, tuple(matched), missed, tuple(flags), answer, card.answer
+        )
+
+    if _is_idk(analysed, answer):
+        return result(Verdict.WRONG, 0.0, (), ())
+    view = _view(analysed, _rubric_phrases(rubric))
+    matched: list[Point] = []
+    starts: dict[str, tuple[int, int]] = {}
+    flags: list[Flag] = []
+    vague = 0
+    for point in rubric.points:
+        hit = _match_point_phrases(view, _valid(point.match), strict=False)
+        if hit is not None and not hit.negated:
+            matched.append(point)
+            starts[point.id] = (hit.sentence, hit.positions[0])
+        elif hit is not None and hit.negated and hit.contradiction:
+            says = f"contradicts a key point: {point.says}"
+            flags.append(Flag(point.id, says, _hit_text(view, hit)))
+        elif point.vague:
+            vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
+            vague += vhit is not None and not vhit.negated
+    for wrong in rubric.wrong:
+        hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
+        if hit is not None and not hit.negated:
+            flags.append(Flag(wrong.id, wrong.says, _hit_text(view, hit)))
+    flags.extend(_order_flags(rubric, starts, view))
+    if flags:
+        return result(Verdict.WRONG, 0.0, matched, flags)
+    n = len(rubric.points)
+    score = min(1.0, (len(matched) + 0.5 * vague) / n) if n else 0.0
+    need = rubric.correct if rubric.correct is not None else correct_needed(n)
+    partial = rubric.partial if rubric.partial is not None else 1
+    ids = {p.id for p in matched}
+    if len(matched) >= need and all(r in ids for r in rubric.requires):
+        verdict = Verdict.CORRECT
+    elif len(matched) >= partial or vague:
+        verdict = Verdict.PARTIAL
+    else:
+        verdict = Verdict.WRONG
+    return result(verdict, score, matched, flags)
+
+
+def _order_flags(rubric: Rubric, starts: dict[str, tuple[int, int]], view: _View) -> list[Flag]:
+    present = [pid for pid in rubric.order if pid in starts]
+    seq = [starts[pid] for pid in present]
+    if all(a < b for a, b in zip(seq, seq[1:], strict=False)):
+        return []
+    says = "out of order: should be " + " -> ".join(rubric.order)
+    first = min(seq)
+    last = max(seq)
+    sentences = view.answer.sentences
+    start = sentences[first[0]][first[1]].start
+    end = sentences[last[0]][last[1]].end
+    return [Flag("order", says, _original_span(view.answer.text, start, end))]
+
+
+def grade_case(case: Case, answer: str) -> CaseGrade:
+    """Judge an open-ended case answer: parts covered, red flags, the standard's case verdict."""
+    analysed = _analyse(answer)
+    if _is_idk(analysed, answer):
+        parts = tuple(PartGrade(p.id, False, (), p.items) for p in case.parts)
+        return CaseGrade(case.id, Verdict.WRONG, 0.0, parts, (), answer)
+    phrases = tuple(
+        ph
+        for point in (*(i for p in case.parts for i in p.items), *case.red_flags)
+        for ph in point.match
+    )
+    view = _view(analysed, phrases)
+    graded: list[PartGrade] = []
+    for part in case.parts:
+        hits = []
+        for item in part.items:
+            hit = _match_point_phrases(view, _valid(item.match), strict=False)
+            if hit is not None and not hit.negated:
+                hits.append(item)
+        missed = tuple(i for i in part.items if i not in hits)
+        graded.append(PartGrade(part.id, len(hits) >= part.need, tuple(hits), missed))
+    flags = []
+    for flag in case.red_flags:
+        hit = _match_point_phrases(view, _valid(flag.match), strict=True)
+        if hit is not None and not hit.negated:
+            flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
+    covered = sum(p.covered for p in graded)
+    if flags or covered == 0:
+        verdict = Verdict.WRONG
+    elif covered == len(graded):
+        verdict = Verdict.CORRECT
+    else:
+        verdict = Verdict.PARTIAL
+    score = 0.0 if flags or not graded else covered / len(graded)
+    return CaseGrade(case.id, verdict, score, tuple(graded), tuple(flags), answer)
+
+
+# ---------------------------------------------------------------- decks, references, batches
+
+
+def check_deck(deck: Deck) -> list[str]:
+    """Every phrase of a deck that is not valid, named by card (or case) and point."""
+    return [message for _, message in check_deck_lines(deck)]
+
+
+def check_deck_lines(deck: Deck) -> list[tuple[int, str]]:
+    """`check_deck` with the line of the card or case each problem is in (0 when unknown)."""
+    problems: list[tuple[int, str]] = []
+
+    def check(line: int, owner: str, point: Point, kind: str = "point") -> None:
+        for field, phrases in (("match", point.match), ("vague", point.vague)):
+            for phrase in phrases:
+                error = phrase_error(phrase)
+                if error:
+                    problems.append(
+                        (line, f"{owner} {kind} '{point.id}' {field} {phrase!r}: {error}")
+                    )
+
+    for card in deck.cards:
+        for point in card.rubric.points:
+            check(card.line, f"card '{card.id}'", point)
+        for point in card.rubric.wrong:
+            check(card.line, f"card '{card.id}'", point, "misconception")
+    for case in deck.cases:
+        for part in case.parts:
+            for item in part.items:
+                check(case.line, f"case '{case.id}' part '{part.id}'", item, "item")
+        for flag in case.red_flags:
+            check(case.line, f"case '{case.id}'", flag, "red flag")
+        for n, follow in enumerate(case.follow_ups, 1):
+            for point in follow.points:
+                check(case.line, f"case '{case.id}' follow-up {n}", point)
+    return problems
+
+
+def resolve_ref(library: Library, ref: str, deck: str | None = None) -> Card | Case:
+    """A card (id, `deck/id` or number) or, failing that, a case (its id)."""
+    try:
+        return library.card(ref, deck)
+    except NotFoundError as card_error:
+        if any(c.id == ref.strip() for c in library.cases()):
+            return library.case(ref.strip())
+        known = ", ".join(c.id for c in library.cases())
+        cases = f" (cases: {known})" if known else ""
+        raise NotFoundError(f"{card_error}; no case '{ref}' either{cases}") from None
+
+
+def grade_ref(
+    library: Library, ref: str, answer: str, deck: str | None = None
+) -> Grade | CaseGrade:
+    """Grade an answer to a card or a case named as on the command line."""
+    target = resolve_ref(library, ref, deck)
+    return grade(target, answer) if isinstance(target, Card) else grade_case(target, answer)
+
+
+def grade_batch(
+    library: Library, text: str, source: str = "batch", deck: str | None = None
+) -> list[Grade | CaseGrade]:
+    """Grade every line of a JSON-lines batch, in order; a bad line raises UsageError naming it.
+
+    Every line is checked (JSON, fields, card or case exists) before any is graded.
+    """
+    targets: list[tuple[Card | Case, str]] = []
+    for n, ref, answer in parse_batch(text, source):
+        try:
+            targets.append((resolve_ref(library, ref, deck), answer))
+        except NotFoundError as exc:
+            raise UsageError(f"{source}:{n}: {exc}") from None
+    return [
+        grade(target, answer) if isinstance(target, Card) else grade_case(target, answer)
+        for target, answer in targets
+    ]
+
+
+def parse_batch(text: str, source: str = "batch") -> list[tuple[int, str, str]]:
+    """JSON lines `{"card": REF, "answer": TEXT}` -> (line, ref, answer); blank lines skipped.
+
+    Raises UsageError naming the first bad line.
+    """
+    out: list[tuple[int, str, str]] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"{source}:{n}: not valid JSON ({exc.msg})") from None
+        if not isinstance(item, dict):
+            raise UsageError(f'{source}:{n}: expected an object {{"card": ..., "answer": ...}}')
+        ref, answer = item.get("card"), item.get("answer")
+        if not isinstance(ref, str | int) or isinstance(ref, bool) or str(ref).strip() == "":
+            raise UsageError(f"{source}:{n}: 'card' must be a card id, number or case id")
+        if not isinstance(answer, str):
+            raise UsageError(f"{source}:{n}: 'answer' must be text")
+        out.append((n, str(ref), answer))
+    return out

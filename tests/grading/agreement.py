@@ -1,0 +1,181 @@
+"""Agreement between the grader and a labelled answer set (tests/grading/README.md has the format).
+
+Usable from tests and by hand:
+
+    .venv/bin/python tests/grading/agreement.py tests/grading/dev.jsonl [--deck PATH ...] [-v]
+
+prints the report and exits 1 when a floor of issue 4 is missed (90% correct-vs-not agreement,
+90% of trap answers rejected). `-v` also lists every disagreement with its answer text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grill.deck import load_library
+from grill.grader import grade_ref
+from grill.model import Library
+
+__all__ = ["FLOOR_BINARY", "FLOOR_TRAPS", "Report", "Row", "evaluate", "load_rows", "main"]
+
+FLOOR_BINARY = 0.90
+FLOOR_TRAPS = 0.90
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    card: str
+    answer: str
+    label: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    row: Row
+    verdict: str
+    flags: tuple[str, ...]
+    matched: tuple[str, ...]
+
+
+@dataclass
+class Report:
+    """Counts over one labelled set; the shares are properties so they stay consistent."""
+
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return len(self.outcomes)
+
+    def _share(self, rows: Iterable[Outcome], ok: str) -> float:
+        chosen = list(rows)
+        if not chosen:
+            return 1.0
+        return sum(_ok(o, ok) for o in chosen) / len(chosen)
+
+    @property
+    def binary(self) -> float:
+        """Agreement on correct-vs-not."""
+        return self._share(self.outcomes, "binary")
+
+    @property
+    def three_way(self) -> float:
+        return self._share(self.outcomes, "exact")
+
+    @property
+    def traps_rejected(self) -> float:
+        """Share of `trap` answers graded wrong."""
+        return self._share((o for o in self.outcomes if o.row.kind == "trap"), "wrong")
+
+    @property
+    def traps_not_accepted(self) -> float:
+        return self._share((o for o in self.outcomes if o.row.kind == "trap"), "not-correct")
+
+    @property
+    def correct_accepted(self) -> float:
+        """Share of answers labelled correct that the grader accepts."""
+        return self._share((o for o in self.outcomes if o.row.label == "correct"), "correct")
+
+    def disagreements(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.verdict != o.row.label]
+
+    def passes(self) -> bool:
+        return self.binary >= FLOOR_BINARY and self.traps_rejected >= FLOOR_TRAPS
+
+    def format(self, name: str, verbose: bool = False) -> str:
+        traps = sum(o.row.kind == "trap" for o in self.outcomes)
+        correct = sum(o.row.label == "correct" for o in self.outcomes)
+        lines = [
+            f"{name}: {self.total} answers",
+            f"  correct-vs-not agreement  {self.binary:6.1%}  (floor {FLOOR_BINARY:.0%})",
+            f"  three-way agreement       {self.three_way:6.1%}",
+            f"  traps rejected (wrong)    {self.traps_rejected:6.1%}  of {traps}"
+            f"  (floor {FLOOR_TRAPS:.0%}; not accepted: {self.traps_not_accepted:.1%})",
+            f"  correct answers accepted  {self.correct_accepted:6.1%}  of {correct}",
+        ]
+        confusion = Counter((o.row.label, o.verdict) for o in self.outcomes)
+        lines.append(
+            "  label -> verdict: "
+            + ", ".join(f"{a}->{b} {n}" for (a, b), n in sorted(confusion.items()) if a != b)
+        )
+        by_card: dict[str, list[Outcome]] = defaultdict(list)
+        for o in self.disagreements():
+            by_card[o.row.card].append(o)
+        if by_card:
+            lines.append("  disagreements per card:")
+            for card, outs in sorted(by_card.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+                kinds = ", ".join(f"{o.row.kind} {o.row.label}->{o.verdict}" for o in outs)
+                lines.append(f"    {card}: {kinds}")
+                if verbose:
+                    for o in outs:
+                        why = f" flags={list(o.flags)}" if o.flags else ""
+                        lines.append(
+                            f"      line {o.row.line}: {o.row.answer!r} matched={list(o.matched)}"
+                            + why
+                        )
+        return "\n".join(lines)
+
+
+def _ok(outcome: Outcome, rule: str) -> bool:
+    label, verdict = outcome.row.label, outcome.verdict
+    if rule == "binary":
+        return (label == "correct") == (verdict == "correct")
+    if rule == "exact":
+        return label == verdict
+    if rule == "not-correct":
+        return verdict != "correct"
+    return verdict == rule
+
+
+def load_rows(path: Path) -> list[Row]:
+    rows = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            item = json.loads(line)
+            rows.append(Row(n, str(item["card"]), item["answer"], item["label"], item["kind"]))
+    return rows
+
+
+def evaluate(library: Library, rows: Sequence[Row]) -> Report:
+    report = Report()
+    for row in rows:
+        result = grade_ref(library, row.card, row.answer)
+        data = result.to_dict()
+        matched = data.get("matched")
+        if matched is None:
+            parts = data.get("parts")
+            matched = (
+                [k for k, v in parts.items() if v["covered"]] if isinstance(parts, dict) else []
+            )
+        flags = tuple(str(f["id"]) for f in data["flags"])  # type: ignore[attr-defined]
+        report.outcomes.append(
+            Outcome(row, result.verdict.label, flags, tuple(str(m) for m in matched))  # type: ignore[union-attr]
+        )
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Agreement of the grader with a labelled set.")
+    parser.add_argument("files", nargs="+", type=Path, help="labelled JSON-lines files")
+    parser.add_argument("--deck", action="append", default=[], type=Path, help="extra deck file")
+    parser.add_argument("-v", "--verbose", action="store_true", help="show each disagreement")
+    args = parser.parse_args(argv)
+    library = load_library(args.deck, user_decks=False)
+    ok = True
+    for path in args.files:
+        report = evaluate(library, load_rows(path))
+        print(report.format(str(path), args.verbose))
+        ok = ok and report.passes()
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

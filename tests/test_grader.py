@@ -1,0 +1,433 @@
+"""The recall grader on small rubrics built here: normalisation, numbers, negation, verdicts."""
+
+from __future__ import annotations
+
+import pytest
+
+from grill.errors import NotFoundError, UsageError
+from grill.grader import (
+    check_deck,
+    correct_needed,
+    grade,
+    grade_batch,
+    grade_case,
+    grade_ref,
+    normalise,
+    parse_batch,
+    phrase_error,
+)
+from grill.model import Card, Case, CasePart, Deck, Library, Point, Rubric, Verdict
+
+
+def pt(pid: str, *match: str, vague: tuple[str, ...] = ()) -> Point:
+    return Point(pid, f"says {pid}", tuple(match), vague)
+
+
+def card(*points: Point, wrong: tuple[Point, ...] = (), **rubric: object) -> Card:
+    return Card(
+        id="c",
+        n=1,
+        section="A",
+        question="Q?",
+        answer="The short answer.",
+        rubric=Rubric(points=tuple(points), wrong=wrong, **rubric),  # type: ignore[arg-type]
+        deck="t",
+    )
+
+
+def verdict(c: Card, answer: str) -> str:
+    return grade(c, answer).verdict.label
+
+
+def matches(phrase: str, answer: str) -> bool:
+    return verdict(card(pt("p", phrase)), answer) == "correct"
+
+
+# ---------------------------------------------------------------- normalisation
+
+
+def test_case_punctuation_and_unicode_fold_away() -> None:
+    assert normalise("Learning-Rate  TOO small!!") == normalise("lr too low")
+    assert normalise("doesn’t") == normalise("doesn't") == [["not"]]
+    assert normalise("2–8k steps") == normalise("2-8k steps") == [["{2000-8000}", "step"]]
+    assert normalise("10× the EMA") == normalise("10x the moving average")
+
+
+@pytest.mark.parametrize(
+    ("typed", "canonical"),
+    [
+        ("learning rate", "lr"),
+        ("step size", "lr"),
+        ("batch size", "bs"),
+        ("bfloat16", "bf16"),
+        ("brain float", "bf16"),
+        ("half precision", "fp16"),
+        ("float32", "fp32"),
+        ("full precision", "fp32"),
+        ("gradient norm", "grad norm"),
+        ("checkpoint", "ckpt"),
+        ("validation set", "val"),
+        ("dev set", "val"),
+        ("weight decay", "wd"),
+        ("AdamW", "adam"),
+        ("optimizer state", "optimiser state"),
+        ("warm-up", "warmup"),
+        ("warm up", "warmup"),
+        ("scaling the loss", "loss scaling"),
+    ],
+)
+def test_lexicon_folds_abbreviations_and_synonyms(typed: str, canonical: str) -> None:
+    assert normalise(typed) == normalise(canonical)
+
+
+def test_light_stemming_and_british_spelling() -> None:
+    assert normalise("spikes clipping") == normalise("spike clip")
+    assert normalise("regularisation behaviour") == normalise("regularization behavior")
+    assert normalise("scaled") == normalise("scale") == normalise("scaling")
+
+
+def test_small_typos_on_long_words_are_forgiven_but_not_antonyms() -> None:
+    assert matches("gradient clipping", "gradeint clipping")
+    assert matches("catastrophic forgetting", "catastropic forgetting")
+    assert matches("mantissa", "mantisa")
+    assert not matches("overflow", "underflow")
+    assert not matches("increase", "decrease")
+
+
+def test_filler_and_idk_answers_are_wrong() -> None:
+    c = card(pt("p", "lr too low"))
+    for answer in ("", "   ", "idk", "I don't know", "no idea", "?!", "the a is"):
+        g = grade(c, answer)
+        assert g.verdict is Verdict.WRONG and g.score == 0.0, answer
+
+
+# ---------------------------------------------------------------- numbers
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "2-8k steps",
+        "2k to 8k steps",
+        "two to eight thousand steps",
+        "between 2000 and 8000",
+        "2,000-8,000 steps",
+        "~4k steps",
+        "2K–8K",
+    ],
+)
+def test_warmup_range_in_any_form(answer: str) -> None:
+    assert matches("{2000-8000}", answer)
+
+
+@pytest.mark.parametrize("answer", ["2-8 steps", "200k steps", "2-8% of training", "2-10k steps"])
+def test_warmup_range_rejects_wrong_size_or_kind(answer: str) -> None:
+    assert not matches("{2000-8000}", answer)
+
+
+def test_percent_multiplier_and_plain_numbers_keep_their_kind() -> None:
+    for yes in ("10%", "ten percent", "10 per cent", "0.1 of peak", "5–15%"):
+        assert matches("{5-15%}", yes), yes
+    for no in ("10x", "ten times", "10"):
+        assert not matches("{5-15%}", no), no
+    for yes in ("10x", "10×", "ten times", "an order of magnitude", "10-fold"):
+        assert matches("{5-15x}", yes), yes
+    assert not matches("{5-15x}", "10%")
+    assert matches("{1.5-2x}", "1.5–2× faster") and matches("{1.5-2x}", "1.5 to 2x")
+    assert matches("{2x} compute", "twice the compute")
+    assert matches("double compute", "2x compute")
+
+
+def test_decimal_and_word_numbers() -> None:
+    for yes in ("1.0", "1", "one"):
+        assert matches("clip {1}", f"clip at {yes}"), yes
+        assert matches("clip 1.0", f"clip at {yes}"), yes
+    assert not matches("clip {1}", "clip at 10")
+    assert matches("{1.5}", "one point five")
+
+
+# ---------------------------------------------------------------- phrase language
+
+
+def test_bag_any_order_within_a_sentence_window() -> None:
+    assert matches("lr too low", "too low a learning rate")
+    assert not matches("lr too low", "lr is fine. too low")  # two sentences
+    assert not matches(
+        "lr low", "the lr is something we tuned for a very long time with many runs and low"
+    )
+
+
+def test_alternatives_optional_parts_and_order() -> None:
+    assert matches("lr too (low|small)", "lr too small")
+    assert matches("lr (way|) too low", "lr too low")
+    assert matches("(scale up|multiply) loss", "multiply the loss")
+    assert matches("warmup .. descent", "warmup then descent")
+    assert not matches("warmup .. descent", "descent then warmup")
+    assert matches("(a .. b|c) d", "c d")
+
+
+@pytest.mark.parametrize(
+    ("phrase", "error"),
+    [
+        ("lr too (low", "never closed"),
+        ("lr) low", "without a matching"),
+        ("low|small", "outside brackets"),
+        ("()", "empty brackets"),
+        ("{a-b}", "bad number range"),
+        ("{8-2}", "backwards"),
+        (".. lr", "both sides"),
+        ("the (a|)", "no words"),
+        ("", "empty"),
+    ],
+)
+def test_phrase_errors(phrase: str, error: str) -> None:
+    message = phrase_error(phrase)
+    assert message is not None and error in message
+
+
+def test_valid_phrases_have_no_error() -> None:
+    for phrase in ("lr too (low|small|)", "{2-8k} steps", "a .. (b|c d) .. e", "(the|) ckpt"):
+        assert phrase_error(phrase) is None, phrase
+
+
+# ---------------------------------------------------------------- negation
+
+LOSS_SCALING = card(
+    pt("needs", "fp16 .. loss scaling"),
+    pt("why", "underflow"),
+    correct=1,
+)
+
+
+def test_negated_key_point_is_a_contradiction() -> None:
+    g = grade(LOSS_SCALING, "fp16 doesn't need loss scaling")
+    assert g.verdict is Verdict.WRONG and g.score == 0.0
+    assert [f.id for f in g.flags] == ["needs"]
+    assert g.flags[0].text == "fp16 doesn't need loss scaling"
+    for answer in ("fp16 never needs loss scaling", "fp16 without loss scaling"):
+        assert grade(LOSS_SCALING, answer).flags, answer
+
+
+def test_negation_elsewhere_or_in_a_purpose_clause_is_no_contradiction() -> None:
+    assert verdict(LOSS_SCALING, "fp16 needs loss scaling so tiny grads don't underflow") == (
+        "correct"
+    )
+    assert verdict(LOSS_SCALING, "fp16 needs loss scaling, not bf16") == "correct"
+    assert verdict(LOSS_SCALING, "fp16: loss scaling. the grads don't explode though") == (
+        "correct"
+    )
+
+
+def test_phrase_with_a_negator_matches_only_negated_answers() -> None:
+    c = card(pt("none", "no loss scaling"))
+    for yes in (
+        "no loss scaling",
+        "loss scaling isn't needed",
+        "loss scaling is unnecessary",
+        "doesn't need loss scaling",
+        "works without loss scaling",
+    ):
+        assert verdict(c, yes) == "correct", yes
+    assert verdict(c, "it needs loss scaling") == "wrong"
+    assert verdict(c, "loss scaling is needed but bf16 is not") == "wrong"
+
+
+SPIKE = card(
+    pt("rollback", "rollback .. ckpt"),
+    pt("clip", "clip"),
+    wrong=(
+        pt("scratch", "restart .. scratch"),
+        pt("only-lr", "only lower lr"),
+        pt("bigger-batch", "increase (batch|bs)"),
+    ),
+)
+
+
+def test_negated_misconceptions_do_not_count() -> None:
+    for answer in (
+        "roll back to the last checkpoint, don't restart from scratch, and clip",
+        "roll back to a checkpoint rather than restarting from scratch; clip",
+        "never restart from scratch: roll back to the ckpt and enable clipping",
+        "roll back to the ckpt; avoid restarting from scratch; clip",
+        "not only lower the lr: roll back to the checkpoint and clip",
+    ):
+        g = grade(SPIKE, answer)
+        assert g.verdict is Verdict.CORRECT, (answer, g.flags)
+
+
+def test_misconceptions_make_an_answer_wrong_even_with_every_point() -> None:
+    g = grade(SPIKE, "roll back to the checkpoint and clip, or restart from scratch")
+    assert g.verdict is Verdict.WRONG
+    assert [f.id for f in g.flags] == ["scratch"]
+    assert g.flags[0].text == "restart from scratch"
+    assert len(g.matched) == 2
+
+
+def test_misconceptions_follow_their_written_order_in_one_clause() -> None:
+    c = card(pt("p", "forget old"), wrong=(pt("reversed", "forget (the|) new task"),))
+    assert verdict(c, "the model forgets the new task") == "wrong"
+    assert verdict(c, "training on the new task erases and forgets old skills") == "correct"
+    ratio = card(pt("p", "{5-15%} old"), wrong=(pt("swapped", "old {85-95%}"),))
+    assert verdict(ratio, "5-15% old / 85-95% new") == "correct"
+    assert verdict(ratio, "5-15% new, old 85-95%") == "wrong"
+
+
+def test_a_bare_negation_phrase_matches_only_a_bare_negative_answer() -> None:
+    c = card(pt("nothing", "(nothing|none|no)"))
+    for yes in ("nothing", "Nothing extra.", "none"):
+        assert verdict(c, yes) == "correct", yes
+    for no in ("it does not need a scaler", "nothing else than loss scaling"):
+        assert verdict(c, no) == "wrong", no
+
+
+def test_check_that_something_is_not_broken_names_it() -> None:
+    c = card(pt("sched", "schedule broken"))
+    assert verdict(c, "check the schedule isn't broken") == "correct"
+    assert verdict(c, "the schedule isn't broken") == "wrong"
+
+
+# ---------------------------------------------------------------- verdicts
+
+
+def test_list_rule_thresholds() -> None:
+    assert [correct_needed(n) for n in range(1, 9)] == [1, 2, 2, 2, 3, 3, 4, 4]
+    four = card(pt("a", "alpha"), pt("b", "bravo"), pt("c", "charlie"), pt("d", "delta"))
+    assert verdict(four, "alpha") == "partial"
+    assert verdict(four, "alpha and bravo") == "correct"
+    assert grade(four, "alpha and bravo").score == 0.5
+    assert verdict(four, "echo") == "wrong"
+
+
+def test_explicit_thresholds_and_requires() -> None:
+    c = card(pt("a", "alpha"), pt("b", "bravo"), pt("c", "charlie"), correct=2, requires=("c",))
+    assert verdict(c, "alpha bravo") == "partial"
+    assert verdict(c, "alpha charlie") == "correct"
+    strict = card(pt("a", "alpha"), pt("b", "bravo"), partial=2)
+    assert verdict(strict, "alpha") == "wrong"
+
+
+def test_vague_match_is_partial_at_most() -> None:
+    c = card(pt("forget", "new .. erase .. old", vague=("forget stuff",)))
+    g = grade(c, "the model forgets stuff")
+    assert g.verdict is Verdict.PARTIAL and g.score == 0.5 and g.missed == c.rubric.points
+    assert verdict(c, "the new task erases old skills") == "correct"
+
+
+def test_order_of_points() -> None:
+    c = card(
+        pt("warmup", "warmup"),
+        pt("descent", "descent"),
+        pt("plateau", "plateau"),
+        correct=3,
+        order=("warmup", "descent", "plateau"),
+    )
+    assert verdict(c, "warmup → steady descent → plateau") == "correct"
+    g = grade(c, "plateau, then warmup, then descent")
+    assert g.verdict is Verdict.WRONG and [f.id for f in g.flags] == ["order"]
+    assert verdict(c, "warmup then plateau") == "partial"
+
+
+def test_grade_carries_the_card_and_short_answer_and_is_deterministic() -> None:
+    c = card(pt("a", "alpha"))
+    first, second = grade(c, "Alpha [bold]"), grade(c, "Alpha [bold]")
+    assert first == second
+    assert first.to_dict() == {
+        "card": "c",
+        "verdict": "correct",
+        "score": 1.0,
+        "matched": ["a"],
+        "missed": [],
+        "flags": [],
+        "short_answer": "The short answer.",
+    }
+
+
+# ---------------------------------------------------------------- cases
+
+CASE = Case(
+    id="spike",
+    title="t",
+    question="q",
+    tests="t",
+    covers="c",
+    wrong_answers="w",
+    parts=(
+        CasePart("culprits", "causes", (pt("fp16", "fp16 overflow"), pt("batch", "bad batch"))),
+        CasePart("triage", "triage", (pt("grad", "grad norm"), pt("rollback", "rollback")), need=2),
+        CasePart("prevention", "prevent", (pt("preln", "prenorm"),)),
+    ),
+    red_flags=(pt("restart_from_scratch", "restart .. scratch"), pt("bitflips", "bitflip")),
+    follow_ups_text="f",
+    follow_ups=(),
+    example="e",
+    source="s",
+    deck="t",
+)
+
+
+def test_case_parts_need_their_items() -> None:
+    g = grade_case(CASE, "fp16 overflow. check the grad norm and roll back. use pre-LN.")
+    assert g.verdict is Verdict.CORRECT and g.score == 1.0
+    assert {p.part: p.covered for p in g.parts} == {
+        "culprits": True,
+        "triage": True,
+        "prevention": True,
+    }
+    one = grade_case(CASE, "a bad batch; check the grad norm")
+    assert one.verdict is Verdict.PARTIAL
+    assert [p.covered for p in one.parts] == [True, False, False]
+    assert [i.id for i in one.parts[1].items] == ["grad"]
+    assert grade_case(CASE, "no clue, honestly").verdict is Verdict.WRONG
+    assert grade_case(CASE, "it is the weather").verdict is Verdict.WRONG
+
+
+def test_case_red_flags() -> None:
+    g = grade_case(CASE, "fp16 overflow, check grad norm, roll back, pre-LN; cosmic ray bit flips")
+    assert g.verdict is Verdict.WRONG and g.score == 0.0
+    assert [f.id for f in g.red_flags] == ["bitflips"]
+    assert g.to_dict()["red_flags"] == ["bitflips"]
+    safe = "fp16 overflow, check grad norm, roll back, pre-LN; don't restart from scratch"
+    assert grade_case(CASE, safe).verdict is Verdict.CORRECT
+
+
+# ---------------------------------------------------------------- decks, refs, batches
+
+
+def deck_with(c: Card, case: Case = CASE) -> Deck:
+    return Deck(name="t", title="T", path="t.yaml", cards=(c,), cases=(case,))
+
+
+def test_check_deck_names_card_and_point() -> None:
+    bad = card(pt("a", "alpha (", "ok"), wrong=(pt("w", "{x}"),))
+    problems = check_deck(deck_with(bad))
+    assert len(problems) == 3
+    assert problems[0].startswith("card 'c' point 'a' match 'alpha ('")
+    assert "misconception 'w'" in problems[2]
+    assert check_deck(deck_with(card(pt("a", "alpha")))) == []
+
+
+def test_refs_and_batches() -> None:
+    lib = Library((deck_with(card(pt("a", "alpha"))),))
+    assert grade_ref(lib, "1", "alpha").verdict is Verdict.CORRECT
+    assert grade_ref(lib, "spike", "bitflip").verdict is Verdict.WRONG
+    with pytest.raises(NotFoundError):
+        grade_ref(lib, "nope", "x")
+    text = '{"card": "c", "answer": "alpha"}\n\n{"card": "spike", "answer": "pre-LN"}\n'
+    results = grade_batch(lib, text)
+    assert [r.verdict.label for r in results] == ["correct", "partial"]
+    with pytest.raises(UsageError, match="batch:2: no card 'x'"):
+        grade_batch(lib, '{"card": "c", "answer": "a"}\n{"card": "x", "answer": "a"}')
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        ("{not json", "f:1: not valid JSON"),
+        ("[1, 2]", "f:1: expected an object"),
+        ('{"answer": "x"}', "f:1: 'card'"),
+        ('{"card": "c", "answer": 3}', "f:1: 'answer' must be text"),
+    ],
+)
+def test_parse_batch_names_the_bad_line(line: str, error: str) -> None:
+    with pytest.raises(UsageError, match=error):
+        parse_batch(line, "f")
