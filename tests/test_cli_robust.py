@@ -299,3 +299,23 @@ def test_a_drill_refuses_a_1mb_paste_asks_again_and_keeps_the_rest(tmp_path: Pat
     kept = log(tmp_path)
     assert kept[:3] == ["short answer", "nul [31mred", "caf\ufffd"]
     assert kept[3] in ("", None)  # an empty answer: graded "" (with a grader) or not kept
+
+
+def test_any_answer_is_graded_cleanly_through_grill_grade(tmp_path: Path) -> None:
+    for _, given, _ in ANSWERS:
+        run = grill(tmp_path, "grade", "7", "--answer", given, "--json")
+        assert run.code == 0 and "Traceback" not in run.err, run
+        result = json.loads(run.out)
+        assert result["verdict"] in ("wrong", "partial", "correct")
+        assert 0 <= result["score"] <= 1
+    plain = grill(tmp_path, "grade", "7", "--answer", "\x1b[2J\x1b]0;pwned\x07 warmup")
+    assert plain.code == 0 and "\x1b" not in plain.out
+
+
+def test_a_1mb_answer_file_is_refused_by_grill_grade(tmp_path: Path) -> None:
+    big = tmp_path / "paste.txt"
+    big.write_text("y" * 1_048_576)
+    line = one_line_error(grill(tmp_path, "grade", "7", "--answer-file", str(big)), 2)
+    assert "the answer is 1,048,576 characters long" in line
+    line = one_line_error(grill(tmp_path, "grade", "7", "--answer", "z" * 100_000), 2)
+    assert "up to 10,000 characters" in line
