@@ -319,3 +319,13 @@ def test_a_1mb_answer_file_is_refused_by_grill_grade(tmp_path: Path) -> None:
     assert "the answer is 1,048,576 characters long" in line
     line = one_line_error(grill(tmp_path, "grade", "7", "--answer", "z" * 100_000), 2)
     assert "up to 10,000 characters" in line
+
+
+def test_any_file_grill_cannot_write_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("not a folder")
+    line = one_line_error(grill(blocker / "home", "config", "set", "new_per_day", "5"), 1)
+    assert str(blocker) in line and "Not a directory" in line
+    line = one_line_error(grill(tmp_path, "export", "anki", "-o", str(blocker / "x.apkg")), 1)
+    assert str(blocker) in line and "Not a directory" in line
+    assert blocker.read_text() == "not a folder"

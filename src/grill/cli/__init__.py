@@ -90,6 +90,14 @@ def main() -> None:
             raise
         err().print(Text.assemble(("error: ", "red"), str(exc)), soft_wrap=True)
         sys.exit(exc.exit_code)
+    except OSError as exc:  # the environment failed (a folder under a file, a full disk): no bug
+        if os.environ.get("GRILL_DEBUG"):
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        err().print(
+            Text.assemble(("error: ", "red"), where, exc.strerror or str(exc)), soft_wrap=True
+        )
+        sys.exit(1)
     except KeyboardInterrupt:
         err().print("interrupted")
         sys.exit(130)
