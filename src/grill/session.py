@@ -9,6 +9,9 @@ The queue of a drill (`plan`):
      when their step is up: before anything else once due, or early, Anki-style, when nothing
      else is left and they are due within `LEARN_AHEAD`.
 `limit` caps the cards taken from 1+2; step re-asks of those cards come on top.
+With an interview date (`DrillOptions.deadline`, see grill.plan) the queue works for that day:
+due dates past it are pulled in when recall on the day would suffer, due cards are ranked by
+their gain on the day, and the new cards the pace needs come first, over the usual limit.
 
 Use:
     drill = Drill(store, scheduler, library, options, grader=grade, clock=now)
@@ -52,6 +55,7 @@ from grill.model import (
     SessionStatus,
     Verdict,
 )
+from grill.plan import Deadline
 from grill.scheduler import Scheduler
 from grill.store import Store
 
@@ -91,6 +95,8 @@ class DrillOptions:
     section: str | None = None
     deck: str | None = None
     mode: Mode = Mode.DRILL
+    deadline: Deadline | None = None
+    """An interview date (grill.plan): the queue is shaped to work for that day."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,14 @@ class Plan:
     learning: tuple[tuple[Card, CardState], ...]
     new_today: int
     """New cards already introduced this study day (counted against the daily limit)."""
+    lead: int = 0
+    """How many of `new` come before the due cards (an interview date's pace; else 0)."""
+
+    @property
+    def queue(self) -> list[Card]:
+        """The cards in the order the drill asks them."""
+        new = list(self.new)
+        return new[: self.lead] + [c for c, _ in self.due] + new[self.lead :]
 
 
 def _in_scope(library: Library, options: DrillOptions) -> tuple[Card, ...]:
@@ -126,6 +140,8 @@ def plan(store: Store, library: Library, options: DrillOptions, now: datetime) -
     """The queue for a drill starting at `now` (see the module docstring for the order)."""
     cards = _in_scope(library, options)
     states = store.states()
+    if options.deadline is not None:
+        states = options.deadline.adjust_due(states, now)
     studied = [(c, states[(c.deck, c.id)]) for c in cards if (c.deck, c.id) in states]
     due = sorted((p for p in studied if p[1].due <= now), key=lambda p: p[1].due)
     learning = sorted(
@@ -133,12 +149,32 @@ def plan(store: Store, library: Library, options: DrillOptions, now: datetime) -
         key=lambda p: p[1].due,
     )
     introduced = new_introduced(store, now)
-    room = max(0, options.new_limit - introduced)
-    new = [c for c in cards if (c.deck, c.id) not in states][:room]
+    unseen = [c for c in cards if (c.deck, c.id) not in states]
+    limit, lead = options.new_limit, 0
+    if options.deadline is not None:
+        due, limit, lead = _for_the_day(options.deadline, due, len(unseen) + introduced, now, limit)
+        lead = max(0, lead - introduced)
+    new = unseen[: max(0, limit - introduced)]
     if options.limit is not None:
-        due = due[: options.limit]
-        new = new[: max(0, options.limit - len(due))]
-    return Plan(tuple(due), tuple(new), tuple(learning), introduced)
+        lead = min(lead, len(new), options.limit)
+        due = due[: options.limit - lead]
+        new = new[: max(lead, options.limit - len(due))]
+    return Plan(tuple(due), tuple(new), tuple(learning), introduced, lead)
+
+
+def _for_the_day(
+    deadline: Deadline,
+    due: list[tuple[Card, CardState]],
+    unseen: int,
+    now: datetime,
+    per_day: int,
+) -> tuple[list[tuple[Card, CardState]], int, int]:
+    """With an interview date (grill.plan): due cards ranked by their gain on the day, the
+    day's new-card limit and how many new cards to ask before the due ones (the pace)."""
+    cards = {state.key: (card, state) for card, state in due}
+    _, ranked, _ = deadline.order([s for _, s in due], [], now, 0)
+    pace = deadline.new_pace(unseen, now)
+    return [cards[s.key] for s in ranked], deadline.new_limit(unseen, now, per_day), pace
 
 
 def _learning(state: CardState) -> bool:
@@ -287,7 +323,7 @@ class Drill:
         self.clock = clock
         self.started_at = clock()
         self.plan = plan(store, library, self.options, self.started_at)
-        self._queue: list[Card] = [c for c, _ in self.plan.due] + list(self.plan.new)
+        self._queue: list[Card] = self.plan.queue
         self._learning: dict[tuple[str, str], tuple[Card, datetime]] = {
             (c.deck, c.id): (c, s.due) for c, s in self.plan.learning
         }

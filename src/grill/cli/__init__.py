@@ -14,8 +14,9 @@ import typer
 from rich.text import Text
 
 from grill import __version__
-from grill.cli import config, decks, doctor, drill, export
+from grill.cli import config, decks, doctor, drill, export, report
 from grill.cli import grade as grade_cmd
+from grill.cli import mock as mock_cli
 from grill.cli.common import err, reset_consoles
 from grill.errors import DeckError, GrillError
 
@@ -43,6 +44,11 @@ app.command("review")(drill.review)
 app.command("undo")(drill.undo)
 app.command("history")(drill.history)
 app.command("orphans")(drill.orphans)
+app.command("mock")(mock_cli.mock)
+app.command("case")(mock_cli.case)
+app.command("stats")(report.stats)
+app.command("report")(report.report)
+app.command("plan")(report.plan)
 app.command("doctor")(doctor.doctor)
 
 

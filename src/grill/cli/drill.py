@@ -20,6 +20,7 @@ from grill.clock import now
 from grill.config import load_settings
 from grill.errors import NotFoundError, UsageError
 from grill.model import Library, Rating
+from grill.plan import Deadline
 from grill.scheduler import Scheduler
 from grill.session import (
     Drill,
@@ -80,8 +81,12 @@ def _scope(lib: Library, deck: list[str] | None) -> str | None:
 def _options(
     lib: Library, deck: DeckOpt, new: int | None, limit: int | None, section: str | None
 ) -> DrillOptions:
-    new_limit = load_settings().new_per_day if new is None else new
-    return DrillOptions(new_limit=new_limit, limit=limit, section=section, deck=_scope(lib, deck))
+    settings = load_settings()
+    new_limit = settings.new_per_day if new is None else new
+    deadline = Deadline.on(settings.interview_date, now(), Scheduler(settings.desired_retention))
+    return DrillOptions(
+        new_limit=new_limit, limit=limit, section=section, deck=_scope(lib, deck), deadline=deadline
+    )
 
 
 def drill(

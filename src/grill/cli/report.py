@@ -1,0 +1,124 @@
+"""`grill stats`, `grill report` and `grill plan`: where you stand, the progress report, and the
+plan toward the interview date."""
+
+from __future__ import annotations
+
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from grill.cli.common import DeckOpt, JsonOpt, err, library, out, print_json
+from grill.clock import now
+from grill.config import load_settings, set_setting
+from grill.errors import UsageError
+from grill.report import gather, write_report
+from grill.report.planning import plan_view, scenario_for
+from grill.report.terminal import render_plan, render_stats
+from grill.simulate import format_result, run
+from grill.store import Store
+
+__all__ = ["plan", "report", "stats"]
+
+
+def stats(deck: DeckOpt = None, as_json: JsonOpt = False) -> None:
+    """Where you stand: readiness, mastery, streak, due forecast, mock scores, weakest cards.
+
+    Readiness is the expected cold score out of the deck and the exact chance of reaching the
+    target, now and on the interview day when one is set.
+
+    Example: grill stats --json | jq .readiness.now.expected
+    """
+    lib = library(deck)
+    with Store.open() as store:
+        data = gather(store, lib, load_settings(), now())
+    if as_json:
+        print_json(data.to_dict())
+        return
+    render_stats(out(), data)
+
+
+def report(
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The file to write, e.g. progress.html.")
+    ],
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="html, md, json or csv (the review log); default: from the file's extension.",
+            show_default=False,
+        ),
+    ] = None,
+    deck: DeckOpt = None,
+) -> None:
+    """Write the progress report: one offline HTML page with charts, Markdown, JSON or CSV.
+
+    Example: grill report -o progress.html
+    """
+    lib = library(deck)
+    with Store.open() as store:
+        data = gather(store, lib, load_settings(), now())
+    used = write_report(data, output, fmt)
+    err().print(f"wrote the {used} report to {output}")
+
+
+def _set_date(text: str) -> None:
+    try:
+        day = date.fromisoformat(text.strip())
+    except ValueError:
+        raise UsageError(f"--date must be YYYY-MM-DD, not {text!r}") from None
+    today = now().date()
+    if day < today:
+        raise UsageError(f"--date {day} is in the past (today is {today})")
+    set_setting("interview_date", day.isoformat())
+
+
+def plan(
+    on: Annotated[
+        str | None,
+        typer.Option("--date", help="The interview date, YYYY-MM-DD (saved in config.toml)."),
+    ] = None,
+    target: Annotated[
+        int | None,
+        typer.Option("--target", min=1, help="Cards to answer cold to pass (saved; default 28)."),
+    ] = None,
+    simulate: Annotated[
+        bool,
+        typer.Option(
+            "--simulate", help="Compare grill's schedule with FSRS, SM-2 and a fixed plan."
+        ),
+    ] = False,
+    learners: Annotated[
+        int, typer.Option("--learners", min=1, help="Simulated learners per memory model.")
+    ] = 12,
+    deck: DeckOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Plan toward the interview: cards per day and readiness on the day, followed or not.
+
+    With a date set, the daily drill works for that day: every card is met in time, reviews
+    that would fall after it are brought forward when recall on the day needs them, and the
+    cards with the lowest recall on the day come first.
+
+    Example: grill plan --date 2026-12-16 --target 28
+    """
+    if on is not None:
+        _set_date(on)
+    if target is not None:
+        set_setting("target", str(target))
+    settings, moment, lib = load_settings(), now(), library(deck)
+    if simulate:
+        scenario = scenario_for(lib, settings, moment, learners)
+        err().print(f"simulating {scenario.days} study days, {learners} learners per model...")
+        sys.stdout.write(format_result(run(scenario)) + "\n")
+        return
+    with Store.open() as store:
+        view = plan_view(store, lib, settings, moment)
+    if as_json:
+        print_json(view.to_dict())
+        return
+    render_plan(out(), view)

@@ -1,0 +1,107 @@
+"""Keeping a mock in the database as it happens (`StoreRecorder`), through grill.store.
+
+Each answer becomes a review of mode `mock`, committed before the next question shows, and
+updates the card's FSRS schedule unless `--no-schedule`: a cold recall is real evidence, and a
+miss brings the card back soon. The session's summary holds the scored result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from grill.mock.engine import MockAnswer, MockPlan
+from grill.mock.score import ABORTED, MockResult
+from grill.model import (
+    Card,
+    CardState,
+    Mode,
+    Rating,
+    SessionRecord,
+    SessionStatus,
+    Verdict,
+)
+from grill.scheduler import Scheduler
+from grill.store import Schedule, Store
+
+__all__ = ["StoreRecorder", "rating_for", "session_status"]
+
+
+def rating_for(verdict: Verdict) -> Rating:
+    """A cold answer's verdict as a rating: wrong -> Again, partial -> Hard, correct -> Good."""
+    return {Verdict.WRONG: Rating.AGAIN, Verdict.PARTIAL: Rating.HARD}.get(verdict, Rating.GOOD)
+
+
+def _schedule(scheduler: Scheduler, card: Card, rating: Rating, at: datetime) -> Schedule:
+    def schedule(prior: CardState | None) -> CardState:
+        state = prior or scheduler.new_state(card.deck, card.id, at)
+        return replace(scheduler.review(state, rating, at), content_hash=card.content_hash)
+
+    return schedule
+
+
+def session_status(status: str) -> SessionStatus:
+    return SessionStatus.INTERRUPTED if status == ABORTED else SessionStatus.DONE
+
+
+class StoreRecorder:
+    """Keeps a mock in the database as it happens: a `mock` session, each answer a review of mode
+    `mock` (committed before the next question shows) which updates the card's schedule unless
+    `scheduler` is None, and at the end the scored result as the session's summary.
+
+    `predicted` is the expected cold score just before the mock (from the readiness model, when
+    the caller has one); it is kept in the summary so predictions can be checked against results.
+    An aborted mock's session has status `interrupted` and summary status `aborted`.
+    """
+
+    def __init__(
+        self, store: Store, *, scheduler: Scheduler | None, predicted: float | None = None
+    ) -> None:
+        self.store = store
+        self.scheduler = scheduler
+        self.predicted = predicted
+        self.session: SessionRecord | None = None
+        self._answers: list[MockAnswer] = []
+        self._plan: MockPlan | None = None
+
+    def begin(self, plan: MockPlan, started_at: datetime) -> None:
+        self._plan = plan
+        self.session = self.store.start_session(Mode.MOCK, started_at)
+
+    def answer(self, answer: MockAnswer) -> None:
+        if self.session is None:
+            raise RuntimeError("begin() the mock before recording answers")
+        card, rating = answer.question.card, rating_for(answer.grade.verdict)
+        schedule = (
+            _schedule(self.scheduler, card, rating, answer.answered_at) if self.scheduler else None
+        )
+        self.store.record_review(
+            card.deck,
+            card.id,
+            reviewed_at=answer.answered_at,
+            rating=rating,
+            schedule=schedule,
+            verdict=answer.grade.verdict,
+            answer=answer.text,
+            response_ms=round(answer.seconds * 1000),
+            mode=Mode.MOCK,
+            session_id=self.session.id,
+            content_hash=card.content_hash,
+        )
+        self._answers.append(answer)
+
+    def finish(self, result: MockResult, ended_at: datetime) -> None:
+        if self.session is None or self._plan is None:
+            raise RuntimeError("begin() the mock before finishing it")
+        summary = {
+            **result.to_dict(),
+            "deck": self._plan.deck.name,
+            "section": self._plan.section,
+            "scheduled": self.scheduler is not None,
+            "predicted": self.predicted,
+            "questions": [q.card.id for q in self._plan.questions],
+            "answers": [a.to_dict() for a in self._answers],
+        }
+        self.session = self.store.finish_session(
+            self.session.id, ended_at, status=session_status(result.status), summary=summary
+        )

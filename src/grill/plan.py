@@ -1,0 +1,138 @@
+"""Studying toward an interview date: the schedule that works for the day.
+
+Plain FSRS keeps every card near the desired retention *on average over time*; it does not know
+that one day matters. With an interview date set, three rules shape the drill's queue:
+
+1. Every card is seen before the day: the unseen cards are met at a steady pace, all by two
+   study days before the interview (`new_pace`); the daily new-card limit rises to that pace
+   when it is higher (`new_limit`).
+2. No review is pushed past the date when that lowers recall on the day: a card in review whose
+   next due falls after the start of the last study day before the interview, and whose recall
+   at the interview would be below `day_retention`, is due on that last day instead
+   (`adjust_due`). A card whose recall on the day is already high keeps its FSRS due.
+3. The day's queue (`order`): first the new cards the pace needs (an unseen card scores
+   nothing on the day, so reviews must not starve them), then the due cards by how much a
+   review now raises their recall at the interview (`day_gain`), so in the last days the cards
+   with the lowest recall on the day come first and a session cut short has spent its time
+   where it counts; then any further new cards.
+
+Pure: the memory model (grill.scheduler.Scheduler, or anything with the same two methods) is
+passed in, so this module sits below the drill engine and the simulator, which both use it.
+The interview moment is the date at `INTERVIEW_HOUR` local time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date, datetime, time, timedelta, tzinfo
+from typing import Protocol, TypeVar
+
+from grill.clock import study_day
+from grill.model import CardState, Phase, Rating
+
+__all__ = [
+    "DAY_RETENTION",
+    "INTERVIEW_HOUR",
+    "Deadline",
+    "MemoryModel",
+    "interview_moment",
+]
+
+INTERVIEW_HOUR = 9
+"""The interview is taken to be at 9 am local time on its date."""
+
+DAY_RETENTION = 0.95
+"""Recall on the day below which a card is brought back before the interview."""
+
+K = TypeVar("K")
+
+
+class MemoryModel(Protocol):
+    """What the plan needs from the scheduler: recall at a time, and the state after a review."""
+
+    def retrievability(self, state: CardState | None, at: datetime) -> float: ...
+
+    def review(self, state: CardState, rating: Rating, now: datetime) -> CardState: ...
+
+
+def interview_moment(day: date, tz: tzinfo) -> datetime:
+    """The moment the plan aims at: `day` at INTERVIEW_HOUR in the timezone `tz`."""
+    return datetime.combine(day, time(INTERVIEW_HOUR), tzinfo=tz)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """An interview at `at`, and the memory model used to judge recall on the day."""
+
+    at: datetime
+    model: MemoryModel
+    day_retention: float = DAY_RETENTION
+
+    @classmethod
+    def on(cls, day: date | None, now: datetime, model: MemoryModel) -> Deadline | None:
+        """The deadline for an interview on `day` (in `now`'s timezone); None without a date."""
+        if day is None or now.tzinfo is None:
+            return None
+        return cls(interview_moment(day, now.tzinfo), model)
+
+    @property
+    def last_day(self) -> datetime:
+        """The start of the last study day before the interview (the day before it, 4 am)."""
+        return study_day(self.at) - timedelta(days=1)
+
+    def active(self, now: datetime) -> bool:
+        return now < self.at
+
+    def recall(self, state: CardState | None) -> float:
+        """The card's chance of recall at the interview if it is not reviewed again."""
+        return self.model.retrievability(state, self.at)
+
+    def adjust_due(self, states: Mapping[K, CardState], now: datetime) -> dict[K, CardState]:
+        """The states with rule 2 applied to each due date (nothing changes after the date)."""
+        if not self.active(now):
+            return dict(states)
+        return {key: self._capped(state) for key, state in states.items()}
+
+    def _capped(self, state: CardState) -> CardState:
+        if state.phase != Phase.REVIEW or state.due <= self.last_day:
+            return state
+        if self.recall(state) >= self.day_retention:
+            return state
+        return replace(state, due=self.last_day)
+
+    def new_pace(self, unseen: int, now: datetime) -> int:
+        """Rule 1: new cards to meet today so that all `unseen` (counting the cards met today)
+        are met by two study days before the interview, each then seen again before it."""
+        if not self.active(now) or unseen <= 0:
+            return 0
+        days = (study_day(self.at) - study_day(now)).days - 1
+        return math.ceil(unseen / max(1, days))
+
+    def new_limit(self, unseen: int, now: datetime, per_day: int) -> int:
+        """Today's new-card limit: the usual `per_day`, raised to the pace when that is higher."""
+        return max(per_day, self.new_pace(unseen, now))
+
+    def day_gain(self, state: CardState, now: datetime) -> float:
+        """Rule 3: how much recall at the interview rises if the card is recalled now.
+
+        A never-studied card (`last_review` None) gains all the recall its first look gives.
+        """
+        after = self.model.review(state, Rating.GOOD, now)
+        return self.recall(after) - self.recall(state)
+
+    def order(
+        self, due: Sequence[CardState], new: Sequence[K], now: datetime, pace: int
+    ) -> tuple[list[K], list[CardState], list[K]]:
+        """The day's queue in three parts: the `pace` first new cards, then the due cards by
+        largest gain on the day (ties: due time), then the other new cards on offer.
+
+        The paced new cards come first because a card never seen scores nothing on the day;
+        the pace, not more, so that the cards already met are not left to fade.
+        """
+        if not self.active(now):
+            return [], sorted(due, key=lambda s: s.due), list(new)
+        gains = {s.key: self.day_gain(s, now) for s in due}
+        ranked = sorted(due, key=lambda s: (-round(gains[s.key], 9), s.due))
+        return list(new[:pace]), ranked, list(new[pace:])

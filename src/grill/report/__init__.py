@@ -1,0 +1,62 @@
+"""The progress report: one data model (`data.gather`), then writers that only format it:
+`html` (one self-contained page with inline SVG charts), `markdown`, `jsonfile` (schema 1,
+docs/report-json.md), `csvlog` (the review log) and `terminal` (the `grill stats` dashboard).
+
+`write_report(data, path, fmt)` picks the writer; the format defaults to the file's extension.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grill.errors import UsageError
+from grill.report.csvlog import render_csv
+from grill.report.data import ReportData, gather
+from grill.report.html import render_html
+from grill.report.jsonfile import render_json
+from grill.report.markdown import render_markdown
+
+__all__ = ["FORMATS", "ReportData", "format_for", "gather", "render", "write_report"]
+
+FORMATS = {"html": render_html, "md": render_markdown, "json": render_json, "csv": render_csv}
+_EXTENSIONS = {
+    ".html": "html",
+    ".htm": "html",
+    ".md": "md",
+    ".markdown": "md",
+    ".json": "json",
+    ".csv": "csv",
+}
+
+
+def format_for(path: Path, fmt: str | None) -> str:
+    """The format asked for, else the one the file's extension names."""
+    if fmt:
+        key = fmt.strip().lower().lstrip(".")
+        key = "md" if key == "markdown" else key
+        if key not in FORMATS:
+            raise UsageError(f"unknown report format '{fmt}': use html, md, json or csv")
+        return key
+    found = _EXTENSIONS.get(path.suffix.lower())
+    if found is None:
+        raise UsageError(
+            f"cannot tell the format from '{path.name}': end it in .html, .md, .json or .csv, "
+            "or pass --format"
+        )
+    return found
+
+
+def render(data: ReportData, fmt: str) -> str:
+    return FORMATS[fmt](data)
+
+
+def write_report(data: ReportData, path: Path, fmt: str | None = None) -> str:
+    """Write the report to `path` (UTF-8); returns the format used."""
+    key = format_for(path, fmt)
+    text = render(data, key)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="" if key == "csv" else None)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return key

@@ -1,0 +1,506 @@
+"""Everything the progress report and `grill stats` show, gathered in one place from the Store,
+the Library and readiness; the writers (html, markdown, json, csv, terminal) only format it.
+
+`gather(store, library, settings, now)` reads the database once and returns a frozen
+`ReportData`. Readiness is computed now and, when an interview date is set and still ahead, on
+that day as things stand (no more study). Its history is rebuilt from the review log: each
+review keeps the card's state after it, so the state of every card at the end of every past
+study day is known. Study days start at 4 am in `now`'s timezone (grill.clock.study_day).
+`to_dict()` is the JSON report, schema 1 (docs/report-json.md).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from grill.clock import study_day, to_utc
+from grill.config import Settings
+from grill.model import Card, CardState, Deck, Library, Mode, Rating, Review, SessionRecord
+from grill.plan import Deadline
+from grill.readiness import Readiness, readiness, recall_at
+from grill.scheduler import Scheduler
+from grill.store import Store
+
+__all__ = [
+    "FORECAST_DAYS",
+    "HEATMAP_WEEKS",
+    "SCHEMA",
+    "DayCount",
+    "LogRow",
+    "MockEntry",
+    "ReadinessPoint",
+    "ReportData",
+    "WeakCard",
+    "gather",
+]
+
+SCHEMA = 1
+"""The version of the JSON report; bumped when a field changes meaning or goes away."""
+
+FORECAST_DAYS = 14
+HEATMAP_WEEKS = 26
+HISTORY_DAYS = 120
+WEAKEST = 10
+
+
+@dataclass(frozen=True)
+class DayCount:
+    """A number for one study day (reviews done, or cards due)."""
+
+    day: date
+    count: int
+
+
+@dataclass(frozen=True)
+class ReadinessPoint:
+    """Readiness at the end of one study day, rebuilt from the review log."""
+
+    day: date
+    expected: float
+    p_target: float
+    studied: int
+
+
+@dataclass(frozen=True)
+class MockEntry:
+    """A finished or aborted mock interview, from its session summary."""
+
+    id: int
+    at: datetime
+    status: str
+    score: int
+    asked: int
+    target: int | None
+    floor: int | None
+    passed: bool | None
+    predicted: float | None
+    sections: tuple[Mapping[str, Any], ...]
+    tiers: tuple[Mapping[str, Any], ...]
+    misses: tuple[Mapping[str, Any], ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "at": _iso(self.at),
+            "status": self.status,
+            "score": self.score,
+            "asked": self.asked,
+            "target": self.target,
+            "floor": self.floor,
+            "passed": self.passed,
+            "predicted": None if self.predicted is None else round(self.predicted, 2),
+            "sections": [dict(s) for s in self.sections],
+            "tiers": [dict(t) for t in self.tiers],
+            "misses": [dict(m) for m in self.misses],
+        }
+
+
+@dataclass(frozen=True)
+class WeakCard:
+    """A studied card with a low chance of cold recall, and what was last answered to it."""
+
+    id: str
+    n: int
+    deck: str
+    section: str
+    question: str
+    short_answer: str
+    chance: float
+    reviews: int
+    lapses: int
+    due: datetime | None
+    last_review: datetime | None
+    last_answer: str | None
+    last_verdict: str | None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "n": self.n,
+            "deck": self.deck,
+            "section": self.section,
+            "question": self.question,
+            "short_answer": self.short_answer,
+            "chance": round(self.chance, 4),
+            "reviews": self.reviews,
+            "lapses": self.lapses,
+            "due": _iso(self.due),
+            "last_review": _iso(self.last_review),
+            "last_answer": self.last_answer,
+            "last_verdict": self.last_verdict,
+        }
+
+
+@dataclass(frozen=True)
+class LogRow:
+    """One row of the review log as exported (CSV, JSON)."""
+
+    id: int
+    at: datetime
+    deck: str
+    card: str
+    n: int | None
+    mode: str
+    rating: str
+    verdict: str | None
+    answer: str | None
+    response_ms: int | None
+    session: int | None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "at": _iso(self.at),
+            "deck": self.deck,
+            "card": self.card,
+            "n": self.n,
+            "mode": self.mode,
+            "rating": self.rating,
+            "verdict": self.verdict,
+            "answer": self.answer,
+            "response_ms": self.response_ms,
+            "session": self.session,
+        }
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """The whole report. `day` is readiness at the interview (None: no date ahead)."""
+
+    generated_at: datetime
+    deck: str
+    deck_title: str
+    total: int
+    target: int
+    floor: int | None
+    interview: datetime | None
+    now: Readiness
+    day: Readiness | None
+    history: tuple[ReadinessPoint, ...]
+    activity: tuple[DayCount, ...]
+    streak: int
+    best_streak: int
+    total_reviews: int
+    days_studied: int
+    due_now: int
+    forecast: tuple[DayCount, ...]
+    mocks: tuple[MockEntry, ...]
+    weakest: tuple[WeakCard, ...]
+    log: tuple[LogRow, ...] = field(repr=False)
+    next_steps: tuple[str, ...]
+
+    @property
+    def focus(self) -> Readiness:
+        """The readiness that matters: on the interview day when one is set, else now."""
+        return self.day or self.now
+
+    @property
+    def unseen(self) -> int:
+        return self.total - self.now.studied
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "schema": SCHEMA,
+            "generated_at": _iso(self.generated_at),
+            "deck": {"name": self.deck, "title": self.deck_title, "cards": self.total},
+            "target": self.target,
+            "floor": self.floor,
+            "interview": _iso(self.interview),
+            "readiness": {
+                "now": self.now.to_dict(),
+                "interview": None if self.day is None else self.day.to_dict(),
+            },
+            "history": [
+                {
+                    "day": p.day.isoformat(),
+                    "expected": round(p.expected, 3),
+                    "p_target": round(p.p_target, 4),
+                    "studied": p.studied,
+                }
+                for p in self.history
+            ],
+            "activity": {
+                "days": [{"day": d.day.isoformat(), "reviews": d.count} for d in self.activity],
+                "streak": self.streak,
+                "best_streak": self.best_streak,
+                "total_reviews": self.total_reviews,
+                "days_studied": self.days_studied,
+            },
+            "due_now": self.due_now,
+            "forecast": [{"day": d.day.isoformat(), "due": d.count} for d in self.forecast],
+            "mocks": [m.to_dict() for m in self.mocks],
+            "weakest": [w.to_dict() for w in self.weakest],
+            "next_steps": list(self.next_steps),
+            "reviews": [r.to_dict() for r in self.log],
+        }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else to_utc(moment).isoformat()
+
+
+# ---------------------------------------------------------------- gathering
+
+
+def gather(store: Store, library: Library, settings: Settings, now: datetime) -> ReportData:
+    """Read the database once and compute every figure of the report at `now`."""
+    deck = library.main_deck()
+    if deck is None:
+        deck = Deck("none", "No deck loaded", "")
+    scheduler = Scheduler(settings.desired_retention)
+    states = {s.card_id: s for s in store.states(deck.name).values()}
+    reviews = store.reviews()
+    deadline = Deadline.on(settings.interview_date, now, scheduler)
+    ahead = deadline if deadline is not None and deadline.active(now) else None
+    target = settings.target
+    current = readiness(deck, recall_at(states.values(), now, scheduler), now, target)
+    day = None
+    if ahead is not None:
+        day = readiness(deck, recall_at(states.values(), ahead.at, scheduler), ahead.at, target)
+    activity = _activity(reviews, now)
+    streak, best = _streaks(activity, now)
+    forecast, due_now = _forecast(deck, states, ahead, now)
+    mocks = _mocks(store.sessions(Mode.MOCK))
+    data = ReportData(
+        generated_at=now,
+        deck=deck.name,
+        deck_title=deck.title,
+        total=len(deck.cards),
+        target=target,
+        floor=deck.floor,
+        interview=deadline.at if deadline else None,
+        now=current,
+        day=day,
+        history=_history(deck, reviews, scheduler, target, now),
+        activity=activity,
+        streak=streak,
+        best_streak=best,
+        total_reviews=len(reviews),
+        days_studied=sum(1 for d in activity if d.count),
+        due_now=due_now,
+        forecast=forecast,
+        mocks=mocks,
+        weakest=_weakest(deck, current, states, reviews),
+        log=_log(library, reviews),
+        next_steps=(),
+    )
+    return _with_next_steps(data, settings)
+
+
+def _local_day(moment: datetime, now: datetime) -> date:
+    return study_day(moment.astimezone(now.tzinfo)).date()
+
+
+def _activity(reviews: Sequence[Review], now: datetime) -> tuple[DayCount, ...]:
+    """Reviews per study day, every day from the first review (or the heatmap's span) to today."""
+    counts = Counter(_local_day(r.reviewed_at, now) for r in reviews)
+    today = _local_day(now, now)
+    start = today - timedelta(weeks=HEATMAP_WEEKS) + timedelta(days=1)
+    if counts:
+        start = min(start, min(counts))
+    days = (today - start).days + 1
+    return tuple(
+        DayCount(start + timedelta(days=i), counts.get(start + timedelta(days=i), 0))
+        for i in range(days)
+    )
+
+
+def _streaks(activity: Sequence[DayCount], now: datetime) -> tuple[int, int]:
+    """The current streak (ending today, or yesterday when today has no review yet) and the
+    longest one, in study days with at least one review."""
+    best = run = 0
+    for d in activity:
+        run = run + 1 if d.count else 0
+        best = max(best, run)
+    current = 0
+    days = list(activity)
+    if days and not days[-1].count:
+        days.pop()  # today is not over: a streak up to yesterday still stands
+    for d in reversed(days):
+        if not d.count:
+            break
+        current += 1
+    return current, best
+
+
+def _forecast(
+    deck: Deck, states: Mapping[str, CardState], deadline: Deadline | None, now: datetime
+) -> tuple[tuple[DayCount, ...], int]:
+    """Cards coming due on each of the next FORECAST_DAYS study days (today: including overdue),
+    with the interview date's adjustments when one is ahead; and the number due right now."""
+    known = {c.id for c in deck.cards}
+    scoped = {k: s for k, s in states.items() if k in known}
+    if deadline is not None:
+        scoped = deadline.adjust_due(scoped, now)
+    today = study_day(now)
+    counts = Counter(
+        max(0, (study_day(s.due.astimezone(now.tzinfo)) - today).days) for s in scoped.values()
+    )
+    forecast = tuple(
+        DayCount((today + timedelta(days=k)).date(), counts.get(k, 0)) for k in range(FORECAST_DAYS)
+    )
+    return forecast, sum(1 for s in scoped.values() if s.due <= now)
+
+
+def _history(
+    deck: Deck, reviews: Sequence[Review], scheduler: Scheduler, target: int, now: datetime
+) -> tuple[ReadinessPoint, ...]:
+    """Readiness at the end of each study day since the first review (the last HISTORY_DAYS)."""
+    ids = {c.id for c in deck.cards}
+    mine = [r for r in reviews if r.deck == deck.name and r.card_id in ids and r.after]
+    if not mine:
+        return ()
+    first = study_day(mine[0].reviewed_at.astimezone(now.tzinfo))
+    today = study_day(now)
+    start = max(first, today - timedelta(days=HISTORY_DAYS - 1))
+    states: dict[str, CardState] = {}
+    points = []
+    i = 0
+    day = first
+    while day <= today:
+        end = min(day + timedelta(days=1), now)
+        while i < len(mine) and mine[i].reviewed_at < end:
+            after = mine[i].after
+            if after is not None:
+                states[mine[i].card_id] = after
+            i += 1
+        if day >= start:
+            ready = readiness(deck, recall_at(states.values(), end, scheduler), end, target)
+            points.append(ReadinessPoint(day.date(), ready.expected, ready.p_target, ready.studied))
+        day += timedelta(days=1)
+    return tuple(points)
+
+
+def _mocks(sessions: Sequence[SessionRecord]) -> tuple[MockEntry, ...]:
+    """Mock sessions that recorded a score (an empty or still open one is left out)."""
+    out = []
+    for s in sessions:
+        summary = s.summary
+        score, asked = summary.get("score"), summary.get("asked")
+        if not isinstance(score, int) or not isinstance(asked, int) or asked <= 0:
+            continue
+        predicted = summary.get("predicted")
+        out.append(
+            MockEntry(
+                id=s.id,
+                at=s.started_at,
+                status=str(summary.get("status") or s.status),
+                score=score,
+                asked=asked,
+                target=_int_or_none(summary.get("target")),
+                floor=_int_or_none(summary.get("floor")),
+                passed=_bool_or_none(summary.get("passed")),
+                predicted=float(predicted) if isinstance(predicted, int | float) else None,
+                sections=_records(summary.get("sections")),
+                tiers=_records(summary.get("tiers")),
+                misses=_records(summary.get("misses")),
+            )
+        )
+    return tuple(out)
+
+
+def _bool_or_none(value: object) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _records(value: object) -> tuple[Mapping[str, Any], ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(v for v in value if isinstance(v, dict))
+
+
+def _weakest(
+    deck: Deck, ready: Readiness, states: Mapping[str, CardState], reviews: Sequence[Review]
+) -> tuple[WeakCard, ...]:
+    """The studied cards least likely to be recalled cold now, with their last answer."""
+    cards = {c.id: c for c in deck.cards}
+    by_card: dict[str, list[Review]] = {}
+    for r in reviews:
+        if r.deck == deck.name:
+            by_card.setdefault(r.card_id, []).append(r)
+    studied = [c for c in ready.cards if c.studied]
+    weakest = sorted(studied, key=lambda c: (c.chance, c.n))[:WEAKEST]
+    return tuple(
+        _weak_card(cards[c.id], c.chance, states.get(c.id), by_card.get(c.id, [])) for c in weakest
+    )
+
+
+def _weak_card(
+    card: Card, chance: float, state: CardState | None, history: Sequence[Review]
+) -> WeakCard:
+    answered = [r for r in history if r.answer and r.answer.strip()]
+    last = answered[-1] if answered else None
+    return WeakCard(
+        id=card.id,
+        n=card.n,
+        deck=card.deck,
+        section=card.section,
+        question=card.question,
+        short_answer=card.answer,
+        chance=chance,
+        reviews=len(history),
+        lapses=sum(1 for r in history if r.rating == Rating.AGAIN and not r.first),
+        due=state.due if state else None,
+        last_review=history[-1].reviewed_at if history else None,
+        last_answer=last.answer if last else None,
+        last_verdict=last.verdict.label if last and last.verdict is not None else None,
+    )
+
+
+def _log(library: Library, reviews: Sequence[Review]) -> tuple[LogRow, ...]:
+    numbers = {(c.deck, c.id): c.n for c in library.cards()}
+    return tuple(
+        LogRow(
+            id=r.id,
+            at=r.reviewed_at,
+            deck=r.deck,
+            card=r.card_id,
+            n=numbers.get(r.key),
+            mode=str(r.mode),
+            rating=r.rating.label,
+            verdict=None if r.verdict is None else r.verdict.label,
+            answer=r.answer,
+            response_ms=r.response_ms,
+            session=r.session_id,
+        )
+        for r in reviews
+    )
+
+
+def _with_next_steps(data: ReportData, settings: Settings) -> ReportData:
+    """What to do next, most useful first; with no study yet, how to begin."""
+    steps = []
+    if data.total_reviews == 0:
+        steps.append(
+            f"Start with today's drill: run `grill` ({settings.new_per_day} new cards a day "
+            f"meets all {data.total} in {-(-data.total // max(1, settings.new_per_day))} days)."
+        )
+    elif data.due_now:
+        steps.append(f"{data.due_now} card(s) are due now: run `grill`.")
+    if data.total_reviews and data.unseen:
+        steps.append(f"{data.unseen} card(s) never studied yet: the drill brings them in.")
+    if data.interview is None:
+        steps.append("Set your interview date to plan toward it: `grill plan --date YYYY-MM-DD`.")
+    if not data.mocks and data.now.studied >= data.total and data.total:
+        steps.append("Every card met: take a mock interview, answered cold: `grill mock`.")
+    elif not data.mocks and data.total_reviews:
+        steps.append("Once every card is met, take a mock interview: `grill mock`.")
+    focus = data.focus
+    if data.total_reviews and focus.expected < data.target:
+        when = "on the day" if data.day else "now"
+        steps.append(
+            f"Expected {focus.expected:.1f}/{data.total} {when}, below the target "
+            f"{data.target}: keep the daily drill going."
+        )
+    weak = [w for w in data.weakest if w.chance < 0.5][:3]
+    if weak:
+        steps.append("Weakest right now: " + ", ".join(f"#{w.n} {w.id}" for w in weak) + ".")
+    return replace(data, next_steps=tuple(steps))

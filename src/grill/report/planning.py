@@ -1,0 +1,124 @@
+"""`grill plan`: what studying toward the interview date looks like from where the user stands.
+
+`plan_view(store, library, settings, now)` returns the interview moment, the projected load per
+study day (grill.simulate.project: the date-aware drill followed every day, as FSRS expects it),
+readiness on the day if the plan is followed, and if it is not (no more study from now on).
+`simulation(...)` sets up the study simulator for the same deck and days left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from grill.clock import study_day
+from grill.config import Settings
+from grill.errors import UsageError
+from grill.model import Deck, Library
+from grill.plan import Deadline
+from grill.readiness import Readiness, readiness, recall_at
+from grill.scheduler import Scheduler
+from grill.simulate import Projection, Scenario, project
+from grill.store import Store
+
+__all__ = ["PlanView", "plan_view", "scenario_for"]
+
+
+@dataclass(frozen=True)
+class PlanView:
+    deck: Deck
+    interview: datetime
+    now: datetime
+    target: int
+    followed: Projection
+    idle: Readiness
+    current: Readiness
+
+    @property
+    def days_left(self) -> int:
+        """Study days before the interview's, today included."""
+        return max(0, (study_day(self.interview) - study_day(self.now)).days)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "deck": self.deck.name,
+            "interview": self.interview.isoformat(),
+            "target": self.target,
+            "days_left": self.days_left,
+            "days": [
+                {
+                    "day": d.day.isoformat(),
+                    "new": round(d.new, 1),
+                    "cards": round(d.cards, 1),
+                    "reviews": round(d.reviews, 1),
+                }
+                for d in self.followed.days
+            ],
+            "followed": {
+                "expected": round(self.followed.expected, 2),
+                "p_target": round(self.followed.p_target, 4),
+                "runs": self.followed.runs,
+            },
+            "not_followed": {
+                "expected": round(self.idle.expected, 2),
+                "p_target": round(self.idle.p_target, 4),
+            },
+            "now": {
+                "expected": round(self.current.expected, 2),
+                "p_target": round(self.current.p_target, 4),
+            },
+        }
+
+
+def _deck(library: Library) -> Deck:
+    deck = library.main_deck()
+    if deck is None:
+        raise UsageError("no deck with cards is loaded: nothing to plan")
+    return deck
+
+
+def plan_view(store: Store, library: Library, settings: Settings, now: datetime) -> PlanView:
+    """The plan toward `settings.interview_date`; a missing or past date is a UsageError."""
+    scheduler = Scheduler(settings.desired_retention)
+    deadline = Deadline.on(settings.interview_date, now, scheduler)
+    if deadline is None:
+        raise UsageError("no interview date set: grill plan --date YYYY-MM-DD")
+    if not deadline.active(now):
+        raise UsageError(
+            f"the interview date {settings.interview_date} has passed: "
+            "set the next one with grill plan --date YYYY-MM-DD"
+        )
+    deck = _deck(library)
+    stored = {s.card_id: s for s in store.states(deck.name).values()}
+    states = [stored.get(c.id) for c in deck.cards]
+    followed = project(
+        states,
+        deadline.at,
+        now,
+        target=settings.target,
+        per_day=settings.new_per_day,
+        desired_retention=settings.desired_retention,
+    )
+    studied = stored.values()
+    idle = readiness(deck, recall_at(studied, deadline.at, scheduler), deadline.at, settings.target)
+    current = readiness(deck, recall_at(studied, now, scheduler), now, settings.target)
+    return PlanView(deck, deadline.at, now, settings.target, followed, idle, current)
+
+
+def scenario_for(library: Library, settings: Settings, now: datetime, learners: int) -> Scenario:
+    """The simulator set up like the user's plan: the deck's size, the study days left (a fresh
+    start: simulated learners begin with every card new), the target and daily new cards."""
+    deck = _deck(library)
+    days = 14
+    if settings.interview_date is not None:
+        deadline = Deadline.on(settings.interview_date, now, Scheduler())
+        if deadline is not None:
+            days = (study_day(deadline.at) - study_day(now)).days
+    return Scenario(
+        cards=len(deck.cards),
+        days=max(1, days),
+        target=settings.target,
+        new_per_day=settings.new_per_day,
+        learners=learners,
+        desired_retention=settings.desired_retention,
+    )

@@ -1,0 +1,229 @@
+"""`grill stats`: the report's figures as a terminal dashboard (rich), in 80 columns.
+
+Bars and charts are drawn with plain Unicode blocks and carry their numbers as text, so the
+dashboard reads the same with NO_COLOR=1 or when piped. `score_chart` draws mock scores as
+dots over a target line (the 28), one column per mock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from grill.readiness import GroupReadiness
+from grill.report.data import ReportData
+from grill.report.planning import PlanView
+
+__all__ = ["bar", "render_plan", "render_stats", "score_chart", "spark"]
+
+_BLOCKS = " ▁▂▃▄▅▆▇█"
+_WIDTH = 80
+
+
+def bar(fraction: float, width: int) -> str:
+    """A bar of `width` cells filled to `fraction`, in eighths of a cell."""
+    eighths = round(max(0.0, min(1.0, fraction)) * width * 8)
+    full, part = divmod(eighths, 8)
+    text = "█" * full + (_BLOCKS[part] if part else "")
+    return text + "·" * (width - len(text))
+
+
+def spark(values: Sequence[int]) -> str:
+    """One block per value, scaled to the largest."""
+    top = max(values, default=0) or 1
+    return "".join("·" if v == 0 else _BLOCKS[max(1, round(v / top * 8))] for v in values)
+
+
+def score_chart(
+    scores: Sequence[tuple[str, float]], y_max: int, target: int, height: int = 10
+) -> list[str]:
+    """Rows of a chart: one 3-wide column per (label, score), a dot at the score, the target as a
+    dashed line, the y axis labelled at the top, the target and 0; then each column's label and
+    score as text, so the chart reads exactly without colour."""
+
+    def row_of(value: float) -> int:
+        return round((1 - value / y_max) * (height - 1)) if y_max else height - 1
+
+    target_row = row_of(target)
+    lines = []
+    for r in range(height):
+        label = (
+            str(y_max)
+            if r == 0
+            else str(target)
+            if r == target_row
+            else "0"
+            if r == height - 1
+            else ""
+        )
+        cells = []
+        for _, value in scores:
+            mark = "●" if row_of(value) == r else "╌" if r == target_row else " "
+            cells.append(f" {mark} " if mark != "╌" else "╌╌╌")
+        tail = " target" if r == target_row else ""
+        lines.append(f"{label:>3} ┤" + "".join(cells) + tail)
+    lines.append("    └" + "───" * len(scores))
+    lines.append("day  " + "".join(f"{lab[:3]:^3}" for lab, _ in scores))
+    lines.append("got  " + "".join(f"{round(value):^3}" for _, value in scores))
+    return lines
+
+
+def render_stats(console: Console, data: ReportData) -> None:
+    width = min(console.width, _WIDTH)
+    parts: list[RenderableType] = [_readiness(data)]
+    if data.next_steps:
+        steps = Text("\n".join(f"{i}. {s}" for i, s in enumerate(data.next_steps, start=1)))
+        title = "What to do first" if data.total_reviews == 0 else "Next steps"
+        parts.append(Panel(steps, title=title, title_align="left", width=width))
+    parts.append(_mastery(data, width))
+    parts.append(_activity(data, width))
+    parts.append(_mocks(data, width))
+    parts.append(_weakest(data, width))
+    for part in parts:
+        console.print(part, width=width)
+
+
+def _readiness(data: ReportData) -> Text:
+    text = Text()
+    text.append(f"{data.deck_title}\n", style="bold")
+    text.append(f"{data.now.studied}/{data.total} cards studied · target {data.target}")
+    if data.floor is not None:
+        text.append(f" (floor {data.floor})")
+    text.append("\n")
+    lines = [("now", data.now)]
+    if data.day is not None and data.interview is not None:
+        lines.append((f"on {data.interview:%a %d %b} (interview, if you stop now)", data.day))
+    for when, ready in lines:
+        ok = ready.expected >= data.target
+        text.append("Expected ")
+        text.append(f"{ready.expected:.1f}/{ready.total}", style="bold green" if ok else "bold red")
+        text.append(f" · P(≥{data.target}) {ready.p_target:.0%} · {when}\n")
+    if data.interview is None:
+        text.append("No interview date set: grill plan --date YYYY-MM-DD\n", style="dim")
+    return text
+
+
+def _groups(title: str, groups: Sequence[GroupReadiness], width: int) -> Table:
+    table = Table.grid(padding=(0, 1))
+    table.add_column(no_wrap=True, width=22)
+    table.add_column(no_wrap=True)
+    table.add_column(justify="right", no_wrap=True)
+    span = max(10, width - 22 - 14 - 4)
+    for g in groups:
+        name = f"{g.key} {g.title}" if g.title != g.key else f"tier {g.key}"
+        table.add_row(name[:22], bar(g.mastery, span), f"{g.mastery:4.0%} {g.expected:4.1f}/{g.n}")
+    table.title = title
+    table.title_justify = "left"
+    return table
+
+
+def _mastery(data: ReportData, width: int) -> Panel:
+    body = Group(
+        _groups("by section", data.now.sections, width - 4),
+        Text(""),
+        _groups("by tier", data.now.tiers, width - 4),
+    )
+    return Panel(
+        body, title="Mastery now (mean chance of cold recall)", title_align="left", width=width
+    )
+
+
+def _activity(data: ReportData, width: int) -> Panel:
+    last = data.activity[-28:]
+    text = Text()
+    text.append(f"Reviews, last {len(last)} days  ")
+    text.append(spark([d.count for d in last]))
+    text.append(f"  today {last[-1].count if last else 0}\n")
+    text.append(
+        f"Streak {data.streak} day(s), best {data.best_streak} · {data.total_reviews} reviews "
+        f"over {data.days_studied} day(s)\n"
+    )
+    counts = [d.count for d in data.forecast]
+    text.append("Due, next 14 days  ")
+    text.append(spark(counts))
+    text.append("  " + " ".join(str(c) for c in counts[:7]) + (" …" if len(counts) > 7 else ""))
+    text.append(f"\n{data.due_now} due now; {sum(counts)} in the next 14 days")
+    return Panel(text, title="Study", title_align="left", width=width)
+
+
+def _mocks(data: ReportData, width: int) -> Panel:
+    if not data.mocks:
+        return Panel(
+            Text("No mock interview yet: grill mock"),
+            title="Mock scores",
+            title_align="left",
+            width=width,
+        )
+    shown = data.mocks[-((width - 16) // 3) :]
+    scores = [(f"{m.at:%d}", m.score * data.total / m.asked) for m in shown]
+    lines = score_chart(scores, data.total, data.target)
+    last = shown[-1]
+    lines.append(
+        f"last: {last.score}/{last.asked} on {last.at:%d %b}"
+        + ("" if last.predicted is None else f" (predicted {last.predicted:.1f})")
+        + f"; scores out of {data.total}"
+    )
+    return Panel(
+        Text("\n".join(lines)),
+        title=f"Mock scores against {data.target}",
+        title_align="left",
+        width=width,
+    )
+
+
+def _weakest(data: ReportData, width: int) -> Panel:
+    if not data.weakest:
+        return Panel(
+            Text("No card studied yet."), title="Weakest cards", title_align="left", width=width
+        )
+    table = Table(expand=True, box=None, padding=(0, 1))
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("card", overflow="ellipsis", no_wrap=True, ratio=1)
+    table.add_column("recall", justify="right", no_wrap=True)
+    table.add_column("last", no_wrap=True)
+    for w in data.weakest:
+        table.add_row(str(w.n), w.question, f"{w.chance:.0%}", w.last_verdict or "-")
+    return Panel(table, title="Ten weakest cards (recall now)", title_align="left", width=width)
+
+
+def render_plan(console: Console, view: PlanView) -> None:
+    """The plan: the interview, the load per study day, readiness on the day followed or not."""
+    width = min(console.width, _WIDTH)
+    head = Text()
+    head.append(f"Interview: {view.interview:%a %d %b %Y, %H:%M}", style="bold")
+    head.append(f" ({view.days_left} study day(s) left, today included)\n")
+    head.append(
+        f"Target {view.target}/{len(view.deck.cards)} · now: expected "
+        f"{view.current.expected:.1f}, P(≥{view.target}) {view.current.p_target:.0%}"
+    )
+    console.print(head, width=width)
+    table = Table(title="The plan: run `grill` every day", title_justify="left", box=None)
+    table.add_column("day", no_wrap=True)
+    table.add_column("new", justify="right")
+    table.add_column("cards", justify="right")
+    table.add_column("reviews", justify="right")
+    for d in view.followed.days:
+        table.add_row(f"{d.day:%a %d %b}", f"{d.new:.0f}", f"{d.cards:.0f}", f"{d.reviews:.0f}")
+    console.print(table, width=width)
+    out = Text()
+    for label, expected, p in (
+        ("If you follow it", view.followed.expected, view.followed.p_target),
+        ("If you stop now", view.idle.expected, view.idle.p_target),
+    ):
+        ok = expected >= view.target
+        out.append(f"{label + ':':<18} expected ")
+        out.append(
+            f"{expected:.1f}/{len(view.deck.cards)}", style="bold green" if ok else "bold red"
+        )
+        out.append(f" on the day, P(≥{view.target}) {p:.0%}\n")
+    out.append(
+        f"cards: cards asked (new ones included); reviews: answers, re-asks included. "
+        f"Forecast from FSRS's average learner over {view.followed.runs} simulated runs; "
+        "`grill plan --simulate` compares schedules.",
+        style="dim",
+    )
+    console.print(out, width=width)

@@ -1,0 +1,752 @@
+"""A study simulator: simulated learners follow a schedule day by day until an interview.
+
+It answers "does grill's date-aware schedule do better on the day than the alternatives?" without
+trusting FSRS to grade itself. Each simulated learner has a hidden memory, one of two models:
+
+* `fsrs` - FSRS-6's equations with per-learner parameters perturbed around the published defaults
+  (log-normal noise), a per-card difficulty offset and a per-card chance of already knowing it;
+* `exp` - exponential forgetting p = exp(-t/h), where a review multiplies the memory time h by a
+  factor that is larger when recall was harder and smaller for difficult cards (per-card
+  difficulty), and a failure resets h; a different curve and a different spacing effect.
+
+The learner answers every review the schedule asks for (recalled with the hidden probability),
+sees the answer afterwards, and its memory updates. Four schedules are run for the same learners
+with the same random draws where they coincide:
+
+* `grill` - grill.scheduler (FSRS-6) with the interview date (grill.plan.Deadline);
+* `fsrs` - the same scheduler without the date;
+* `sm2` - Anki's classic SM-2 with its default settings (steps 1m 10m, graduating 1 day, easy
+  4 days, ease 250%, easy bonus 130%, hard 1.2, lapse: ease -20%, relearn 10m, new interval 1d);
+* `fixed` - every card again every `FIXED_DAYS` days.
+
+A daily cap on reviews (new cards and re-asks included) sets the effort: running each schedule
+under several caps gives its curve of reviews done against the expected cold score at the
+interview (the mean over learners of the sum of their true recall chances, never-seen cards 0).
+From the curves: the score each schedule reaches with the same number of reviews, and the
+reviews each needs to reach the target. Seeded and deterministic; no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, timedelta
+from typing import Protocol
+
+from grill.clock import study_day
+from grill.model import CardState, Phase, Rating
+from grill.odds import at_least, poisson_binomial
+from grill.plan import Deadline
+from grill.scheduler import Scheduler
+
+__all__ = [
+    "FIXED_DAYS",
+    "MEMORY_MODELS",
+    "POLICIES",
+    "Curve",
+    "DayLoad",
+    "Outcome",
+    "Projection",
+    "Scenario",
+    "SimulationResult",
+    "format_result",
+    "main",
+    "project",
+    "run",
+    "run_one",
+]
+
+FIXED_DAYS = 3
+"""The fixed-interval plan's spacing."""
+
+POLICIES = ("grill", "fsrs", "sm2", "fixed")
+MEMORY_MODELS = ("fsrs", "exp")
+START = datetime(2026, 1, 5, tzinfo=UTC)
+"""Simulated study starts here (a Monday); only differences of times matter."""
+
+_LEARN_AHEAD = timedelta(minutes=20)
+_SECONDS_PER_ANSWER = 60
+_MAX_SESSION_REVIEWS = 1000
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """What is simulated: a deck of `cards` new cards, `days` study days, then the interview."""
+
+    cards: int = 45
+    days: int = 14
+    target: int = 28
+    new_per_day: int = 15
+    learners: int = 12
+    seed: int = 1
+    desired_retention: float = 0.9
+    session_hour: int = 18
+    caps: tuple[int | None, ...] = (3, 5, 8, 12, 18, None)
+    """Daily review caps to run each schedule under (None: no cap)."""
+
+    @property
+    def interview(self) -> datetime:
+        return START + timedelta(days=self.days, hours=9)
+
+
+# ---------------------------------------------------------------- hidden memory of a learner
+
+
+class Memory(Protocol):
+    def chance(self, card: int, at: float) -> float:
+        """P(recall) of `card` at time `at` (days since START); 0 when never seen."""
+        ...
+
+    def study(self, card: int, at: float, recalled: bool, rating: Rating) -> None:
+        """The learner answered at `at` and then saw the answer."""
+        ...
+
+
+_W = (
+    0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666, 0.796,
+    1.4835, 0.0614, 0.2629, 1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542,
+)  # fmt: skip
+"""FSRS-6's published default parameters: the population the simulated learners vary around."""
+
+
+class FsrsMemory:
+    """FSRS-6 equations with this learner's own parameters; continuous time (not whole days)."""
+
+    def __init__(self, rng: random.Random | None, cards: int) -> None:
+        """A learner drawn from `rng`; with `rng=None`, FSRS's own average learner."""
+        noisy = {0, 1, 2, 3, 8, 9, 10, 11, 13, 14, 15, 16}  # stability and its growth
+        self.w = [
+            w * math.exp(rng.gauss(0, 0.35)) if rng and i in noisy else w for i, w in enumerate(_W)
+        ]
+        self.decay = self.w[20]
+        self.factor = 0.9 ** (-1 / self.decay) - 1
+        self.offset = [rng.gauss(0, 1.5) if rng else 0.0 for _ in range(cards)]
+        self.s: dict[int, float] = {}
+        self.d: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+
+    def remember(self, card: int, state: CardState) -> None:
+        """Start from a stored FSRS state (for projections from the user's real progress)."""
+        if state.stability is None or state.difficulty is None or state.last_review is None:
+            return
+        self.s[card], self.d[card] = state.stability, state.difficulty
+        self.last[card] = _days(state.last_review)
+
+    def chance(self, card: int, at: float) -> float:
+        if card not in self.s:
+            return 0.0
+        elapsed = max(0.0, at - self.last[card])
+        return float((1 + self.factor * elapsed / self.s[card]) ** -self.decay)
+
+    def study(self, card: int, at: float, recalled: bool, rating: Rating) -> None:
+        w, g = self.w, int(rating)
+        if card not in self.s:
+            self.s[card] = w[g - 1]
+            self.d[card] = _clamp(w[4] - math.exp(w[5] * (g - 1)) + 1 + self.offset[card])
+        else:
+            r = self.chance(card, at)
+            s, d = self.s[card], self.d[card]
+            if at - self.last[card] < 1:
+                gain = math.exp(w[17] * (g - 3 + w[18])) * s ** -w[19]
+                self.s[card] = s * (max(gain, 1.0) if g > 1 else gain)
+            elif recalled:
+                bonus = (w[15] if g == 2 else 1) * (w[16] if g == 4 else 1)
+                grow = math.exp(w[8]) * (11 - d) * s ** -w[9] * (math.exp(w[10] * (1 - r)) - 1)
+                self.s[card] = s * (1 + grow * bonus)
+            else:
+                long = w[11] * d ** -w[12] * ((s + 1) ** w[13] - 1) * math.exp(w[14] * (1 - r))
+                self.s[card] = min(long, s / math.exp(w[17] * w[18]))
+            easy = w[4] - math.exp(w[5] * 3) + 1
+            moved = d - w[6] * (g - 3) * (10 - d) / 9
+            self.d[card] = _clamp(w[7] * easy + (1 - w[7]) * moved)
+            self.s[card] = max(self.s[card], 0.001)
+        self.last[card] = at
+
+
+class ExpMemory:
+    """Exponential forgetting; a review multiplies the memory time h by 1 + k(1-p)^0.7 / d."""
+
+    def __init__(self, rng: random.Random, cards: int) -> None:
+        # memory time after a first look, in days: p = 0.78 a day later for an average card,
+        # about what FSRS's population shows after a first "hard"
+        self.first = 4.0 * math.exp(rng.gauss(0, 0.3))
+        self.k = 5.0 * math.exp(rng.gauss(0, 0.25))
+        self.difficulty = [math.exp(rng.gauss(0, 0.5)) for _ in range(cards)]
+        self.h: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+
+    def chance(self, card: int, at: float) -> float:
+        if card not in self.h:
+            return 0.0
+        return math.exp(-max(0.0, at - self.last[card]) / self.h[card])
+
+    def study(self, card: int, at: float, recalled: bool, rating: Rating) -> None:
+        fresh = self.first / self.difficulty[card]
+        if card not in self.h:
+            self.h[card] = fresh
+        elif recalled:
+            p = self.chance(card, at)
+            self.h[card] *= 1 + self.k * (1 - p) ** 0.7 / self.difficulty[card]
+        else:
+            self.h[card] = max(fresh, 0.5 * self.h[card])
+        self.last[card] = at
+
+
+def _clamp(d: float) -> float:
+    return min(10.0, max(1.0, d))
+
+
+def _memory(kind: str, rng: random.Random, cards: int) -> Memory:
+    return FsrsMemory(rng, cards) if kind == "fsrs" else ExpMemory(rng, cards)
+
+
+# ---------------------------------------------------------------- schedules
+
+
+class Policy(Protocol):
+    def queue(self, now: datetime, unseen: Sequence[int]) -> list[int]:
+        """The session's queue at `now`: due cards and new cards, in the order asked."""
+        ...
+
+    def answer(self, card: int, rating: Rating, now: datetime) -> datetime | None:
+        """Record a review; returns when to re-ask it in the same session (None: not today)."""
+        ...
+
+
+class FsrsPolicy:
+    """grill's scheduler, with (`deadline`) or without the interview date."""
+
+    def __init__(
+        self,
+        desired_retention: float,
+        per_day: int,
+        interview: datetime | None,
+        states: dict[int, CardState] | None = None,
+    ) -> None:
+        self.scheduler = Scheduler(desired_retention, enable_fuzzing=False)
+        self.deadline = Deadline(interview, self.scheduler) if interview else None
+        self.per_day = per_day
+        self.states: dict[int, CardState] = dict(states or {})
+
+    def queue(self, now: datetime, unseen: Sequence[int]) -> list[int]:
+        if self.deadline is None:
+            due = sorted((s for s in self.states.values() if s.due <= now), key=_by_due)
+            return [int(s.card_id) for s in due] + list(unseen[: self.per_day])
+        states = self.deadline.adjust_due(self.states, now)
+        limit = self.deadline.new_limit(len(unseen), now, self.per_day)
+        pace = self.deadline.new_pace(len(unseen), now)
+        due = [s for s in states.values() if s.due <= now]
+        first, ranked, rest = self.deadline.order(due, unseen[:limit], now, pace)
+        return first + [int(s.card_id) for s in ranked] + rest
+
+    def answer(self, card: int, rating: Rating, now: datetime) -> datetime | None:
+        state = self.states.get(card) or self.scheduler.new_state("sim", str(card), now)
+        state = self.scheduler.review(state, rating, now)
+        self.states[card] = state
+        learning = state.phase in (Phase.LEARNING, Phase.RELEARNING)
+        return state.due if learning and state.due <= now + _LEARN_AHEAD else None
+
+
+def _by_due(state: CardState) -> datetime:
+    return state.due
+
+
+@dataclass
+class _Sm2Card:
+    step: int | None = 0  # learning/relearning step; None: in review
+    lapsed: bool = False
+    interval: int = 0
+    ease: float = 2.5
+    due: datetime = START
+    last: datetime = START
+
+
+class Sm2Policy:
+    """Anki's classic SM-2 scheduler with its default deck options (no fuzz)."""
+
+    steps = (timedelta(minutes=1), timedelta(minutes=10))
+    relearn = (timedelta(minutes=10),)
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.per_day = scenario.new_per_day
+        self.cards: dict[int, _Sm2Card] = {}
+
+    def queue(self, now: datetime, unseen: Sequence[int]) -> list[int]:
+        due = [(c.due, k) for k, c in self.cards.items() if c.due <= now]
+        return [k for _, k in sorted(due)] + list(unseen[: self.per_day])
+
+    def answer(self, card: int, rating: Rating, now: datetime) -> datetime | None:
+        c = self.cards.setdefault(card, _Sm2Card(due=now, last=now))
+        if c.step is not None:
+            self._learn(c, rating, now)
+        else:
+            self._review(c, rating, now)
+        c.last = now
+        return c.due if c.step is not None else None
+
+    def _learn(self, c: _Sm2Card, rating: Rating, now: datetime) -> None:
+        assert c.step is not None
+        steps = self.relearn if c.lapsed else self.steps
+        if rating == Rating.AGAIN:
+            c.step, c.due = 0, now + steps[0]
+        elif rating == Rating.HARD:
+            c.due = now + (steps[0] + steps[1]) / 2 if c.step == 0 and len(steps) > 1 else now
+            c.due = max(c.due, now + steps[c.step])
+        elif rating == Rating.GOOD and c.step + 1 < len(steps):
+            c.step, c.due = c.step + 1, now + steps[c.step + 1]
+        else:
+            easy = rating == Rating.EASY
+            if not c.lapsed:
+                c.interval = 4 if easy else 1
+            c.step, c.lapsed = None, False
+            c.due = _day_after(now, c.interval)
+
+    def _review(self, c: _Sm2Card, rating: Rating, now: datetime) -> None:
+        late = max(0, (study_day(now) - study_day(c.due)).days)
+        ivl = c.interval
+        if rating == Rating.AGAIN:
+            c.ease = max(1.3, c.ease - 0.2)
+            c.interval, c.step, c.lapsed = 1, 0, True
+            c.due = now + self.relearn[0]
+            return
+        hard = max(ivl + 1, round((ivl + late / 4) * 1.2))
+        if rating == Rating.HARD:
+            c.ease, c.interval = max(1.3, c.ease - 0.15), hard
+        elif rating == Rating.GOOD:
+            c.interval = max(hard + 1, round((ivl + late / 2) * c.ease))
+        else:
+            good = max(hard + 1, round((ivl + late / 2) * c.ease))
+            c.interval = max(good + 1, round((ivl + late) * c.ease * 1.3))
+            c.ease += 0.15
+        c.due = _day_after(now, c.interval)
+
+
+class FixedPolicy:
+    """Every card again every FIXED_DAYS days; a miss is re-asked 10 minutes later."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.per_day = scenario.new_per_day
+        self.due_at: dict[int, datetime] = {}
+
+    def queue(self, now: datetime, unseen: Sequence[int]) -> list[int]:
+        due = [k for d, k in sorted((d, k) for k, d in self.due_at.items() if d <= now)]
+        return due + list(unseen[: self.per_day])
+
+    def answer(self, card: int, rating: Rating, now: datetime) -> datetime | None:
+        if rating == Rating.AGAIN:
+            self.due_at[card] = now + timedelta(minutes=10)
+            return self.due_at[card]
+        self.due_at[card] = _day_after(now, FIXED_DAYS)
+        return None
+
+
+def _day_after(now: datetime, days: int) -> datetime:
+    """Due at the start of the study day `days` after now's (reviews are by the day)."""
+    return study_day(now) + timedelta(days=days)
+
+
+def _policy(name: str, scenario: Scenario) -> Policy:
+    if name in ("grill", "fsrs"):
+        dated = scenario.interview if name == "grill" else None
+        return FsrsPolicy(scenario.desired_retention, scenario.new_per_day, dated)
+    if name == "sm2":
+        return Sm2Policy(scenario)
+    if name == "fixed":
+        return FixedPolicy(scenario)
+    raise ValueError(f"unknown schedule {name!r}; known: {', '.join(POLICIES)}")
+
+
+# ---------------------------------------------------------------- running
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One learner through one schedule: reviews done, true chances at the interview."""
+
+    reviews: int
+    chances: tuple[float, ...]
+
+    @property
+    def expected(self) -> float:
+        return sum(self.chances)
+
+
+def _rating(rng: random.Random, recalled: bool) -> Rating:
+    if not recalled:
+        return Rating.AGAIN
+    roll = rng.random()
+    return Rating.HARD if roll < 0.1 else Rating.EASY if roll > 0.95 else Rating.GOOD
+
+
+def run_one(
+    scenario: Scenario, policy_name: str, memory_kind: str, learner: int, cap: int | None
+) -> Outcome:
+    """One learner (its hidden memory drawn from the seed) following one schedule."""
+    traits = random.Random(f"{scenario.seed}/{memory_kind}/{learner}")
+    memory = _memory(memory_kind, traits, scenario.cards)
+    known = [traits.random() * 0.5 for _ in range(scenario.cards)]  # chance of knowing it already
+    answers = random.Random(f"{scenario.seed}/{memory_kind}/{learner}/answers")
+    policy = _policy(policy_name, scenario)
+    seen: set[int] = set()
+    reviews = 0
+    for day in range(scenario.days):
+        now = START + timedelta(days=day, hours=scenario.session_hour)
+        reviews += _session(scenario.cards, policy, memory, known, answers, seen, now, cap)
+    at = _days(scenario.interview)
+    return Outcome(reviews, tuple(memory.chance(c, at) for c in range(scenario.cards)))
+
+
+def _session(
+    cards: int,
+    policy: Policy,
+    memory: Memory,
+    known: Sequence[float],
+    rng: random.Random,
+    seen: set[int],
+    now: datetime,
+    cap: int | None,
+    asked: set[int] | None = None,
+) -> int:
+    """One day's drill, mirroring grill.session: due cards, new cards, learning-step re-asks.
+    Returns the reviews done; `asked`, when given, collects the cards asked."""
+    unseen = [c for c in range(cards) if c not in seen]
+    queue = policy.queue(now, unseen)
+    learning: dict[int, datetime] = {}
+    done = 0
+    budget = _MAX_SESSION_REVIEWS if cap is None else cap
+    while done < budget:
+        card = _pick(queue, learning, now)
+        if card is None:
+            break
+        at = _days(now)
+        chance = memory.chance(card, at) if card in seen else known[card]
+        recalled = rng.random() < chance
+        rating = _rating(rng, recalled)
+        memory.study(card, at, recalled, rating)
+        seen.add(card)
+        if asked is not None:
+            asked.add(card)
+        again = policy.answer(card, rating, now)
+        if again is not None:
+            learning[card] = again
+        done += 1
+        now += timedelta(seconds=_SECONDS_PER_ANSWER)
+    return done
+
+
+def _pick(queue: list[int], learning: dict[int, datetime], now: datetime) -> int | None:
+    soonest = min(learning.items(), key=lambda kv: kv[1], default=None)
+    if soonest is not None and soonest[1] <= now:
+        del learning[soonest[0]]
+        return soonest[0]
+    if queue:
+        card = queue.pop(0)
+        learning.pop(card, None)
+        return card
+    if soonest is not None and soonest[1] <= now + _LEARN_AHEAD:
+        del learning[soonest[0]]
+        return soonest[0]
+    return None
+
+
+def _days(moment: datetime) -> float:
+    return (moment - START).total_seconds() / 86400
+
+
+# ---------------------------------------------------------------- projecting the user's plan
+
+
+@dataclass(frozen=True)
+class DayLoad:
+    """One study day of a projected plan: mean new cards, cards asked, reviews (re-asks too)."""
+
+    day: date
+    new: float
+    cards: float
+    reviews: float
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Following grill's date-aware drill every day until the interview, as FSRS expects it.
+
+    `chances` are each card's mean recall at the interview over the simulated futures.
+    """
+
+    interview: datetime
+    days: tuple[DayLoad, ...]
+    chances: tuple[float, ...]
+    p_target: float
+    runs: int
+
+    @property
+    def expected(self) -> float:
+        return sum(self.chances)
+
+
+def project(
+    states: Sequence[CardState | None],
+    interview: datetime,
+    now: datetime,
+    *,
+    target: int,
+    per_day: int,
+    desired_retention: float = 0.9,
+    runs: int = 30,
+    seed: int = 0,
+) -> Projection:
+    """Simulate following the plan: a full drill every study day from `now` until the interview.
+
+    `states` holds one deck's cards in order (None: never studied). The simulated learner is
+    FSRS's average learner starting from these states, so this is grill's own forecast, not a
+    measurement: a card met for the first time is not known (answered "again", then learned).
+    Sessions are at `now`'s time of day on each study day before the interview's.
+    """
+    sessions = _session_times(interview, now)
+    new = [0.0] * len(sessions)
+    asked = [0.0] * len(sessions)
+    done = [0.0] * len(sessions)
+    chances = [0.0] * len(states)
+    p_target = 0.0
+    for run in range(runs):
+        memory = FsrsMemory(None, len(states))
+        known = {
+            i: replace(st, deck="sim", card_id=str(i))
+            for i, st in enumerate(states)
+            if st is not None
+        }
+        for i, state in known.items():
+            memory.remember(i, state)
+        policy = FsrsPolicy(desired_retention, per_day, interview, known)
+        seen = set(known)
+        unknown = [0.0] * len(states)
+        rng = random.Random(f"{seed}/project/{run}")
+        for k, at in enumerate(sessions):
+            before, cards = len(seen), set[int]()
+            done[k] += _session(len(states), policy, memory, unknown, rng, seen, at, None, cards)
+            new[k] += len(seen) - before
+            asked[k] += len(cards)
+        final = [
+            policy.scheduler.retrievability(policy.states.get(i), interview)
+            for i in range(len(states))
+        ]
+        chances = [a + b for a, b in zip(chances, final, strict=True)]
+        p_target += at_least(poisson_binomial(final), target)
+    loads = tuple(
+        DayLoad(study_day(at).date(), new[k] / runs, asked[k] / runs, done[k] / runs)
+        for k, at in enumerate(sessions)
+    )
+    return Projection(interview, loads, tuple(c / runs for c in chances), p_target / runs, runs)
+
+
+def _session_times(interview: datetime, now: datetime) -> list[datetime]:
+    """`now`, then the same local time on each following study day before the interview's."""
+    last = study_day(interview)
+    times = []
+    at = now
+    while study_day(at) < last:
+        times.append(at)
+        at += timedelta(days=1)
+    return times
+
+
+# ---------------------------------------------------------------- curves and the verdict
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One schedule on one memory model: mean reviews and score per daily cap."""
+
+    policy: str
+    memory: str
+    points: tuple[tuple[int | None, float, float, float], ...]
+    """(cap, mean reviews per learner, mean expected score, mean P(score >= target))."""
+
+    @property
+    def uncapped(self) -> tuple[float, float, float]:
+        cap, reviews, score, p = self.points[-1]
+        return reviews, score, p
+
+    def _sorted(self) -> list[tuple[float, float]]:
+        return sorted((reviews, score) for _, reviews, score, _ in self.points)
+
+    def score_at(self, reviews: float) -> float:
+        """The expected score with `reviews` reviews (linear between runs; a schedule that does
+        fewer reviews even uncapped keeps its uncapped score: it never asks for more)."""
+        pts = self._sorted()
+        if reviews <= pts[0][0]:
+            return pts[0][1] * reviews / pts[0][0] if pts[0][0] else pts[0][1]
+        for (r0, s0), (r1, s1) in zip(pts, pts[1:], strict=False):
+            if r0 <= reviews <= r1:
+                return s0 if r1 == r0 else s0 + (s1 - s0) * (reviews - r0) / (r1 - r0)
+        return max(s for _, s in pts)
+
+    def reviews_for(self, target: float) -> float | None:
+        """The fewest reviews reaching an expected score of `target` (None: never reached)."""
+        pts = self._sorted()
+        prev = (0.0, 0.0)
+        for r, s in pts:
+            if s >= target:
+                r0, s0 = prev
+                return r0 + (r - r0) * (target - s0) / (s - s0) if s > s0 else r
+            prev = (r, s) if s > prev[1] else prev
+        return None
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    scenario: Scenario
+    curves: tuple[Curve, ...] = field(default=())
+
+    def curve(self, policy: str, memory: str) -> Curve:
+        return next(c for c in self.curves if c.policy == policy and c.memory == memory)
+
+    def goals(self, memory: str) -> dict[str, float | bool | None]:
+        """The issue's two goals on one memory model, with the numbers behind them."""
+        target = self.scenario.target
+        grill, sm2 = self.curve("grill", memory), self.curve("sm2", memory)
+        fsrs = self.curve("fsrs", memory)
+        g_need, s_need = grill.reviews_for(target), sm2.reviews_for(target)
+        saving = None if g_need is None or s_need is None else 1 - g_need / s_need
+        # equal reviews: at plain FSRS's own (uncapped) load, and at grill's
+        f_load, g_load = fsrs.uncapped[0], grill.uncapped[0]
+        pairs = [(grill.score_at(n), fsrs.score_at(n)) for n in (f_load, g_load)]
+        return {
+            "grill_reviews_to_target": g_need,
+            "sm2_reviews_to_target": s_need,
+            "saving_vs_sm2": saving,
+            "fewer_reviews_goal": saving is not None and saving >= 0.25,
+            "fsrs_reviews": f_load,
+            "grill_score_at_fsrs_reviews": pairs[0][0],
+            "fsrs_score": pairs[0][1],
+            "grill_reviews": g_load,
+            "grill_score": pairs[1][0],
+            "fsrs_score_at_grill_reviews": pairs[1][1],
+            "higher_score_goal": all(g > f for g, f in pairs),
+        }
+
+
+def run(
+    scenario: Scenario,
+    policies: Sequence[str] = POLICIES,
+    memories: Sequence[str] = MEMORY_MODELS,
+    progress: Callable[[str], None] | None = None,
+) -> SimulationResult:
+    """Every schedule under every cap, for every learner of every memory model."""
+    curves = []
+    for memory in memories:
+        for policy in policies:
+            if progress:
+                progress(f"{policy} on {memory} learners")
+            points = []
+            for cap in scenario.caps:
+                outs = [run_one(scenario, policy, memory, i, cap) for i in range(scenario.learners)]
+                points.append(_summary(cap, outs, scenario.target))
+            curves.append(Curve(policy, memory, tuple(points)))
+    return SimulationResult(scenario, tuple(curves))
+
+
+def _summary(
+    cap: int | None, outs: Sequence[Outcome], target: int
+) -> tuple[int | None, float, float, float]:
+    n = len(outs)
+    reviews = sum(o.reviews for o in outs) / n
+    score = sum(o.expected for o in outs) / n
+    p = sum(at_least(poisson_binomial(o.chances), target) for o in outs) / n
+    return cap, reviews, score, p
+
+
+# ---------------------------------------------------------------- text
+
+
+def format_result(result: SimulationResult) -> str:
+    """Plain-text tables: per memory model, each schedule's curve, equal-review scores, goals."""
+    sc = result.scenario
+    lines = [
+        f"Simulated: {sc.learners} learners per memory model, {sc.cards} new cards, "
+        f"{sc.days} study days, interview on day {sc.days + 1} at 09:00, target {sc.target}, "
+        f"new cards {sc.new_per_day}/day, seed {sc.seed}.",
+        "Expected cold score on the interview day (mean over learners); reviews per learner.",
+    ]
+    for memory in sorted({c.memory for c in result.curves}, key=MEMORY_MODELS.index):
+        lines += ["", f"== memory model: {memory}", _curve_table(result, memory)]
+        lines += _equal_reviews(result, memory)
+        lines += _goal_lines(result, memory)
+    return "\n".join(lines)
+
+
+def _curve_table(result: SimulationResult, memory: str) -> str:
+    curves = [c for c in result.curves if c.memory == memory]
+    caps = result.scenario.caps
+    head = f"{'cap/day':>8} " + " ".join(f"{c.policy:>17}" for c in curves)
+    rows = [head, f"{'':>8} " + " ".join(f"{'reviews  score':>17}" for _ in curves)]
+    for i, cap in enumerate(caps):
+        cells = [
+            f"{c.points[i][1]:7.0f} {c.points[i][2]:6.1f}/{result.scenario.cards}" for c in curves
+        ]
+        rows.append(f"{'none' if cap is None else cap:>8} " + " ".join(f"{x:>17}" for x in cells))
+    p_cells = [f"P(>={result.scenario.target}) {c.uncapped[2]:.2f}" for c in curves]
+    rows.append(f"{'none':>8} " + " ".join(f"{x:>17}" for x in p_cells))
+    return "\n".join(rows)
+
+
+def _equal_reviews(result: SimulationResult, memory: str) -> list[str]:
+    curves = [c for c in result.curves if c.memory == memory]
+    grill_uncapped = result.curve("grill", memory).uncapped[0] if "grill" in POLICIES else 0
+    budgets = sorted({round(grill_uncapped), *(round(grill_uncapped * f) for f in (0.4, 0.6, 0.8))})
+    lines = ["", "Same number of reviews -> expected score on the day:"]
+    lines.append(f"{'reviews':>8} " + " ".join(f"{c.policy:>8}" for c in curves))
+    for n in budgets:
+        lines.append(f"{n:>8} " + " ".join(f"{c.score_at(n):8.1f}" for c in curves))
+    lines.append("")
+    lines.append(f"Reviews needed for an expected {result.scenario.target}:")
+    for c in curves:
+        need = c.reviews_for(result.scenario.target)
+        lines.append(f"  {c.policy:>6}: " + ("not reached" if need is None else f"{need:.0f}"))
+    return lines
+
+
+def _goal_lines(result: SimulationResult, memory: str) -> list[str]:
+    g = {k: float(v or 0) for k, v in result.goals(memory).items()}
+    raw = result.goals(memory)
+    saving = "n/a" if raw["saving_vs_sm2"] is None else f"{g['saving_vs_sm2']:.0%}"
+    return [
+        "",
+        f"Goal 1 (>= 25% fewer reviews than SM-2 to reach {result.scenario.target}): "
+        f"{'met' if raw['fewer_reviews_goal'] else 'NOT met'} (saving {saving})",
+        f"Goal 2 (higher score than plain FSRS with the same reviews): "
+        f"{'met' if raw['higher_score_goal'] else 'NOT met'}: at {g['fsrs_reviews']:.0f} "
+        f"reviews grill {g['grill_score_at_fsrs_reviews']:.2f} vs fsrs {g['fsrs_score']:.2f}; "
+        f"at {g['grill_reviews']:.0f} grill {g['grill_score']:.2f} vs fsrs "
+        f"{g['fsrs_score_at_grill_reviews']:.2f}",
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """`python -m grill.simulate` (scripts/simulate): run a scenario and print the tables."""
+    import argparse
+
+    base = Scenario()
+    parser = argparse.ArgumentParser(prog="simulate", description=main.__doc__)
+    parser.add_argument("--days", type=int, default=base.days, help="study days before it")
+    parser.add_argument("--learners", type=int, default=base.learners, help="per memory model")
+    parser.add_argument("--seed", type=int, default=base.seed)
+    parser.add_argument("--cards", type=int, default=base.cards)
+    parser.add_argument("--target", type=int, default=base.target)
+    parser.add_argument("--new", type=int, default=base.new_per_day, help="new cards per day")
+    args = parser.parse_args(argv)
+    scenario = Scenario(
+        cards=args.cards,
+        days=args.days,
+        target=args.target,
+        new_per_day=args.new,
+        learners=args.learners,
+        seed=args.seed,
+    )
+    print(format_result(run(scenario)))
+
+
+if __name__ == "__main__":
+    main()

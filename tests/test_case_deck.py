@@ -1,0 +1,119 @@
+"""The loss-spike case deck: it loads, is graded in the standard's three parts with the four
+named red flags, and carries the user's case text word for word."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from grill.deck import load_deck
+from grill.grader import grade_case
+from grill.model import Case, Verdict
+
+ROOT = Path(__file__).resolve().parents[1]
+CASE_DECK = ROOT / "decks" / "loss-spike-case.yaml"
+SEED_NAME = "002_6d6a9463d6cb90b4.txt"
+SECTIONS = {
+    "WHAT THIS TESTS": "tests",
+    "A GOOD ANSWER COVERS": "covers",
+    "COMMON WRONG ANSWERS": "wrong_answers",
+    "LIKELY FOLLOW-UPS": "follow_ups_text",
+    "ONE CONCRETE EXAMPLE": "example",
+}
+
+
+def _seed() -> Path | None:
+    """The seed in `../shared/seeds` beside the checkout (or beside a worktree's parent)."""
+    for folder in ROOT.parents:
+        candidate = folder / "shared" / "seeds" / SEED_NAME
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+SEED = _seed()
+
+
+@pytest.fixture(scope="module")
+def case() -> Case:
+    deck = load_deck(CASE_DECK)
+    assert deck.name == "loss-spike-case"
+    assert not deck.cards
+    (only,) = deck.cases
+    return only
+
+
+def test_case_loads_as_spike_with_source(case: Case) -> None:
+    assert case.id == "spike"
+    assert case.question == "What causes sudden loss spikes in long pre-training runs?"
+    assert case.source == "rohan-paul.com"
+
+
+def test_case_has_the_three_parts_each_with_items(case: Case) -> None:
+    assert [p.id for p in case.parts] == ["culprits", "triage", "prevention"]
+    for part in case.parts:
+        assert part.items, part.id
+        assert all(item.match for item in part.items), part.id
+
+
+def test_case_has_the_four_named_red_flags(case: Case) -> None:
+    assert sorted(f.id for f in case.red_flags) == [
+        "blame_bitflips",
+        "increase_batch_size",
+        "only_lower_lr",
+        "restart_from_scratch",
+    ]
+
+
+def test_case_has_four_follow_ups_with_key_points(case: Case) -> None:
+    assert len(case.follow_ups) == 4
+    for follow_up in case.follow_ups:
+        assert follow_up.question.endswith("?")
+        assert 2 <= len(follow_up.points) <= 4
+
+
+def _seed_sections(text: str) -> dict[str, str]:
+    heads = "|".join(re.escape(h) for h in SECTIONS)
+    found = re.findall(rf"^({heads}): (.*?)(?=\n\s*\n|\Z)", text, re.S | re.M)
+    return {head: body.strip() for head, body in found}
+
+
+@pytest.mark.skipif(SEED is None, reason="the seed files are not beside this checkout")
+def test_seed_sections_appear_word_for_word(case: Case) -> None:
+    assert SEED is not None
+    text = SEED.read_text(encoding="utf-8")
+    sections = _seed_sections(text)
+    assert set(sections) == set(SECTIONS)
+    for head, field in SECTIONS.items():
+        assert getattr(case, field) == sections[head], head
+    assert case.question == text.splitlines()[0].strip()
+    assert "Source: rohan-paul.com" in text
+
+
+@pytest.mark.parametrize(
+    ("answer", "flag"),
+    [
+        ("Restart training from scratch with bf16.", "restart_from_scratch"),
+        ("It's random hardware bit flips, nothing to debug.", "blame_bitflips"),
+        ("Just lower the learning rate, that fixes it.", "only_lower_lr"),
+        ("Increase the batch size to smooth out the spike.", "increase_batch_size"),
+    ],
+)
+def test_each_named_wrong_answer_raises_its_red_flag(case: Case, answer: str, flag: str) -> None:
+    graded = grade_case(case, answer)
+    assert [f.id for f in graded.red_flags] == [flag]
+    assert graded.verdict == Verdict.WRONG
+
+
+def test_a_rejected_wrong_answer_is_not_a_red_flag(case: Case) -> None:
+    answer = (
+        "Don't restart from scratch and don't bump the batch size. Likely an exploding grad norm "
+        "in attention or fp16 overflow: check the grad norm logs, roll back to the last stable "
+        "checkpoint, tighten clipping, move to bf16. Prevent it with pre-LN and per-layer logging."
+    )
+    graded = grade_case(case, answer)
+    assert graded.red_flags == ()
+    assert [p.part for p in graded.parts if p.covered] == ["culprits", "triage", "prevention"]
+    assert graded.verdict == Verdict.CORRECT

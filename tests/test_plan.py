@@ -1,0 +1,137 @@
+"""Planning toward an interview date: due dates pulled in before the day, the new-card pace,
+the day's order, and the drill's queue shaped by them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from grill.cli import app
+from grill.config import set_setting
+from grill.model import Card, CardState, Deck, Library, Phase, Point, Rating, Rubric
+from grill.plan import Deadline, interview_moment
+from grill.scheduler import Scheduler
+from grill.session import DrillOptions, record_answer
+from grill.session import plan as drill_plan
+from grill.store import Store
+
+SCHED = Scheduler(enable_fuzzing=False)
+INTERVIEW = datetime(2026, 12, 16, 9, 0, tzinfo=UTC)
+DEADLINE = Deadline(INTERVIEW, SCHED)
+
+
+def _review_state(card_id: str, stability: float, last: datetime, due: datetime) -> CardState:
+    return CardState("d", card_id, Phase.REVIEW, None, stability, 5.0, due, last)
+
+
+def test_the_interview_is_at_nine_local_time() -> None:
+    tz = timezone(timedelta(hours=2))
+    assert interview_moment(date(2026, 12, 16), tz).isoformat() == "2026-12-16T09:00:00+02:00"
+    assert Deadline.on(None, INTERVIEW, SCHED) is None
+    on = Deadline.on(date(2026, 12, 16), datetime(2026, 12, 1, 20, tzinfo=tz), SCHED)
+    assert on is not None and on.at == interview_moment(date(2026, 12, 16), tz)
+    assert DEADLINE.last_day == datetime(2026, 12, 15, 4, 0, tzinfo=UTC)
+
+
+def test_a_review_due_after_the_date_is_pulled_in_when_recall_on_the_day_would_be_low() -> None:
+    now = datetime(2026, 12, 10, 18, tzinfo=UTC)
+    weak = _review_state("weak", 3.0, now - timedelta(days=1), now + timedelta(days=9))
+    strong = _review_state("strong", 200.0, now - timedelta(days=1), now + timedelta(days=60))
+    soon = _review_state("soon", 3.0, now - timedelta(days=2), now + timedelta(days=1))
+    assert DEADLINE.recall(weak) < 0.95 < DEADLINE.recall(strong)
+    adjusted = DEADLINE.adjust_due({"w": weak, "s": strong, "n": soon}, now)
+    assert adjusted["w"].due == DEADLINE.last_day
+    assert adjusted["s"] == strong  # recall on the day already high: keeps its FSRS due
+    assert adjusted["n"] == soon  # already due before the last day
+
+
+def test_cards_in_a_learning_step_and_plans_past_the_date_are_left_alone() -> None:
+    now = datetime(2026, 12, 15, 18, tzinfo=UTC)
+    learning = CardState("d", "l", Phase.LEARNING, 1, 0.2, 5.0, now + timedelta(minutes=10), now)
+    assert DEADLINE.adjust_due({"l": learning}, now)["l"] == learning
+    weak = _review_state("weak", 3.0, now - timedelta(days=1), now + timedelta(days=9))
+    after = INTERVIEW + timedelta(hours=1)
+    assert DEADLINE.adjust_due({"w": weak}, after)["w"] == weak
+
+
+def test_new_cards_are_paced_to_be_all_met_two_days_before() -> None:
+    start = datetime(2026, 12, 2, 9, tzinfo=UTC)  # 14 study days before the 16th
+    assert DEADLINE.new_pace(45, start) == 4  # ceil(45 / 13)
+    assert DEADLINE.new_limit(45, start, 15) == 15  # the usual limit is higher
+    eve = datetime(2026, 12, 15, 20, tzinfo=UTC)
+    assert DEADLINE.new_pace(45, eve) == 45  # the last evening: everything left
+    assert DEADLINE.new_limit(45, eve, 15) == 45
+    assert DEADLINE.new_pace(0, start) == 0
+    assert DEADLINE.new_limit(45, INTERVIEW + timedelta(days=1), 15) == 15
+
+
+def test_in_the_last_days_the_lowest_recall_on_the_day_comes_first() -> None:
+    now = datetime(2026, 12, 15, 18, tzinfo=UTC)
+    states = [
+        _review_state(f"s{stab}", float(stab), now - timedelta(days=3), now)
+        for stab in (50, 2, 10, 5)
+    ]
+    first, ranked, rest = DEADLINE.order(states, ["n1", "n2", "n3"], now, pace=2)
+    assert first == ["n1", "n2"] and rest == ["n3"]
+    recall = [DEADLINE.recall(s) for s in ranked]
+    assert [s.card_id for s in ranked] == ["s2", "s5", "s10", "s50"]
+    assert recall == sorted(recall)
+
+
+def test_without_a_date_ahead_order_is_by_due_time() -> None:
+    now = INTERVIEW + timedelta(days=1)
+    a = _review_state("a", 2.0, now - timedelta(days=3), now - timedelta(hours=1))
+    b = _review_state("b", 50.0, now - timedelta(days=3), now - timedelta(hours=5))
+    first, ranked, rest = DEADLINE.order([a, b], ["n"], now, pace=1)
+    assert (first, [s.card_id for s in ranked], rest) == ([], ["b", "a"], ["n"])
+
+
+# ------------------------------------------------------------------ the drill's queue
+
+
+def _library(count: int) -> Library:
+    point = Point("p", "the point", ("point",))
+    cards = tuple(
+        Card(f"c{n}", n, "A", f"q{n}?", f"a{n}", Rubric((point,)), "d") for n in range(1, count + 1)
+    )
+    return Library((Deck("d", "Deck", "d.yaml", cards=cards),))
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    with Store.open(tmp_path / "grill.db") as s:
+        yield s
+
+
+def test_with_a_date_near_the_drill_raises_the_new_limit_and_asks_new_cards_first(
+    store: Store,
+) -> None:
+    lib = _library(12)
+    start = datetime(2026, 12, 13, 18, tzinfo=UTC)  # interview on the 16th: days 13, 14, 15
+    for card in lib.cards()[:2]:
+        record_answer(store, SCHED, card, Rating.GOOD, start - timedelta(days=3))
+        record_answer(store, SCHED, card, Rating.GOOD, start - timedelta(days=3, minutes=-10))
+    plain = drill_plan(store, lib, DrillOptions(new_limit=3), start)
+    assert len(plain.new) == 3 and plain.lead == 0
+    assert plain.queue[: len(plain.due)] == [c for c, _ in plain.due]
+    dated = drill_plan(store, lib, DrillOptions(new_limit=3, deadline=DEADLINE), start)
+    # 10 unseen to meet on the 13th and 14th (the 15th is the last day): 5 today, before reviews
+    assert len(dated.new) == 5 and dated.lead == 5
+    assert dated.queue[:5] == list(dated.new)
+    assert {c.id for c, _ in dated.due} == {c.id for c, _ in plain.due}
+    limited = drill_plan(store, lib, DrillOptions(new_limit=3, deadline=DEADLINE, limit=4), start)
+    assert len(limited.queue) == 4 and limited.queue == list(limited.new[:4])
+
+
+def test_the_drill_commands_plan_for_the_saved_interview_date() -> None:
+    runner = CliRunner()
+    plain = json.loads(runner.invoke(app, ["due", "--json"]).stdout)
+    assert len(plain["new"]) == 15  # new_per_day
+    set_setting("interview_date", "2026-12-04")  # today is 2 Dec (conftest): one day to meet all
+    dated = json.loads(runner.invoke(app, ["due", "--json"]).stdout)
+    assert len(dated["new"]) == 45

@@ -1,0 +1,345 @@
+"""`grill stats`, `grill report` and `grill plan` from a database filled by replaying days of
+study (the Store API and `grill review` under GRILL_NOW), plus the writers' safety: HTML
+escaping of hostile card text and CSV formula neutralisation."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from grill.cli import app
+from grill.config import Settings, load_settings
+from grill.deck import load_library
+from grill.errors import UsageError
+from grill.model import Card, Deck, Library, Mode, Point, Rating, Rubric, Section, Tier, Verdict
+from grill.readiness import readiness, recall_at
+from grill.report import gather, render
+from grill.report.csvlog import neutralise
+from grill.report.html import CHART_IDS
+from grill.report.markdown import cell
+from grill.scheduler import Scheduler
+from grill.session import record_answer
+from grill.store import Store
+
+runner = CliRunner()
+NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)  # tests/conftest.py's GRILL_NOW
+SCHED = Scheduler(enable_fuzzing=False)
+HOSTILE = "<script>alert('x')</script>"
+
+
+@pytest.fixture
+def store(grill_home: Path) -> Iterator[Store]:
+    with Store.open() as s:
+        yield s
+
+
+def replay(store: Store, lib: Library, days: int = 8, per_day: int = 6) -> None:
+    """Study the main deck at 19:00 UTC for `days` days ending yesterday, skipping day 3:
+    due cards then `per_day` new ones; every fifth answer forgotten, then relearned."""
+    deck = lib.main_deck()
+    assert deck is not None
+    start = NOW.replace(hour=19) - timedelta(days=days)
+    count = 0
+    for day in range(days):
+        if day == 3:
+            continue
+        at = start + timedelta(days=day)
+        states = {s.card_id: s for s in store.states(deck.name).values()}
+        due = [c for c in deck.cards if c.id in states and states[c.id].due <= at]
+        new = [c for c in deck.cards if c.id not in states][:per_day]
+        for card in due + new:
+            count += 1
+            forgot = count % 5 == 0
+            rating, verdict = (
+                (Rating.AGAIN, Verdict.WRONG) if forgot else (Rating.GOOD, Verdict.CORRECT)
+            )
+            answer = f"=SUM(A1) answer {count}" if count % 7 == 0 else f"answer {count}"
+            record_answer(store, SCHED, card, rating, at, verdict=verdict, answer=answer)
+            at += timedelta(minutes=1)
+            if forgot:
+                record_answer(store, SCHED, card, Rating.GOOD, at + timedelta(minutes=10))
+
+
+def add_mock(store: Store, at: datetime, score: int, predicted: float | None) -> None:
+    session = store.start_session(Mode.MOCK, at)
+    summary = {
+        "status": "completed",
+        "score": score,
+        "asked": 45,
+        "target": 28,
+        "floor": 24,
+        "passed": score >= 28,
+        "predicted": predicted,
+        "sections": [
+            {"key": "A", "title": "Loss curves", "asked": 6, "correct": 5, "partial": 0, "wrong": 1}
+        ],
+        "tiers": [{"tier": "1-15", "asked": 15, "correct": 12, "verdict": None}],
+        "misses": [
+            {"id": "c", "n": 2, "question": HOSTILE, "answer": HOSTILE, "short_answer": "LR"}
+        ],
+    }
+    store.finish_session(session.id, at + timedelta(minutes=30), summary=summary)
+
+
+# ------------------------------------------------------------------ no study yet
+
+
+def test_a_report_with_no_study_says_what_to_do_first(store: Store) -> None:
+    data = gather(store, load_library([]), Settings(), NOW)
+    assert data.total == 45 and data.total_reviews == 0 and data.now.expected == 0
+    assert data.next_steps[0].startswith("Start with today's drill: run `grill`")
+    assert any("grill plan --date" in s for s in data.next_steps)
+    page = render(data, "html")
+    assert "What to do first" in page and "<code>grill</code>" in page
+    for chart in CHART_IDS:
+        assert f'id="{chart}"' in page
+    assert "What to do first" in render(data, "md")
+    assert json.loads(render(data, "json"))["schema"] == 1
+    assert render(data, "csv").splitlines() == [
+        "id,reviewed_at,deck,card,n,mode,rating,verdict,answer,response_ms,session"
+    ]
+
+
+# ------------------------------------------------------------------ replayed study
+
+
+def test_stats_from_replayed_days(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    lib = load_library([])
+    replay(store, lib)
+    reviews = store.reviews()
+    # two more reviews through the command line, this morning
+    monkeypatch.setenv("GRILL_NOW", "2026-12-02T08:00:00+00:00")
+    for ref in ("1", "2"):
+        done = runner.invoke(app, ["review", ref, "--rating", "good", "--answer", "typed"])
+        assert done.exit_code == 0, done.output
+    data = gather(store, lib, Settings(), NOW)
+    assert data.total_reviews == len(reviews) + 2 == len(data.log)
+    by_day = {d.day: d.count for d in data.activity if d.count}
+    assert sorted(by_day) == [
+        date(2026, 11, 24) + timedelta(days=i) for i in (0, 1, 2, 4, 5, 6, 7, 8)
+    ]
+    assert by_day[date(2026, 12, 2)] == 2 and sum(by_day.values()) == data.total_reviews
+    assert (data.streak, data.best_streak) == (5, 5)  # 28 Nov to 2 Dec; 27 Nov was skipped
+    assert data.days_studied == 8
+    states = {s.card_id: s for s in store.states("training-behaviors").values()}
+    deck = lib.deck("training-behaviors")
+    direct = readiness(deck, recall_at(states.values(), NOW, Scheduler()), NOW, 28)
+    assert data.now.expected == pytest.approx(direct.expected)
+    assert data.now.studied == len(states) == 42  # 6 new a day for 7 days
+    assert sum(d.count for d in data.forecast) <= len(states)
+    assert data.due_now == sum(1 for s in states.values() if s.due <= NOW)
+    assert [p.day for p in data.history][0] == date(2026, 11, 24)
+    assert len(data.history) == 9 and data.history[-1].studied == 42
+    assert data.history[0].expected < data.history[-1].expected
+    weakest = data.weakest
+    assert len(weakest) == 10
+    assert [w.chance for w in weakest] == sorted(w.chance for w in weakest)
+    assert all(w.last_answer for w in weakest)
+
+
+def test_stats_command_text_and_json(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    lib = load_library([])
+    replay(store, lib)
+    add_mock(store, NOW - timedelta(days=2), 21, 23.5)
+    add_mock(store, NOW - timedelta(days=1), 29, 27.0)
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = runner.invoke(app, ["stats"])
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    assert "\x1b[" not in shown.stdout  # NO_COLOR (conftest) and not a terminal: plain text
+    text = shown.stdout
+    assert re.search(r"Expected \d+\.\d/45 · P\(≥28\) \d+% · now", text)
+    for part in ("Mastery now", "A Loss curves", "tier 1-15", "Streak", "Due, next 14 days"):
+        assert part in text
+    assert "Mock scores against 28" in text and re.search(r"got +21 +29", text)
+    assert "Ten weakest cards" in text
+    as_json = runner.invoke(app, ["stats", "--json"])
+    data = json.loads(as_json.stdout)
+    assert data["schema"] == 1
+    assert data["readiness"]["now"]["total"] == 45
+    assert [m["score"] for m in data["mocks"]] == [21, 29]
+    assert data["mocks"][1]["predicted"] == 27.0
+    assert len(data["forecast"]) == 14 and len(data["weakest"]) == 10
+    assert data["activity"]["total_reviews"] == len(data["reviews"])
+
+
+def test_report_writes_each_format_from_the_extension(store: Store, tmp_path: Path) -> None:
+    replay(store, load_library([]), days=3)
+    add_mock(store, NOW - timedelta(hours=5), 12, None)
+    for name, marker in (
+        ("r.html", "<!DOCTYPE html>"),
+        ("r.md", "# Progress report"),
+        ("r.json", '"schema": 1'),
+        ("r.csv", "id,reviewed_at,deck,card"),
+    ):
+        made = runner.invoke(app, ["report", "-o", str(tmp_path / name)])
+        assert made.exit_code == 0, made.output
+        assert marker in (tmp_path / name).read_text(encoding="utf-8")
+    forced = runner.invoke(app, ["report", "-o", str(tmp_path / "log.txt"), "--format", "csv"])
+    assert forced.exit_code == 0
+    assert (tmp_path / "log.txt").read_text().startswith("id,")
+    unknown = runner.invoke(app, ["report", "-o", str(tmp_path / "r.pdf")])
+    assert isinstance(unknown.exception, UsageError) and not (tmp_path / "r.pdf").exists()
+
+
+def test_html_report_is_self_contained(store: Store) -> None:
+    replay(store, load_library([]), days=4)
+    page = render(gather(store, load_library([]), Settings(), NOW), "html")
+    assert "<script" not in page.lower()
+    assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:)?//", page)
+    assert "@import" not in page and "url(" not in page
+    assert "@media print" in page
+    for chart in CHART_IDS:
+        assert page.count(f'<svg id="{chart}"') == 1
+
+
+# ------------------------------------------------------------------ hostile text
+
+
+def _hostile_library() -> Library:
+    point = Point("p", "the point", ("point",))
+    cards = tuple(
+        Card(
+            f"c{n}",
+            n,
+            "A",
+            f"{HOSTILE} question {n} & <b>",
+            f"answer {n} {HOSTILE}",
+            Rubric((point,)),
+            "mine",
+        )
+        for n in range(1, 4)
+    )
+    deck = Deck(
+        "mine",
+        f"Deck {HOSTILE}",
+        "mine.yaml",
+        cards=cards,
+        sections=(Section("A", f"Section {HOSTILE}"),),
+        tiers=(Tier(1, 3, f"verdict {HOSTILE}"),),
+        target=2,
+    )
+    return Library((deck,))
+
+
+def test_every_piece_of_deck_and_answer_text_is_escaped_in_html(store: Store) -> None:
+    lib = _hostile_library()
+    for card in lib.cards():
+        record_answer(
+            store, SCHED, card, Rating.AGAIN, NOW - timedelta(days=1), answer=f"</td>{HOSTILE}"
+        )
+    add_mock(store, NOW - timedelta(hours=2), 1, 1.5)
+    data = gather(store, lib, Settings(target=2), NOW)
+    page = render(data, "html")
+    assert "<script" not in page.lower()
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in page
+    assert page.count("&lt;script&gt;") >= 8  # deck title, section, tier, questions, answers, mock
+    assert "</td><script" not in page
+    markdown = render(data, "md")
+    assert "<script" not in markdown and "&lt;script&gt;" in markdown
+
+
+def test_markdown_cells_cannot_break_the_table() -> None:
+    assert cell("a | b\nc") == "a \\| b<br>c"
+    assert cell("<i>") == "&lt;i&gt;"
+
+
+def test_csv_neutralises_formulas(store: Store) -> None:
+    lib = _hostile_library()
+    answers = [
+        "=1+1",
+        "+cmd|' /C calc'!A0",
+        "-2+3",
+        "@SUM(A1)",
+        "\t=x",
+        "  =HYPERLINK(1)",
+        'plain, "quoted"',
+        "5-3",
+    ]
+    at = NOW - timedelta(days=1)
+    for i, answer in enumerate(answers):
+        record_answer(
+            store, SCHED, lib.cards()[i % 3], Rating.GOOD, at + timedelta(minutes=i), answer=answer
+        )
+    rows = list(csv.reader(io.StringIO(render(gather(store, lib, Settings(), NOW), "csv"))))
+    got = [r[8] for r in rows[1:]]
+    assert got == [
+        "'=1+1",
+        "'+cmd|' /C calc'!A0",
+        "'-2+3",
+        "'@SUM(A1)",
+        "'\t=x",
+        "'  =HYPERLINK(1)",
+        'plain, "quoted"',
+        "5-3",
+    ]
+    assert len(rows) == len(answers) + 1 and all(len(r) == 11 for r in rows)
+    assert neutralise("-") == "'-" and neutralise("ok") == "ok"
+
+
+# ------------------------------------------------------------------ grill plan
+
+
+def test_plan_saves_the_date_and_prints_the_days(store: Store) -> None:
+    replay(store, load_library([]), days=2)
+    shown = runner.invoke(app, ["plan", "--date", "2026-12-09", "--target", "30"])
+    assert shown.exit_code == 0, shown.output
+    settings = load_settings()
+    assert settings.interview_date == date(2026, 12, 9) and settings.target == 30
+    text = shown.stdout
+    assert "Interview: Wed 09 Dec 2026, 09:00 (7 study day(s) left" in text
+    days = re.findall(r"^ *(\w{3} \d\d \w{3}) +\d+ +\d+ +\d+ *$", text, re.M)
+    assert days[0] == "Wed 02 Dec" and days[-1] == "Tue 08 Dec" and len(days) == 7
+    assert re.search(r"If you follow it: +expected \d+\.\d/45 on the day, P\(≥30\)", text)
+    assert re.search(r"If you stop now: +expected \d+\.\d/45", text)
+    data = json.loads(runner.invoke(app, ["plan", "--json"]).stdout)
+    assert data["interview"].startswith("2026-12-09T09:00")
+    assert len(data["days"]) == 7
+    assert sum(d["new"] for d in data["days"]) == pytest.approx(45 - 12)  # every card met
+    assert data["followed"]["expected"] > data["not_followed"]["expected"]
+
+
+def test_plan_refuses_a_past_date_and_needs_one() -> None:
+    missing = runner.invoke(app, ["plan"])
+    assert isinstance(missing.exception, UsageError)
+    assert "no interview date set: grill plan --date" in str(missing.exception)
+    past = runner.invoke(app, ["plan", "--date", "2026-11-30"])
+    assert isinstance(past.exception, UsageError) and "in the past" in str(past.exception)
+    assert load_settings().interview_date is None
+
+
+def test_plan_simulate_prints_the_comparison() -> None:
+    runner.invoke(app, ["plan", "--date", "2026-12-06"])
+    shown = runner.invoke(app, ["plan", "--simulate", "--learners", "1"])
+    assert shown.exit_code == 0, shown.output
+    for word in ("grill", "fsrs", "sm2", "fixed", "Goal 1", "Goal 2", "4 study days"):
+        assert word in shown.stdout
+
+
+def test_a_mock_records_the_prediction_made_just_before_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fakes import fake_grade
+
+    monkeypatch.setattr("grill.ui.mock.load_grader", lambda: fake_grade)
+    lib = load_library([])
+    replay(store, lib, days=4)
+    before = {s.card_id: s for s in store.states("training-behaviors").values()}
+    done = runner.invoke(app, ["mock", "--count", "5", "--seed", "3"], input="right\n" * 5)
+    assert done.exit_code == 0, done.output
+    (session,) = store.sessions(Mode.MOCK)
+    asked = session.summary["questions"]
+    expected = sum(recall_at([before[c] for c in asked if c in before], NOW, SCHED).values())
+    assert session.summary["predicted"] == pytest.approx(expected)
+    assert 0 < expected < 5
+    (entry,) = gather(store, lib, Settings(), NOW).mocks
+    assert entry.predicted == pytest.approx(expected) and entry.asked == 5

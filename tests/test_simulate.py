@@ -1,0 +1,100 @@
+"""The study simulator: its learners and schedules behave as specified, runs are seeded, and the
+projection of the user's plan meets every card before the day."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from grill.model import Rating
+from grill.scheduler import Scheduler
+from grill.simulate import (
+    START,
+    ExpMemory,
+    FsrsMemory,
+    Scenario,
+    Sm2Policy,
+    format_result,
+    project,
+    run,
+)
+
+
+def test_the_average_fsrs_learner_forgets_as_the_scheduler_predicts() -> None:
+    memory = FsrsMemory(None, 1)
+    memory.study(0, 0.0, True, Rating.GOOD)
+    sched = Scheduler(enable_fuzzing=False)
+    state = sched.review(sched.new_state("d", "c", START), Rating.GOOD, START)
+    for days in (1, 3, 10):
+        expected = sched.retrievability(state, START + timedelta(days=days))
+        assert memory.chance(0, float(days)) == pytest.approx(expected, rel=1e-9)
+
+
+def test_exponential_learners_forget_harder_cards_faster() -> None:
+    memory = ExpMemory(random.Random(3), 2)
+    memory.difficulty = [0.5, 2.0]
+    for card in (0, 1):
+        memory.study(card, 0.0, True, Rating.GOOD)
+    assert memory.chance(0, 2.0) > memory.chance(1, 2.0) > 0
+    before = memory.h[0]
+    memory.study(0, 3.0, True, Rating.GOOD)
+    assert memory.h[0] > before  # a successful review lengthens memory
+
+
+def test_sm2_follows_ankis_default_intervals() -> None:
+    sm2 = Sm2Policy(Scenario())
+    at = START + timedelta(hours=18)
+    assert sm2.answer(0, Rating.GOOD, at) == at + timedelta(minutes=10)  # second step
+    assert sm2.answer(0, Rating.GOOD, at + timedelta(minutes=10)) is None  # graduates: 1 day
+    intervals = []
+    for _ in range(3):
+        card = sm2.cards[0]
+        at = card.due + timedelta(hours=18)
+        sm2.answer(0, Rating.GOOD, at)
+        intervals.append(sm2.cards[0].interval)
+    assert intervals == [3, 8, 20]  # 1 x 2.5, 3 x 2.5, 8 x 2.5, rounded
+    sm2.answer(0, Rating.AGAIN, sm2.cards[0].due)
+    assert sm2.cards[0].ease == pytest.approx(2.3)
+
+
+SMALL = Scenario(cards=12, days=5, target=7, new_per_day=6, learners=2, caps=(6, None))
+
+
+def test_runs_are_seeded_and_report_every_schedule() -> None:
+    first, again = run(SMALL), run(SMALL)
+    assert first == again
+    assert {(c.policy, c.memory) for c in first.curves} == {
+        (p, m) for p in ("grill", "fsrs", "sm2", "fixed") for m in ("fsrs", "exp")
+    }
+    for curve in first.curves:
+        capped, free = curve.points
+        assert capped[1] <= 6 * SMALL.days  # the cap holds
+        assert 0 <= curve.uncapped[1] <= SMALL.cards
+    text = format_result(first)
+    for word in ("grill", "fsrs", "sm2", "fixed", "Goal 1", "Goal 2", "memory model: exp"):
+        assert word in text
+    assert run(Scenario(**{**SMALL.__dict__, "seed": 2})) != first
+
+
+def test_curve_interpolation_and_reviews_to_target() -> None:
+    result = run(SMALL)
+    curve = result.curve("fsrs", "fsrs")
+    (_, r0, s0, _), (_, r1, s1, _) = sorted(curve.points, key=lambda p: p[1])
+    assert curve.score_at((r0 + r1) / 2) == pytest.approx((s0 + s1) / 2)
+    need = curve.reviews_for(s0)
+    assert need is not None and need == pytest.approx(r0)
+    assert curve.reviews_for(SMALL.cards + 1) is None
+
+
+def test_projection_meets_every_card_before_the_interview() -> None:
+    now = datetime(2026, 12, 2, 18, tzinfo=UTC)
+    interview = datetime(2026, 12, 9, 9, tzinfo=UTC)
+    result = project([None] * 20, interview, now, target=12, per_day=5, runs=4)
+    assert [d.day.isoformat() for d in result.days][0] == "2026-12-02"
+    assert result.days[-1].day.isoformat() == "2026-12-08"
+    assert sum(d.new for d in result.days) == 20
+    assert all(d.reviews >= d.cards >= d.new for d in result.days)
+    assert 12 < result.expected <= 20
+    assert 0 < result.p_target <= 1
