@@ -22,7 +22,6 @@ LAYERS = {
     "grader": 2,
     "scheduler": 2,
     "store": 2,
-    "migrations": 2,
     "answers": 1,
     "deck": 2,
     "config": 1,

@@ -1,9 +1,10 @@
 """kill -9 a real drill at random moments: every review the screen confirmed is in the database.
 
 Each trial starts `python -m grill drill` with answers and ratings piped in a few milliseconds
-apart (as a fast typist would), and kills it with SIGKILL after a seeded random delay: during
-start-up, the daily backup, an answer, a commit or the summary. The output is unbuffered, so
-what the process printed is what the screen showed. After each kill:
+apart (as a fast typist would), and kills it with SIGKILL after a seeded random delay: a quarter
+of the trials counted from the launch (start-up, migrations, the daily backup), the rest from
+the first question on screen (an answer being graded, a commit, the next question). The output
+is unbuffered, so what the process printed is what the screen showed. After each kill:
 
   - every review whose "saved:" line was printed is in the review log (lost == 0);
   - `PRAGMA integrity_check` is ok;
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import IO
@@ -32,6 +34,7 @@ import pytest
 
 TRIALS = 24
 SEED = 20261202
+FIRST_QUESTION = "one line per answer"  # the answer prompt's hint, shown under each question
 START = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 
 
@@ -61,8 +64,24 @@ def _feed(pipe: IO[str], lines: list[str], pause: float) -> None:
             pipe.close()
 
 
-def _drill(home: Path, day: int, lines: list[str], kill_after: float | None) -> tuple[int, str]:
-    """Run one drill; kill it after `kill_after` seconds (None: let it finish)."""
+@dataclass(frozen=True)
+class Kill:
+    """When to kill: `after` seconds from the launch, or from the first question on screen."""
+
+    after: float
+    from_first_question: bool
+
+
+def _first_question(out: Path, proc: subprocess.Popen[str]) -> None:
+    """Wait until the drill shows its first question (start-up takes longer on a busy machine)."""
+    deadline = time.monotonic() + 30
+    while FIRST_QUESTION not in out.read_text(encoding="utf-8", errors="replace"):
+        assert proc.poll() is None and time.monotonic() < deadline, out.read_text()
+        time.sleep(0.005)
+
+
+def _drill(home: Path, day: int, lines: list[str], kill: Kill | None) -> tuple[int, str]:
+    """Run one drill; kill it as `kill` says (None: let it finish)."""
     out = home.parent / f"out-{day}.txt"
     with out.open("w", encoding="utf-8") as sink:
         with subprocess.Popen(
@@ -77,11 +96,13 @@ def _drill(home: Path, day: int, lines: list[str], kill_after: float | None) -> 
             assert proc.stdin is not None
             feeder = threading.Thread(target=_feed, args=(proc.stdin, lines, 0.003))
             feeder.start()
-            if kill_after is None:
+            if kill is None:
                 code = proc.wait(timeout=60)
             else:
+                if kill.from_first_question:
+                    _first_question(out, proc)
                 try:
-                    code = proc.wait(timeout=kill_after)  # it may finish before the kill
+                    code = proc.wait(timeout=kill.after)  # it may finish before the kill
                 except subprocess.TimeoutExpired:
                     proc.send_signal(signal.SIGKILL)
                     code = proc.wait(timeout=10)
@@ -119,7 +140,11 @@ def test_kill_9_at_random_moments_loses_no_confirmed_review(tmp_path: Path) -> N
     killed = mid_drill = confirmed = lost = kept_unconfirmed = 0
     for trial in range(TRIALS):
         before = _reviews(db)
-        code, output = _drill(home, trial, lines, kill_after=rng.uniform(0.2, 1.0))
+        # one kill in four lands during start-up (opening, migrating, the daily backup), the
+        # others while cards are being answered, graded and saved
+        early = rng.random() < 0.25
+        kill = Kill(rng.uniform(0.02, 0.4), False) if early else Kill(rng.uniform(0, 0.7), True)
+        code, output = _drill(home, trial, lines, kill)
         assert code in (0, -signal.SIGKILL), output
         assert "Traceback" not in output and "database is locked" not in output, output
         killed += code == -signal.SIGKILL
@@ -132,7 +157,7 @@ def test_kill_9_at_random_moments_loses_no_confirmed_review(tmp_path: Path) -> N
         if db.exists():
             assert _integrity(db) == ["ok"], f"trial {trial}"
     # the next run, left alone, resumes: it studies and ends with its summary
-    code, output = _drill(home, TRIALS, lines[:40], kill_after=None)
+    code, output = _drill(home, TRIALS, lines[:40], None)
     assert code == 0 and "session summary" in output, output
     doctor = subprocess.run(
         [sys.executable, "-m", "grill", "doctor"],

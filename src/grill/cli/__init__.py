@@ -46,10 +46,10 @@ app.command("history")(drill.history)
 app.command("orphans")(drill.orphans)
 app.command("mock")(mock_cli.mock)
 app.command("case")(mock_cli.case)
-app.command("doctor")(doctor.doctor)
 app.command("stats")(report.stats)
 app.command("report")(report.report)
 app.command("plan")(report.plan)
+app.command("doctor")(doctor.doctor)
 
 
 def _version(value: bool) -> None:
@@ -96,6 +96,14 @@ def main() -> None:
             raise
         err().print(Text.assemble(("error: ", "red"), str(exc)), soft_wrap=True)
         sys.exit(exc.exit_code)
+    except OSError as exc:  # the environment failed (a folder under a file, a full disk): no bug
+        if os.environ.get("GRILL_DEBUG"):
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        err().print(
+            Text.assemble(("error: ", "red"), where, exc.strerror or str(exc)), soft_wrap=True
+        )
+        sys.exit(1)
     except KeyboardInterrupt:
         err().print("interrupted")
         sys.exit(130)
