@@ -37,6 +37,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from grill.clock import now as system_now
 from grill.clock import study_day, to_utc
@@ -56,8 +57,10 @@ from grill.model import (
     Verdict,
 )
 from grill.plan import Deadline
-from grill.scheduler import Scheduler
 from grill.store import Store
+
+if TYPE_CHECKING:  # fsrs is loaded by whoever makes the Scheduler, not by `grill due`
+    from grill.scheduler import Scheduler
 
 __all__ = [
     "EASY_THINK_SECONDS",
@@ -133,15 +136,26 @@ def _in_scope(library: Library, options: DrillOptions) -> tuple[Card, ...]:
 
 def new_introduced(store: Store, now: datetime) -> int:
     """Cards reviewed for the first time since this study day began (any mode, any deck)."""
-    return sum(1 for r in store.reviews(since=study_day(now)) if r.first)
+    return store.count_reviews(since=study_day(now), first=True)
+
+
+def _states(
+    store: Store, options: DrillOptions, now: datetime
+) -> tuple[dict[tuple[str, str], CardState], set[tuple[str, str]]]:
+    """The states `plan` needs and the keys of every studied card. Without an interview date
+    only the states due within LEARN_AHEAD are read: with thousands of cards, building every
+    state would cost more than the rest of `grill due`. The date's rules may bring any due date
+    forward, so with one every state is read."""
+    if options.deadline is None:
+        return store.states(due_by=now + LEARN_AHEAD), store.studied()
+    states = options.deadline.adjust_due(store.states(), now)
+    return states, set(states)
 
 
 def plan(store: Store, library: Library, options: DrillOptions, now: datetime) -> Plan:
     """The queue for a drill starting at `now` (see the module docstring for the order)."""
     cards = _in_scope(library, options)
-    states = store.states()
-    if options.deadline is not None:
-        states = options.deadline.adjust_due(states, now)
+    states, studied_keys = _states(store, options, now)
     studied = [(c, states[(c.deck, c.id)]) for c in cards if (c.deck, c.id) in states]
     due = sorted((p for p in studied if p[1].due <= now), key=lambda p: p[1].due)
     learning = sorted(
@@ -149,7 +163,7 @@ def plan(store: Store, library: Library, options: DrillOptions, now: datetime) -
         key=lambda p: p[1].due,
     )
     introduced = new_introduced(store, now)
-    unseen = [c for c in cards if (c.deck, c.id) not in states]
+    unseen = [c for c in cards if (c.deck, c.id) not in studied_keys]
     limit, lead = options.new_limit, 0
     if options.deadline is not None:
         due, limit, lead = _for_the_day(options.deadline, due, len(unseen) + introduced, now, limit)

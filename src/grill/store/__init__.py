@@ -21,7 +21,8 @@ API (all times timezone-aware; stored as UTC ISO-8601 text):
     with Store.open() as store:                     # default path: grill.paths.db_path()
         Store.open(path, now=)                      # `now` names the backups (default: clock)
         store.state(deck, card_id) -> CardState | None          # None: never studied
-        store.states(deck=None) -> dict[(deck, card_id), CardState]
+        store.states(deck=None, due_by=None) -> dict[(deck, card_id), CardState]
+        store.studied() -> set[(deck, card_id)]                 # the keys of store.states()
         store.record_review(deck, card_id, reviewed_at=, rating=, schedule=, verdict=, answer=,
                             response_ms=, mode=, session_id=, content_hash=) -> Review
             # log row + new state in one transaction; `schedule(prior_state_or_None)` computes
@@ -29,6 +30,7 @@ API (all times timezone-aware; stored as UTC ISO-8601 text):
         store.undo_last(session_id=None) -> Review | None        # exact prior state back
         store.history(deck, card_id) -> list[Review]            # oldest first
         store.reviews(since=, until=, mode=, deck=, session_id=) -> list[Review]
+        store.count_reviews(since=, first=) -> int              # counted in SQL
         store.orphans(known={(deck, card_id), ...}) -> list[Orphan]
         store.start_session(mode, at) -> SessionRecord
         store.finish_session(id, at, status=, summary=) -> SessionRecord
@@ -271,13 +273,23 @@ class Store:
             ).fetchone()
         return _state(deck, card_id, row, "") if row else None
 
-    def states(self, deck: str | None = None) -> dict[tuple[str, str], CardState]:
-        """Every studied card's state (or one deck's), keyed by (deck, card_id)."""
-        where = "" if deck is None else "WHERE deck = ?"
-        args = () if deck is None else (deck,)
+    def states(
+        self, deck: str | None = None, *, due_by: datetime | None = None
+    ) -> dict[tuple[str, str], CardState]:
+        """Every studied card's state (or one deck's), keyed by (deck, card_id); with `due_by`,
+        only the cards due by then (read through the index on `due`)."""
+        where: list[str] = []
+        args: list[str] = []
+        if deck is not None:
+            where.append("deck = ?")
+            args.append(deck)
+        if due_by is not None:
+            where.append("due <= ?")
+            args.append(to_db_time(due_by))
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
         with self._errors("read card states"):
             rows = self._conn.execute(
-                f"SELECT * FROM cards {where} ORDER BY deck, card_id", args
+                f"SELECT * FROM cards {clause} ORDER BY deck, card_id", args
             ).fetchall()
         out = {}
         for row in rows:
@@ -285,6 +297,12 @@ class Store:
             if state is not None:
                 out[state.key] = state
         return out
+
+    def studied(self) -> set[tuple[str, str]]:
+        """The (deck, card_id) of every card with a state, without building the states."""
+        with self._errors("read card states"):
+            rows = self._conn.execute("SELECT deck, card_id FROM cards").fetchall()
+        return {(str(deck), str(card_id)) for deck, card_id in rows}
 
     # ------------------------------------------------------------ the review log
 
@@ -409,27 +427,45 @@ class Store:
             row = self._conn.execute("SELECT MAX(id) FROM reviews").fetchone()
         return self._review(int(row[0])) if row and row[0] is not None else None
 
+    def count_reviews(self, *, since: datetime | None = None, first: bool = False) -> int:
+        """How many reviews have `reviewed_at >= since`; with `first`, only those that
+        introduced their card (`Review.first`). Counted in SQL, no Review is built."""
+        where: list[str] = ["1 = 1"]
+        args: list[str] = []
+        if since is not None:
+            where.append("reviewed_at >= ?")
+            args.append(to_db_time(since))
+        if first:
+            where.append("prior_state IS NULL AND after_state IS NOT NULL")
+        with self._errors("read the review log"):
+            row = self._conn.execute(
+                f"SELECT COUNT(*) FROM reviews WHERE {' AND '.join(where)}", args
+            ).fetchone()
+        return int(row[0])
+
     def orphans(self, known: Collection[tuple[str, str]]) -> list[Orphan]:
         """Cards with state or history whose (deck, card_id) is not in `known` (what the loaded
-        decks define: pass cards and cases). Their history is kept, never dropped."""
+        decks define: pass cards and cases). Their history is kept, never dropped.
+
+        The log is not scanned: a card with a scheduled review always has a row in `cards`
+        (`record_review` writes it in the same transaction; `undo_last` removes it only with
+        the card's first and last scheduled review), so the cards with history are those in
+        `cards` plus those with log-only reviews, which an index of their own lists."""
         known = set(known)
         with self._errors("list orphaned cards"):
             rows = self._conn.execute(
-                "SELECT deck, card_id, COUNT(*), MAX(reviewed_at) FROM reviews"
-                " GROUP BY deck, card_id"
-                " UNION ALL SELECT deck, card_id, 0, NULL FROM cards"
+                "SELECT deck, card_id FROM cards"
+                " UNION SELECT deck, card_id FROM reviews WHERE after_state IS NULL"
             ).fetchall()
-        seen: dict[tuple[str, str], tuple[int, datetime | None]] = {}
-        for deck, card_id, count, last in rows:
-            key = (str(deck), str(card_id))
-            if key in known:
-                continue
-            before = seen.get(key, (0, None))
-            seen[key] = (max(before[0], int(count)), before[1] or (last and from_db_time(last)))
-        return [
-            Orphan(deck, card_id, count, last, self.state(deck, card_id))
-            for (deck, card_id), (count, last) in sorted(seen.items())
-        ]
+            found = []
+            for deck, card_id in sorted({(str(d), str(c)) for d, c in rows} - known):
+                count, last = self._conn.execute(
+                    "SELECT COUNT(*), MAX(reviewed_at) FROM reviews WHERE deck = ? AND card_id = ?",
+                    (deck, card_id),
+                ).fetchone()
+                when = None if last is None else from_db_time(last)
+                found.append(Orphan(deck, card_id, int(count), when, self.state(deck, card_id)))
+        return found
 
     # ------------------------------------------------------------ sessions
 

@@ -82,5 +82,12 @@ _INITIAL = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_INITIAL,)
+_UNSCHEDULED = Migration(
+    "0002_unscheduled_reviews",
+    # the cards with log-only reviews (no state written), so listing the cards that have any
+    # history never scans the whole log (Store.orphans)
+    ("CREATE INDEX reviews_unscheduled ON reviews (deck, card_id) WHERE after_state IS NULL",),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _UNSCHEDULED)
 """Every migration, oldest first. Append only."""

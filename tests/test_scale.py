@@ -1,0 +1,128 @@
+"""What keeps grill fast with many cards and a long log gives the same answers as the slow way:
+orphans without scanning the log, due states through the index, reviews counted in SQL, and
+a query plan that uses the indexes. (Speed itself is measured by scripts/bench, not here.)"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from grill.model import CardState, Mode, Orphan, Rating
+from grill.scheduler import Scheduler
+from grill.store import Store, from_db_time
+
+T0 = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
+SCHED = Scheduler(enable_fuzzing=False)
+KEYS = [(deck, f"c{i}") for deck in ("a", "b") for i in range(6)]
+
+
+def _record(
+    store: Store, key: tuple[str, str], at: datetime, scheduled: bool, session: int
+) -> None:
+    def schedule(prior: CardState | None) -> CardState:
+        state = prior or SCHED.new_state(key[0], key[1], at)
+        return SCHED.review(state, Rating.GOOD, at)
+
+    store.record_review(
+        key[0],
+        key[1],
+        reviewed_at=at,
+        rating=Rating.GOOD,
+        schedule=schedule if scheduled else None,
+        mode=Mode.DRILL if scheduled else Mode.MOCK,
+        session_id=session,
+    )
+
+
+def _orphans_by_scanning(path: Path, known: set[tuple[str, str]]) -> list[Orphan]:
+    """The plain definition: every card in the log or with a state, minus the known ones."""
+    conn = sqlite3.connect(path)
+    rows = conn.execute(
+        "SELECT deck, card_id, COUNT(*), MAX(reviewed_at) FROM reviews GROUP BY deck, card_id"
+        " UNION ALL SELECT deck, card_id, 0, NULL FROM cards WHERE (deck, card_id) NOT IN"
+        " (SELECT deck, card_id FROM reviews)"
+    ).fetchall()
+    conn.close()
+    with Store.open(path) as store:
+        found = [
+            Orphan(d, c, n, None if last is None else from_db_time(last), store.state(d, c))
+            for d, c, n, last in rows
+            if (d, c) not in known
+        ]
+    return sorted(found, key=lambda o: (o.deck, o.card_id))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_orphans_match_a_scan_of_the_whole_log_after_any_reviews_and_undos(
+    tmp_path: Path, seed: int
+) -> None:
+    rng = random.Random(seed)
+    path = tmp_path / "grill.db"
+    with Store.open(path, now=T0) as store:
+        sessions = [store.start_session(Mode.DRILL, T0).id for _ in range(3)]
+        at = T0
+        for _ in range(120):
+            at += timedelta(minutes=rng.randint(1, 600))
+            if rng.random() < 0.25:
+                try:
+                    store.undo_last(session_id=rng.choice([None, *sessions]))
+                except Exception:  # the card was reviewed again since: not undoable, fine
+                    pass
+            else:
+                # some cards only ever get log-only reviews (mock answers), some both kinds
+                scheduled = rng.random() < 0.7
+                key = rng.choice(KEYS[:8] if scheduled else KEYS[4:])
+                _record(store, key, at, scheduled, rng.choice(sessions))
+    for known in (set(), set(KEYS[::2]), set(KEYS)):
+        with Store.open(path, now=T0) as store:
+            fast = store.orphans(known)
+        assert fast == _orphans_by_scanning(path, known)
+
+
+def test_due_states_and_studied_keys_agree_with_every_state(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "grill.db", now=T0) as store:
+        for i, key in enumerate(KEYS):
+            _record(
+                store, key, T0 + timedelta(hours=i), True, store.start_session(Mode.DRILL, T0).id
+            )
+        every = store.states()
+        moment = T0 + timedelta(hours=5)
+        due = store.states(due_by=moment)
+        assert store.studied() == set(every)
+        assert due == {k: s for k, s in every.items() if s.due <= moment}
+        assert 0 < len(due) < len(every)
+        assert store.states("a", due_by=moment) == {k: s for k, s in due.items() if k[0] == "a"}
+
+
+def test_reviews_are_counted_in_sql_as_the_review_objects_count_them(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "grill.db", now=T0) as store:
+        session = store.start_session(Mode.DRILL, T0).id
+        for i, key in enumerate(KEYS * 2):
+            _record(store, key, T0 + timedelta(hours=i), i % 5 != 0, session)
+        for since in (None, T0 + timedelta(hours=7)):
+            reviews = store.reviews(since=since)
+            assert store.count_reviews(since=since) == len(reviews)
+            assert store.count_reviews(since=since, first=True) == sum(r.first for r in reviews)
+
+
+@pytest.mark.parametrize(
+    ("sql", "index"),
+    [
+        ("SELECT * FROM cards WHERE due <= ?", "cards_by_due"),
+        ("SELECT COUNT(*) FROM reviews WHERE reviewed_at >= ?", "reviews_by_time"),
+        ("SELECT deck, card_id FROM reviews WHERE after_state IS NULL", "reviews_unscheduled"),
+        ("SELECT COUNT(*) FROM reviews WHERE deck = ? AND card_id = ?", "reviews_by_card"),
+        ("SELECT * FROM reviews WHERE session_id = ?", "reviews_by_session"),
+    ],
+)
+def test_the_queries_of_a_large_log_use_an_index(tmp_path: Path, sql: str, index: str) -> None:
+    Store.open(tmp_path / "grill.db").close()
+    conn = sqlite3.connect(tmp_path / "grill.db")
+    args = ("x",) * sql.count("?")
+    plan = " ".join(str(row[-1]) for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", args))
+    conn.close()
+    assert index in plan, plan
