@@ -53,6 +53,9 @@ def gnu_time() -> Path:
 def run(command: Command) -> Sample:
     """Run once; a failing command stops the bench with its output."""
     env = {**os.environ, **command.env}
+    # as installed: compiled bytecode is written (by the warm-up run) and reused, so an edited
+    # module is not compiled again on every run when the shell sets PYTHONDONTWRITEBYTECODE
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
         argv = [str(gnu_time()), "-v", "-o", report.name, *command.argv]
         start = time.perf_counter()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass, fields
 from datetime import date
 from pathlib import Path
@@ -104,6 +103,8 @@ def load_settings(path: Path | None = None) -> Settings:
     path = path or config_path()
     if not path.is_file():
         return Settings()
+    import tomllib  # only when there is a file: most commands start without one
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -137,6 +138,8 @@ def format_setting(value: Any) -> str:
 def _read_raw(path: Path) -> tuple[str, dict[str, Any]]:
     if not path.is_file():
         return "", {}
+    import tomllib
+
     try:
         text = path.read_text(encoding="utf-8")
         return text, tomllib.loads(text)
@@ -207,6 +210,8 @@ def set_setting(key: str, text: str, path: Path | None = None) -> Any:
 
 
 def _parses_to(text: str, wanted: dict[str, Any]) -> bool:
+    import tomllib
+
     try:
         got = {k: parse_setting(k, v) for k, v in tomllib.loads(text).items()}
     except (tomllib.TOMLDecodeError, UsageError):

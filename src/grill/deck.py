@@ -4,21 +4,26 @@ The only module importing yaml. Files are composed with a safe loader into a nod
 checked against one declarative schema (the same one `grill decks schema` prints as JSON Schema)
 and only then turned into frozen model objects. Aliases and tags are refused, so an alias bomb or
 a `!!python/object` tag never expands or runs. All issues in a file are reported, not the first.
+
+yaml itself is loaded on first use: a deck found in the parsed-deck cache needs no YAML, and
+importing yaml would cost `grill due` more than loading a small cached deck.
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
+import importlib.util
 import os
 import pickle
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import Any
-
-import yaml
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from grill import model
 from grill.answers import CONTROL
@@ -36,6 +41,27 @@ from grill.model import (
     Tier,
 )
 from grill.paths import builtin_decks_dir, grill_home, user_decks_dir
+
+
+def _lazy(name: str) -> ModuleType:
+    """The module `name`, executed on its first attribute access (importlib's LazyLoader)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no module named {name!r}")
+    loader = importlib.util.LazyLoader(spec.loader)
+    spec.loader = loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    loader.exec_module(module)
+    return module
+
+
+if TYPE_CHECKING:
+    import yaml
+else:
+    yaml = _lazy("yaml")
 
 __all__ = [
     "MAX_DECK_BYTES",
@@ -55,7 +81,6 @@ MAX_LINE = 20_000
 
 _MAX_DEPTH = 32
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SCALAR_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:int",
@@ -395,11 +420,22 @@ def deck_schema() -> dict[str, Any]:
 # ---------------------------------------------------------------- writing
 
 
-class _Dumper(yaml.SafeDumper):
-    """Plain YAML a person can edit: no anchors or aliases (the loader refuses them)."""
+@cache
+def _loader() -> Any:
+    """The C loader when PyYAML was built with libyaml (several times faster), else Python's."""
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
+
+@cache
+def _dumper() -> type[yaml.SafeDumper]:
+    class Dumper(yaml.SafeDumper):
+        """Plain YAML a person can edit: no anchors or aliases (the loader refuses them)."""
+
+        def ignore_aliases(self, data: Any) -> bool:
+            return True
+
+    Dumper.add_representer(str, _represent_str)
+    return Dumper
 
 
 def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
@@ -407,13 +443,10 @@ def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
-_Dumper.add_representer(str, _represent_str)
-
-
 def dump_deck(data: dict[str, Any]) -> str:
     """Plain deck data (dicts, lists, text, numbers) as YAML text that `parse_deck` reads back."""
     text: str = yaml.dump(
-        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, indent=2
+        data, Dumper=_dumper(), sort_keys=False, allow_unicode=True, width=100, indent=2
     )
     return text
 
@@ -441,7 +474,7 @@ def parse_deck(text: str, path: str, *, builtin: bool = False) -> Deck:
 
 def _compose(text: str, r: _Reader) -> yaml.Node | None:
     try:
-        node: yaml.Node | None = yaml.compose(text, Loader=_Loader)
+        node: yaml.Node | None = yaml.compose(text, Loader=_loader())
         return node
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -486,6 +519,10 @@ def load_deck(path: Path, *, builtin: bool = False) -> Deck:
         raw = path.read_bytes()
     except OSError as exc:
         raise DeckError([DeckIssue(shown, 1, 1, f"cannot read: {exc.strerror or exc}")]) from None
+    # only bytes that passed every check below are ever cached, so a hit skips them
+    cached = _cache_get(raw, shown, builtin)
+    if cached is not None:
+        return cached
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -498,9 +535,6 @@ def load_deck(path: Path, *, builtin: bool = False) -> Deck:
             f"line {long_line} is longer than {MAX_LINE:,} characters: not a hand-written deck"
         )
         raise DeckError([DeckIssue(shown, long_line, 1, message)])
-    cached = _cache_get(raw, shown, builtin)
-    if cached is not None:
-        return cached
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
         raise DeckError([DeckIssue(shown, line, 1, "binary data (NUL byte): not a YAML deck")])

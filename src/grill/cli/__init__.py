@@ -1,55 +1,48 @@
 """The command line: parse, call one function, render. The only package importing typer.
 
-Each command group lives in its own module here and is registered below. Expected failures
-(GrillError) become one line on stderr and an exit code in `main`, nowhere else.
+Each command group lives in its own module here and is registered in COMMANDS below, one line
+per command. A command's module is imported only when that command runs (all of them for
+`--help`, shell completion or an unknown name), so what one command imports never slows the
+start of another. Expected failures (GrillError) become one line on stderr and an exit code in
+`main`, nowhere else. `app` (the whole Typer app, for tests) is built on first use.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+from collections.abc import Collection
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from grill import __version__
-from grill.cli import config, decks, doctor, drill, export, report
-from grill.cli import grade as grade_cmd
-from grill.cli import mock as mock_cli
 from grill.cli.common import err, reset_consoles
 from grill.errors import DeckError, GrillError
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "app", "build_app", "main"]
 
-app = typer.Typer(
-    name="grill",
-    help=(
-        "A terminal drill for ML-engineering interviews on training behaviour.\n\n"
-        "Run with no command for today's drill."
-    ),
-    no_args_is_help=False,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode="rich",
-)
-app.add_typer(decks.app, name="decks")
-app.command("card")(decks.card)
-app.command("grade")(grade_cmd.grade)
-app.add_typer(export.app, name="export")
-app.add_typer(config.app, name="config")
-app.command("drill")(drill.drill)
-app.command("due")(drill.due)
-app.command("review")(drill.review)
-app.command("undo")(drill.undo)
-app.command("history")(drill.history)
-app.command("orphans")(drill.orphans)
-app.command("mock")(mock_cli.mock)
-app.command("case")(mock_cli.case)
-app.command("stats")(report.stats)
-app.command("report")(report.report)
-app.command("plan")(report.plan)
-app.command("doctor")(doctor.doctor)
+COMMANDS: dict[str, str] = {
+    # name: "module:attribute" in grill.cli; the attribute is a function or a Typer group
+    "decks": "decks:app",
+    "card": "decks:card",
+    "grade": "grade:grade",
+    "export": "export:app",
+    "config": "config:app",
+    "drill": "drill:drill",
+    "due": "drill:due",
+    "review": "drill:review",
+    "undo": "drill:undo",
+    "history": "drill:history",
+    "orphans": "drill:orphans",
+    "mock": "mock:mock",
+    "case": "mock:case",
+    "stats": "report:stats",
+    "report": "report:report",
+    "plan": "report:plan",
+    "doctor": "doctor:doctor",
+}
 
 
 def _version(value: bool) -> None:
@@ -58,7 +51,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback(invoke_without_command=True)
 def _root(
     ctx: typer.Context,
     version: Annotated[
@@ -77,16 +69,67 @@ def _root(
     if debug:
         os.environ["GRILL_DEBUG"] = "1"
     if ctx.invoked_subcommand is None:
-        drill.today()
+        from grill.cli.drill import today
+
+        today()
+
+
+def build_app(names: Collection[str] | None = None) -> typer.Typer:
+    """The Typer app with the commands `names` (None: every one), in COMMANDS order."""
+    built = typer.Typer(
+        name="grill",
+        help=(
+            "A terminal drill for ML-engineering interviews on training behaviour.\n\n"
+            "Run with no command for today's drill."
+        ),
+        no_args_is_help=False,
+        add_completion=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode="rich",
+    )
+    built.callback(invoke_without_command=True)(_root)
+    for name, target in COMMANDS.items():
+        if names is None or name in names:
+            module, attribute = target.split(":")
+            command = getattr(importlib.import_module(f"grill.cli.{module}"), attribute)
+            if isinstance(command, typer.Typer):
+                built.add_typer(command, name=name)
+            else:
+                built.command(name)(command)
+    return built
+
+
+def _wanted(argv: list[str]) -> list[str] | None:
+    """The command `argv` runs, when that is clear without the others: [] for `--version` or no
+    command (today's drill), None (every command) for --help, completion or an unknown name."""
+    if "_GRILL_COMPLETE" in os.environ:
+        return None
+    for arg in argv:
+        if arg == "--debug":
+            continue
+        if arg.startswith("-"):
+            return [] if arg == "--version" else None
+        return [arg] if arg in COMMANDS else None
+    return []
+
+
+def __getattr__(name: str) -> typer.Typer:
+    if name == "app":  # the whole app, built once on first use
+        whole = build_app()
+        globals()["app"] = whole
+        return whole
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
     """Entry point: run the app, turning expected errors into one line and an exit code."""
     try:
-        app()
+        build_app(_wanted(sys.argv[1:]))()
     except DeckError as exc:
         if os.environ.get("GRILL_DEBUG"):
             raise
+        from rich.text import Text  # loaded only to report an error
+
         # file:line:column: message, one per line, as compilers print them (editors jump to them)
         for issue in exc.issues:
             err().print(Text(str(issue)), soft_wrap=True)
@@ -94,16 +137,20 @@ def main() -> None:
     except GrillError as exc:
         if os.environ.get("GRILL_DEBUG"):
             raise
-        err().print(Text.assemble(("error: ", "red"), str(exc)), soft_wrap=True)
+        _error(str(exc))
         sys.exit(exc.exit_code)
     except OSError as exc:  # the environment failed (a folder under a file, a full disk): no bug
         if os.environ.get("GRILL_DEBUG"):
             raise
         where = f"{exc.filename}: " if exc.filename else ""
-        err().print(
-            Text.assemble(("error: ", "red"), where, exc.strerror or str(exc)), soft_wrap=True
-        )
+        _error(where, exc.strerror or str(exc))
         sys.exit(1)
     except KeyboardInterrupt:
         err().print("interrupted")
         sys.exit(130)
+
+
+def _error(*parts: str) -> None:
+    from rich.text import Text  # loaded only to report an error
+
+    err().print(Text.assemble(("error: ", "red"), *parts), soft_wrap=True)

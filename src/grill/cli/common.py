@@ -1,17 +1,22 @@
-"""What every command shares: consoles, the deck library, JSON output, the --deck option."""
+"""What every command shares: consoles, the deck library, JSON output, the --deck option.
+
+Imported by every command module, so it loads nothing heavy itself: rich and the deck loader
+are imported when a console or the library is first asked for (see grill.cli's start-up rule).
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 
-from grill.deck import load_library
-from grill.model import Library
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from grill.model import Library
 
 __all__ = [
     "DeckOpt",
@@ -42,6 +47,8 @@ def out() -> Console:
     """The console for results (stdout). Rich honours NO_COLOR, FORCE_COLOR and the width."""
     global _out
     if _out is None:
+        from rich.console import Console
+
         _out = Console(highlight=False, emoji=False)
     return _out
 
@@ -50,6 +57,8 @@ def err() -> Console:
     """The console for messages and errors (stderr)."""
     global _err
     if _err is None:
+        from rich.console import Console
+
         _err = Console(stderr=True, highlight=False, emoji=False)
     return _err
 
@@ -75,6 +84,8 @@ def split_deck_option(values: list[str] | None) -> tuple[list[Path], list[str]]:
 
 def library(decks: list[str] | None = None) -> Library:
     """The built-in and user decks plus any `--deck PATH` files; invalid decks raise DeckError."""
+    from grill.deck import load_library
+
     paths, _ = split_deck_option(decks)
     return load_library(paths)
 

@@ -21,7 +21,6 @@ from grill.config import load_settings
 from grill.errors import NotFoundError, UsageError
 from grill.model import Library, Rating
 from grill.plan import Deadline
-from grill.scheduler import Scheduler
 from grill.session import (
     Drill,
     DrillOptions,
@@ -32,8 +31,6 @@ from grill.session import (
     resolve_card,
 )
 from grill.store import Store
-from grill.ui.drill import run_drill
-from grill.ui.prompt import reader_for
 from grill.ui.study import render_due, render_history, render_orphans, render_review, render_undo
 
 __all__ = ["drill", "due", "history", "orphans", "review", "today", "undo"]
@@ -83,7 +80,12 @@ def _options(
 ) -> DrillOptions:
     settings = load_settings()
     new_limit = settings.new_per_day if new is None else new
-    deadline = Deadline.on(settings.interview_date, now(), Scheduler(settings.desired_retention))
+    deadline = None
+    if settings.interview_date is not None:  # fsrs is loaded only when it is needed
+        from grill.scheduler import Scheduler
+
+        model = Scheduler(settings.desired_retention)
+        deadline = Deadline.on(settings.interview_date, now(), model)
     return DrillOptions(
         new_limit=new_limit, limit=limit, section=section, deck=_scope(lib, deck), deadline=deadline
     )
@@ -103,6 +105,10 @@ def drill(
 
     Example: grill drill --new 5 --section B
     """
+    from grill.scheduler import Scheduler
+    from grill.ui.drill import run_drill
+    from grill.ui.prompt import reader_for
+
     lib = library(deck)
     options = _options(lib, deck, new, limit, section)
     settings = load_settings()
@@ -171,6 +177,8 @@ def review(
     lib = library(deck)
     card = lib.card(ref, _scope(lib, deck))
     moment = now()
+    from grill.scheduler import Scheduler
+
     with Store.open() as store:
         sched = Scheduler(load_settings().desired_retention)
         done = record_answer(store, sched, card, parsed, moment, answer=answer)
