@@ -618,6 +618,10 @@ def _cache_get(raw: bytes, shown: str, builtin: bool) -> Deck | None:
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError):
         return None
     finally:
+        # and once they are built, the objects alive now (the deck among them) leave the
+        # collector's generations for good: they live as long as the command, and 20,000 cards
+        # walked again by each later collection cost more than reading them did
+        gc.freeze()
         if enabled:
             gc.enable()
     return deck if isinstance(deck, Deck) else None

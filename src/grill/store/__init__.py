@@ -287,9 +287,12 @@ class Store:
             where.append("due <= ?")
             args.append(to_db_time(due_by))
         clause = f"WHERE {' AND '.join(where)}" if where else ""
+        # with `due_by`, `+` keeps SQLite from walking the primary key in order (every card)
+        # to save sorting the few due ones: it reads them through cards_by_due instead
+        order = "+deck, +card_id" if due_by is not None else "deck, card_id"
         with self._errors("read card states"):
             rows = self._conn.execute(
-                f"SELECT * FROM cards {clause} ORDER BY deck, card_id", args
+                f"SELECT * FROM cards {clause} ORDER BY {order}", args
             ).fetchall()
         out = {}
         for row in rows:
@@ -301,8 +304,9 @@ class Store:
     def studied(self) -> set[tuple[str, str]]:
         """The (deck, card_id) of every card with a state, without building the states."""
         with self._errors("read card states"):
-            rows = self._conn.execute("SELECT deck, card_id FROM cards").fetchall()
-        return {(str(deck), str(card_id)) for deck, card_id in rows}
+            cursor = self._conn.cursor()
+            cursor.row_factory = None  # plain tuples: thousands of keys, no Row objects
+            return set(cursor.execute("SELECT deck, card_id FROM cards").fetchall())
 
     # ------------------------------------------------------------ the review log
 
