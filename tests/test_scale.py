@@ -4,14 +4,18 @@ a query plan that uses the indexes. (Speed itself is measured by scripts/bench, 
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
-from datetime import UTC, datetime, timedelta
+from collections import Counter
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
-from grill.model import CardState, Mode, Orphan, Rating
+from grill.model import CardState, Mode, Orphan, Rating, Verdict
 from grill.scheduler import Scheduler
 from grill.store import Store, from_db_time
 
@@ -139,3 +143,132 @@ def test_grill_due_reads_through_indexes_and_never_scans_the_review_log(tmp_path
     scans = {sql: p for sql, p in plans.items() if "SCAN reviews" in p or "SCAN cards" in p}
     # the one full read allowed: the keys of the studied cards, from the primary key's index
     assert all("COVERING INDEX sqlite_autoindex_cards" in p for p in scans.values()), scans
+
+
+ODD_TEXT = [
+    'say "clip" \\ then',
+    "two\nlines\tand a tab",
+    "é, 漢字, 🙂 and \u2028 a separator",
+    "",
+    None,
+]
+
+
+def _odd_log(store: Store, cards: list[tuple[str, str]]) -> None:
+    """Reviews with every kind of value the export must carry exactly."""
+    session = store.start_session(Mode.DRILL, T0).id
+    keys = [*cards, ('odd "deck"', "odd\\card"), ("gone", "x")]
+    for i in range(40):
+        deck, card = keys[i % len(keys)]
+        at = T0 + timedelta(hours=i, microseconds=0 if i % 3 else 123_456)
+        scheduled = i % 4 != 0
+        store.record_review(
+            deck,
+            card,
+            reviewed_at=at,
+            rating=Rating(1 + i % 4),
+            verdict=None if i % 5 == 0 else Verdict(i % 3),
+            answer=ODD_TEXT[i % len(ODD_TEXT)],
+            response_ms=None if i % 6 == 0 else 1000 + i,
+            mode=Mode.DRILL if scheduled else Mode.MOCK,
+            session_id=None if i % 7 == 0 else session,
+            schedule=(
+                lambda p, at=at, d=deck, c=card: SCHED.review(
+                    p or SCHED.new_state(d, c, at), Rating.GOOD, at
+                )
+            )
+            if scheduled
+            else None,
+        )
+
+
+def test_the_log_exported_by_sqlite_is_the_log_rows_python_builds(tmp_path: Path) -> None:
+    from grill.deck import load_library
+    from grill.report.data import iter_log
+
+    library = load_library(user_decks=False)
+    numbers = {(c.deck, c.id): c.n for c in library.cards()}
+    with Store.open(tmp_path / "grill.db", now=T0) as store:
+        _odd_log(store, [(c.deck, c.id) for c in library.cards()[:3]])
+        expected = [row.to_dict() for row in iter_log(store, library)]
+        for chunk in (3, 7, 20_000):  # ids split across chunks come out in order
+            text = ",\n".join(store.log_json(numbers, chunk=chunk))
+            assert json.loads(f"[{text}]") == expected
+    assert len(expected) == 40 and {r["n"] for r in expected} > {None}
+
+
+def test_the_streamed_json_report_is_the_report_built_in_memory(
+    grill_home: Path, tmp_path: Path
+) -> None:
+    from grill.config import Settings
+    from grill.deck import load_library
+    from grill.report import gather, render, write_report
+
+    library = load_library(user_decks=False)
+    with Store.open(now=T0) as store:
+        _odd_log(store, [(c.deck, c.id) for c in library.cards()[:5]])
+        whole = gather(store, library, Settings(), T0 + timedelta(days=2))
+        light = gather(store, library, Settings(), T0 + timedelta(days=2), log=False)
+        for fmt in ("json", "csv"):
+            path = tmp_path / f"report.{fmt}"
+            write_report(light, path, store=store, library=library)
+            assert path.read_bytes() == render(whole, fmt).encode()
+    assert light.log == () and len(whole.log) == 40
+
+
+@pytest.mark.parametrize(
+    "tz",
+    [
+        UTC,
+        timezone(timedelta(hours=5, minutes=45)),
+        timezone(timedelta(hours=-3, minutes=-30)),
+        timezone(timedelta(minutes=7, seconds=30)),
+        ZoneInfo("America/New_York"),  # not a fixed offset: counted from every review's time
+    ],
+)
+def test_reviews_per_study_day_counted_in_sql_match_the_days_of_every_review(
+    tmp_path: Path, tz: tzinfo
+) -> None:
+    from grill.clock import study_day
+    from grill.report.data import _day_counts
+
+    rng = random.Random(7)
+    now = datetime(2026, 12, 2, 9, 0, tzinfo=tz)
+    with Store.open(tmp_path / "grill.db", now=T0) as store:
+        session = store.start_session(Mode.DRILL, T0).id
+        moments = [now - timedelta(seconds=rng.randint(0, 40 * 86400)) for _ in range(150)]
+        for day in range(3):  # the rollover itself, and the last microsecond before it
+            four = study_day(now) - timedelta(days=day)
+            moments += [four, four - timedelta(microseconds=1)]
+        for at in sorted(moments):
+            _record(store, rng.choice(KEYS), at, True, session)
+        expected = Counter(study_day(at.astimezone(tz)).date() for at in moments)
+        assert dict(_day_counts(store, now)) == dict(expected)
+
+
+def _plans(store: Store, run: Callable[[], object]) -> dict[str, str]:
+    """SQLite's plan of every SELECT that `run` makes on the store's connection."""
+    statements: list[str] = []
+    store._conn.set_trace_callback(statements.append)
+    try:
+        run()
+    finally:
+        store._conn.set_trace_callback(None)
+    return {
+        sql: " / ".join(str(row[-1]) for row in store._conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+        for sql in statements
+        if sql.lstrip().upper().startswith("SELECT")
+    }
+
+
+def test_the_report_reads_the_log_through_indexes_except_to_count_it(tmp_path: Path) -> None:
+    from grill.config import Settings
+    from grill.deck import load_library
+    from grill.report import gather
+
+    library = load_library(user_decks=False)
+    with Store.open(tmp_path / "grill.db", now=T0) as store:
+        _odd_log(store, [(c.deck, c.id) for c in library.cards()[:5]])
+        plans = _plans(store, lambda: gather(store, library, Settings(), T0, log=False))
+    scans = {sql: p for sql, p in plans.items() if "SCAN reviews" in p}
+    assert list(scans) == ["SELECT COUNT(*) FROM reviews WHERE 1 = 1"], scans

@@ -15,6 +15,8 @@ from grill.clock import now
 from grill.config import load_settings, set_setting
 from grill.errors import UsageError
 from grill.report import gather, write_report
+from grill.report.data import log_chunks
+from grill.report.jsonfile import LOG_INDENT, write_json
 from grill.report.planning import plan_view, scenario_for
 from grill.report.terminal import render_plan, render_stats
 from grill.simulate import format_result, run
@@ -33,10 +35,10 @@ def stats(deck: DeckOpt = None, as_json: JsonOpt = False) -> None:
     """
     lib = library(deck)
     with Store.open() as store:
-        data = gather(store, lib, load_settings(), now())
-    if as_json:
-        print_json(data.to_dict())
-        return
+        data = gather(store, lib, load_settings(), now(), log=False)
+        if as_json:  # the review log streamed from the database, as in the JSON report
+            write_json(data, sys.stdout, log_chunks(store, lib, LOG_INDENT))
+            return
     render_stats(out(), data)
 
 
@@ -61,8 +63,8 @@ def report(
     """
     lib = library(deck)
     with Store.open() as store:
-        data = gather(store, lib, load_settings(), now())
-    used = write_report(data, output, fmt)
+        data = gather(store, lib, load_settings(), now(), log=False)
+        used = write_report(data, output, fmt, store=store, library=lib)
     err().print(f"wrote the {used} report to {output}")
 
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from grill.errors import UsageError
-from grill.report.csvlog import render_csv
-from grill.report.data import ReportData, gather
+from grill.model import Library
+from grill.report.csvlog import render_csv, write_csv
+from grill.report.data import ReportData, gather, iter_log, log_chunks
 from grill.report.html import render_html
-from grill.report.jsonfile import render_json
+from grill.report.jsonfile import LOG_INDENT, render_json, write_json
 from grill.report.markdown import render_markdown
+from grill.store import Store
 
 __all__ = ["FORMATS", "ReportData", "format_for", "gather", "render", "write_report"]
 
@@ -50,13 +52,33 @@ def render(data: ReportData, fmt: str) -> str:
     return FORMATS[fmt](data)
 
 
-def write_report(data: ReportData, path: Path, fmt: str | None = None) -> str:
-    """Write the report to `path` (UTF-8); returns the format used."""
+def write_report(
+    data: ReportData,
+    path: Path,
+    fmt: str | None = None,
+    *,
+    store: Store | None = None,
+    library: Library | None = None,
+) -> str:
+    """Write the report to `path` (UTF-8); returns the format used. Given the `store` (and the
+    `library` that numbers the cards), the JSON and CSV reports stream the review log from it
+    as they write, instead of taking `data.log`: a long log never sits in memory."""
     key = format_for(path, fmt)
-    text = render(data, key)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8", newline="" if key == "csv" else None)
+        with path.open("w", encoding="utf-8", newline="" if key == "csv" else None) as out:
+            if key == "json":
+                chunks = (
+                    None
+                    if store is None or library is None
+                    else log_chunks(store, library, LOG_INDENT)
+                )
+                write_json(data, out, chunks)
+            elif key == "csv":
+                rows = None if store is None or library is None else iter_log(store, library)
+                write_csv(data, out, rows)
+            else:
+                out.write(render(data, key))
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     return key

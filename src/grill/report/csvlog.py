@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
+from typing import TextIO
 
 from grill.report.data import LogRow, ReportData
 
-__all__ = ["COLUMNS", "neutralise", "render_csv"]
+__all__ = ["COLUMNS", "neutralise", "render_csv", "write_csv"]
 
 COLUMNS = (
     "id",
@@ -59,8 +61,12 @@ def _row(r: LogRow) -> list[str]:
 
 def render_csv(data: ReportData) -> str:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(COLUMNS)
-    for row in data.log:
-        writer.writerow(_row(row))
+    write_csv(data, buffer)
     return buffer.getvalue()
+
+
+def write_csv(data: ReportData, out: TextIO, log: Iterable[LogRow] | None = None) -> None:
+    """Write the log: `data.log`, or the rows of `log` as they come (a long log streamed)."""
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(COLUMNS)
+    writer.writerows(_row(row) for row in (data.log if log is None else log))

@@ -12,12 +12,12 @@ study day is known. Study days start at 4 am in `now`'s timezone (grill.clock.st
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
-from grill.clock import study_day, to_utc
+from grill.clock import DAY_ROLLOVER_HOUR, study_day, to_utc
 from grill.config import Settings
 from grill.model import Card, CardState, Deck, Library, Mode, Rating, Review, SessionRecord
 from grill.plan import Deadline
@@ -36,6 +36,8 @@ __all__ = [
     "ReportData",
     "WeakCard",
     "gather",
+    "iter_log",
+    "log_chunks",
 ]
 
 SCHEMA = 1
@@ -246,14 +248,20 @@ def _iso(moment: datetime | None) -> str | None:
 # ---------------------------------------------------------------- gathering
 
 
-def gather(store: Store, library: Library, settings: Settings, now: datetime) -> ReportData:
-    """Read the database once and compute every figure of the report at `now`."""
+def gather(
+    store: Store, library: Library, settings: Settings, now: datetime, *, log: bool = True
+) -> ReportData:
+    """Read the database once and compute every figure of the report at `now`.
+
+    Only the main deck's reviews are read as Review objects; the activity is counted in SQL.
+    With `log=False` the review log is left out (`log` is empty): a writer that needs it
+    streams it from the store (`log_chunks`, `iter_log`), as a long log would not fit."""
     deck = library.main_deck()
     if deck is None:
         deck = Deck("none", "No deck loaded", "")
     scheduler = Scheduler(settings.desired_retention)
     states = {s.card_id: s for s in store.states(deck.name).values()}
-    reviews = store.reviews()
+    reviews = store.reviews(deck=deck.name)
     deadline = Deadline.on(settings.interview_date, now, scheduler)
     ahead = deadline if deadline is not None and deadline.active(now) else None
     target = settings.target
@@ -261,7 +269,7 @@ def gather(store: Store, library: Library, settings: Settings, now: datetime) ->
     day = None
     if ahead is not None:
         day = readiness(deck, recall_at(states.values(), ahead.at, scheduler), ahead.at, target)
-    activity = _activity(reviews, now)
+    activity = _activity(_day_counts(store, now), now)
     streak, best = _streaks(activity, now)
     forecast, due_now = _forecast(deck, states, ahead, now)
     mocks = _mocks(store.sessions(Mode.MOCK))
@@ -279,25 +287,33 @@ def gather(store: Store, library: Library, settings: Settings, now: datetime) ->
         activity=activity,
         streak=streak,
         best_streak=best,
-        total_reviews=len(reviews),
+        total_reviews=store.count_reviews(),
         days_studied=sum(1 for d in activity if d.count),
         due_now=due_now,
         forecast=forecast,
         mocks=mocks,
         weakest=_weakest(deck, current, states, reviews),
-        log=_log(library, reviews),
+        log=tuple(iter_log(store, library)) if log else (),
         next_steps=(),
     )
     return _with_next_steps(data, settings)
+
+
+def _day_counts(store: Store, now: datetime) -> Mapping[date, int]:
+    """Reviews per study day. In `now`'s timezone at a fixed UTC offset (as `grill.clock.now`
+    gives) the days are counted in SQL; any other timezone reads every review's time."""
+    offset = now.utcoffset()
+    if isinstance(now.tzinfo, timezone) and offset is not None:
+        return store.count_by_day(offset - timedelta(hours=DAY_ROLLOVER_HOUR))
+    return Counter(_local_day(r.reviewed_at, now) for r in store.iter_reviews())
 
 
 def _local_day(moment: datetime, now: datetime) -> date:
     return study_day(moment.astimezone(now.tzinfo)).date()
 
 
-def _activity(reviews: Sequence[Review], now: datetime) -> tuple[DayCount, ...]:
+def _activity(counts: Mapping[date, int], now: datetime) -> tuple[DayCount, ...]:
     """Reviews per study day, every day from the first review (or the heatmap's span) to today."""
-    counts = Counter(_local_day(r.reviewed_at, now) for r in reviews)
     today = _local_day(now, now)
     start = today - timedelta(weeks=HEATMAP_WEEKS) + timedelta(days=1)
     if counts:
@@ -455,10 +471,15 @@ def _weak_card(
     )
 
 
-def _log(library: Library, reviews: Sequence[Review]) -> tuple[LogRow, ...]:
-    numbers = {(c.deck, c.id): c.n for c in library.cards()}
-    return tuple(
-        LogRow(
+def _numbers(library: Library) -> dict[tuple[str, str], int]:
+    return {(c.deck, c.id): c.n for c in library.cards()}
+
+
+def iter_log(store: Store, library: Library) -> Iterator[LogRow]:
+    """The review log as LogRows, oldest first, read from the store a chunk at a time."""
+    numbers = _numbers(library)
+    for r in store.iter_reviews():
+        yield LogRow(
             id=r.id,
             at=r.reviewed_at,
             deck=r.deck,
@@ -471,8 +492,12 @@ def _log(library: Library, reviews: Sequence[Review]) -> tuple[LogRow, ...]:
             response_ms=r.response_ms,
             session=r.session_id,
         )
-        for r in reviews
-    )
+
+
+def log_chunks(store: Store, library: Library, indent: str = "") -> Iterator[str]:
+    """The review log as JSON objects (`LogRow.to_dict()`), one per line, made by SQLite:
+    text chunks of lines joined by ",\\n" (see `Store.log_json`)."""
+    return store.log_json(_numbers(library), indent=indent)
 
 
 def _with_next_steps(data: ReportData, settings: Settings) -> ReportData:

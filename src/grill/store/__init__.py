@@ -31,6 +31,9 @@ API (all times timezone-aware; stored as UTC ISO-8601 text):
         store.history(deck, card_id) -> list[Review]            # oldest first
         store.reviews(since=, until=, mode=, deck=, session_id=) -> list[Review]
         store.count_reviews(since=, first=) -> int              # counted in SQL
+        store.count_by_day(shift) -> dict[date, int]            # reviews per (shifted) day
+        store.iter_reviews(chunk=) -> Iterator[Review]          # the whole log, chunk by chunk
+        store.log_json(numbers, indent=) -> Iterator[str]       # the log as JSON, by SQLite
         store.orphans(known={(deck, card_id), ...}) -> list[Orphan]
         store.start_session(mode, at) -> SessionRecord
         store.finish_session(id, at, status=, summary=) -> SessionRecord
@@ -51,7 +54,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -447,6 +450,76 @@ class Store:
             ).fetchone()
         return int(row[0])
 
+    def count_by_day(self, shift: timedelta) -> dict[date, int]:
+        """Reviews per calendar day of `reviewed_at + shift`, for the days that have any. Each
+        day is one range of the index on reviewed_at, so no review is read: with a fixed UTC
+        offset, `shift = offset - rollover` counts the local study days exactly."""
+        counts: dict[date, int] = {}
+        with self._errors("read the review log"):
+            # apart, MIN and MAX each read one end of the index; together they read all of it
+            (first,) = self._conn.execute("SELECT MIN(reviewed_at) FROM reviews").fetchone()
+            (last,) = self._conn.execute("SELECT MAX(reviewed_at) FROM reviews").fetchone()
+            if first is None:
+                return counts
+            day, end = (from_db_time(first) + shift).date(), (from_db_time(last) + shift).date()
+            while day <= end:
+                start = datetime(day.year, day.month, day.day, tzinfo=UTC) - shift
+                (count,) = self._conn.execute(
+                    "SELECT COUNT(*) FROM reviews WHERE reviewed_at >= ? AND reviewed_at < ?",
+                    (to_db_time(start), to_db_time(start + timedelta(days=1))),
+                ).fetchone()
+                if count:
+                    counts[day] = int(count)
+                day += timedelta(days=1)
+        return counts
+
+    def iter_reviews(self, *, chunk: int = 5000) -> Iterator[Review]:
+        """Every review, oldest first, read `chunk` at a time (a long log never sits in memory)."""
+        low, high = self._id_range()
+        if low is None or high is None:
+            return
+        for start in range(int(low) - 1, int(high), chunk):
+            yield from self._reviews("id > ? AND id <= ?", (start, start + chunk))
+
+    def log_json(
+        self, numbers: Mapping[tuple[str, str], int], *, indent: str = "", chunk: int = 20_000
+    ) -> Iterator[str]:
+        """The review log, oldest first, as compact JSON objects written by SQLite, one per line
+        (each after `indent`), lines joined by ",\\n" within a chunk of `chunk` reviews.
+
+        An object holds id, at (UTC ISO-8601, microseconds only when not zero), deck, card,
+        n (`numbers[(deck, card)]`, null when absent), mode, rating and verdict (labels),
+        answer, response_ms and session: `grill.report.data.LogRow.to_dict()`, built here
+        because a million of them built in Python would take several times as long."""
+        with self._errors("export the review log"):
+            self._conn.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS export_numbers"
+                " (deck TEXT, card_id TEXT, n INTEGER, PRIMARY KEY (deck, card_id)) WITHOUT ROWID"
+            )
+            self._conn.execute("DELETE FROM export_numbers")
+            self._conn.executemany(
+                "INSERT INTO export_numbers VALUES (?, ?, ?)",
+                ((deck, card, n) for (deck, card), n in numbers.items()),
+            )
+            low, high = self._id_range()
+            if low is None or high is None:
+                return
+            sql = (
+                f"SELECT group_concat(line, ',' || char(10) || ?) FROM (SELECT {_LOG_OBJECT}"
+                " AS line FROM reviews r WHERE r.id > ? AND r.id <= ? ORDER BY r.id)"
+            )
+            for start in range(int(low) - 1, int(high), chunk):
+                (text,) = self._conn.execute(sql, (indent, start, start + chunk)).fetchone()
+                if text:
+                    yield indent + str(text)
+
+    def _id_range(self) -> tuple[int | None, int | None]:
+        """The first and last review ids (two lookups: MIN and MAX together scan the log)."""
+        with self._errors("read the review log"):
+            (low,) = self._conn.execute("SELECT MIN(id) FROM reviews").fetchone()
+            (high,) = self._conn.execute("SELECT MAX(id) FROM reviews").fetchone()
+        return low, high
+
     def orphans(self, known: Collection[tuple[str, str]]) -> list[Orphan]:
         """Cards with state or history whose (deck, card_id) is not in `known` (what the loaded
         decks define: pass cards and cases). Their history is kept, never dropped.
@@ -654,6 +727,22 @@ def _refuse_emptied(path: Path) -> None:
     """A 0-byte database beside backups was truncated: starting afresh would hide the history."""
     if path.is_file() and path.stat().st_size == 0 and list_backups(backups_dir(path)):
         raise StoreError(damaged_message(path, "the file is empty"))
+
+
+def _labels(column: str, enum: type[Rating] | type[Verdict]) -> str:
+    cases = " ".join(f"WHEN {int(member)} THEN '{member.label}'" for member in enum)
+    return f"CASE {column} {cases} END"
+
+
+# one review as exported (Store.log_json); `at` as `datetime.isoformat()` writes it: without
+# microseconds when they are zero
+_LOG_OBJECT = (
+    "json_object('id', r.id, 'at', replace(r.reviewed_at, '.000000+', '+'), 'deck', r.deck,"
+    " 'card', r.card_id, 'n', (SELECT n FROM export_numbers m"
+    " WHERE m.deck = r.deck AND m.card_id = r.card_id), 'mode', r.mode,"
+    f" 'rating', {_labels('r.rating', Rating)}, 'verdict', {_labels('r.verdict', Verdict)},"
+    " 'answer', r.answer, 'response_ms', r.response_ms, 'session', r.session_id)"
+)
 
 
 def _columns(prefix: str) -> str:
