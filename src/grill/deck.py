@@ -506,10 +506,12 @@ def load_deck(path: Path, *, builtin: bool = False) -> Deck:
 
 
 def _shown_path(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+    """The path as the user would type it: relative under the working folder, else absolute."""
+    resolved = path.resolve()
+    cwd = Path.cwd()
+    if cwd != Path(cwd.anchor) and resolved.is_relative_to(cwd):
+        return str(resolved.relative_to(cwd))
+    return str(resolved)
 
 
 def load_library(extra: Iterable[Path] = (), *, user_decks: bool = True) -> Library:

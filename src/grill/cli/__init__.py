@@ -32,23 +32,34 @@ app = typer.Typer(
     add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
+    epilog=(
+        "[bold]Examples[/]\n\n"
+        "  grill                          today's drill, a few minutes\n\n"
+        "  grill mock                     timed mock interview, scored against 28/45\n\n"
+        "  grill case spike               the loss-spike case against the clock\n\n"
+        "  grill stats                    readiness, mastery, streak, weakest cards\n\n"
+        "  grill report -o progress.html  a report to open, print or share\n\n"
+        "  grill plan --date 2026-12-20   plan toward your interview day\n\n"
+        '  grill grade 21 --answer "1.0, global norm"   try the grader'
+    ),
 )
-app.add_typer(decks.app, name="decks")
-app.command("card")(decks.card)
-app.command("grade")(grade_cmd.grade)
-app.add_typer(export.app, name="export")
-app.add_typer(config.app, name="config")
+# registration order is the order `grill --help` lists them: daily use first
 app.command("drill")(drill.drill)
-app.command("due")(drill.due)
-app.command("review")(drill.review)
-app.command("undo")(drill.undo)
-app.command("history")(drill.history)
-app.command("orphans")(drill.orphans)
 app.command("mock")(mock_cli.mock)
 app.command("case")(mock_cli.case)
 app.command("stats")(report.stats)
 app.command("report")(report.report)
 app.command("plan")(report.plan)
+app.command("due")(drill.due)
+app.command("review")(drill.review)
+app.command("undo")(drill.undo)
+app.command("history")(drill.history)
+app.command("grade")(grade_cmd.grade)
+app.command("card")(decks.card)
+app.add_typer(decks.app, name="decks")
+app.add_typer(export.app, name="export")
+app.add_typer(config.app, name="config")
+app.command("orphans")(drill.orphans)
 
 
 def _version(value: bool) -> None:
