@@ -34,13 +34,19 @@ def _need_tmux() -> None:
 
 
 class Screen:
-    """One tmux session running one command in a window of a fixed size."""
+    """One tmux session running one command in a window of a fixed size, on a tmux server of
+    its own (`-L`), so it shares nothing with the user's tmux or another test."""
 
     def __init__(self, name: str) -> None:
         self.name = name
 
     def tmux(self, *args: str) -> str:
-        proc = subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=10)
+        proc = subprocess.run(
+            ["tmux", "-L", self.name, "-f", os.devnull, *args],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         return proc.stdout
 
     def start(self, command: str, env: dict[str, str], width: int = 100, height: int = 40) -> None:
@@ -66,7 +72,10 @@ class Screen:
         raise AssertionError(f"timed out waiting; the screen shows:\n{self.text()}")
 
     def close(self) -> None:
-        self.tmux("kill-session", "-t", self.name)
+        socket = self.tmux("display-message", "-p", "#{socket_path}").strip()
+        self.tmux("kill-server")
+        if socket:
+            Path(socket).unlink(missing_ok=True)
 
 
 @pytest.fixture

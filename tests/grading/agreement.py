@@ -90,7 +90,7 @@ class Report:
     def passes(self) -> bool:
         return self.binary >= FLOOR_BINARY and self.traps_rejected >= FLOOR_TRAPS
 
-    def format(self, name: str, verbose: bool = False) -> str:
+    def format(self, name: str, verbose: bool = False, per_card: bool = True) -> str:
         traps = sum(o.row.kind == "trap" for o in self.outcomes)
         correct = sum(o.row.label == "correct" for o in self.outcomes)
         lines = [
@@ -106,6 +106,8 @@ class Report:
             "  label -> verdict: "
             + ", ".join(f"{a}->{b} {n}" for (a, b), n in sorted(confusion.items()) if a != b)
         )
+        if not per_card:
+            return "\n".join(lines)
         by_card: dict[str, list[Outcome]] = defaultdict(list)
         for o in self.disagreements():
             by_card[o.row.card].append(o)
