@@ -22,6 +22,7 @@ LAYERS = {
     "grader": 2,
     "scheduler": 2,
     "store": 2,
+    "answers": 1,
     "deck": 2,
     "config": 1,
     "model": 1,

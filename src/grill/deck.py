@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 
 from grill import model
+from grill.answers import CONTROL
 from grill.errors import DeckError, DeckIssue
 from grill.model import (
     Card,
@@ -148,6 +149,9 @@ class _Text(_Spec):
             return None
         if self.slug and not _SLUG.match(value):
             r.fail(node, f"'{name}' must be a slug (lowercase letters, digits, - or _): {value!r}")
+            return None
+        if control := CONTROL.search(value):  # escape sequences would drive the terminal
+            r.fail(node, f"'{name}' holds the control character U+{ord(control[0]):04X}")
             return None
         return value
 

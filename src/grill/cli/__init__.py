@@ -14,7 +14,7 @@ import typer
 from rich.text import Text
 
 from grill import __version__
-from grill.cli import config, decks, drill, export, report
+from grill.cli import config, decks, doctor, drill, export, report
 from grill.cli import grade as grade_cmd
 from grill.cli import mock as mock_cli
 from grill.cli.common import err, reset_consoles
@@ -60,6 +60,7 @@ app.add_typer(decks.app, name="decks")
 app.add_typer(export.app, name="export")
 app.add_typer(config.app, name="config")
 app.command("orphans")(drill.orphans)
+app.command("doctor")(doctor.doctor)
 
 
 def _version(value: bool) -> None:
@@ -106,6 +107,14 @@ def main() -> None:
             raise
         err().print(Text.assemble(("error: ", "red"), str(exc)), soft_wrap=True)
         sys.exit(exc.exit_code)
+    except OSError as exc:  # the environment failed (a folder under a file, a full disk): no bug
+        if os.environ.get("GRILL_DEBUG"):
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        err().print(
+            Text.assemble(("error: ", "red"), where, exc.strerror or str(exc)), soft_wrap=True
+        )
+        sys.exit(1)
     except KeyboardInterrupt:
         err().print("interrupted")
         sys.exit(130)

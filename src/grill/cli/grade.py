@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from grill.answers import clean_answer
 from grill.cli.common import DeckOpt, JsonOpt, library, out, print_json, split_deck_option
 from grill.errors import UsageError
 from grill.grader import grade as grade_card
@@ -55,7 +56,7 @@ def grade(
         return
     if ref is None:
         raise UsageError("name a card or case to grade (or use --batch FILE)")
-    text = _answer(answer, answer_file)
+    text = clean_answer(_answer(answer, answer_file))  # capped, control characters out
     target = resolve_ref(lib, ref, home)
     if isinstance(target, Case):
         case_result = grade_case(target, text)

@@ -3,11 +3,23 @@
 One `Store` owns one connection. `Store.open(path)` creates the folder, sets WAL, a busy timeout
 and foreign keys, and applies pending migrations (`grill.store.migrations`); a database written by
 a newer grill is refused with a StoreError. Every read-then-write runs in `BEGIN IMMEDIATE`, so
-two grills on one database never interleave a review. Close it (`close()` or `with`).
+two grills on one database never interleave a review; when another grill holds the write lock
+beyond the busy timeout, the transaction is retried with back-off for up to `LOCK_WAIT_SECONDS`.
+Close it (`close()` or `with`).
+
+Nothing lost, nothing trusted:
+  - every sqlite3 and OS error becomes one StoreError with a message meant for the user, in one
+    place (`_store_error`): a busy database, a full disk, an I/O error, a damaged file (naming
+    the newest backup and `grill doctor --restore`), an unwritable data folder;
+  - a backup (`grill.store.backup`) is taken before every schema migration and on the first use
+    of each UTC day, after a quick integrity check; the newest `backup.KEEP` are kept;
+  - a database emptied to 0 bytes while backups exist is refused, not silently started afresh;
+  - typed answers are cleaned and capped (`grill.answers.clean_answer`) before they are stored.
 
 API (all times timezone-aware; stored as UTC ISO-8601 text):
 
     with Store.open() as store:                     # default path: grill.paths.db_path()
+        Store.open(path, now=)                      # `now` names the backups (default: clock)
         store.state(deck, card_id) -> CardState | None          # None: never studied
         store.states(deck=None) -> dict[(deck, card_id), CardState]
         store.record_review(deck, card_id, reviewed_at=, rating=, schedule=, verdict=, answer=,
@@ -21,21 +33,29 @@ API (all times timezone-aware; stored as UTC ISO-8601 text):
         store.start_session(mode, at) -> SessionRecord
         store.finish_session(id, at, status=, summary=) -> SessionRecord
         store.session(id) / store.sessions(mode=None) -> SessionRecord(s)
+        store.backup(reason="") -> Backup                       # an online backup, rotated
+        store.backups() -> list[Backup]                         # oldest first
+        store.integrity(quick=False) -> list[str]               # [] when the file is sound
 
 The data classes (CardState, Review, SessionRecord, Orphan) live in grill.model.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import random
 import sqlite3
+import time
 from collections.abc import Callable, Collection, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
+from grill.answers import clean_answer
+from grill.clock import now as clock_now
 from grill.clock import to_utc
 from grill.errors import StoreError
 from grill.model import (
@@ -50,12 +70,27 @@ from grill.model import (
     Verdict,
 )
 from grill.paths import db_path
+from grill.store.backup import Backup, backups_dir, list_backups, write_backup
 from grill.store.migrations import MIGRATIONS, Migration
 
-__all__ = ["BUSY_TIMEOUT_MS", "Schedule", "Store", "from_db_time", "to_db_time"]
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "LOCK_WAIT_SECONDS",
+    "Schedule",
+    "Store",
+    "damaged_message",
+    "from_db_time",
+    "to_db_time",
+]
 
 BUSY_TIMEOUT_MS = 5000
-"""How long a write waits for another grill's transaction before giving up."""
+"""How long one attempt at a write waits for another grill's transaction (SQLite's busy handler)."""
+
+LOCK_WAIT_SECONDS = 30.0
+"""How long a write keeps retrying, with back-off, before telling the user the database is busy."""
+
+_jitter = random.Random()
+_T = TypeVar("_T")
 
 Schedule = Callable[[CardState | None], CardState | None]
 """Stored state (None: never studied) -> the state after a review (None: only log it)."""
@@ -84,26 +119,31 @@ def from_db_time(text: str) -> datetime:
 class Store:
     """The open database. Not thread-safe: one Store per thread."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, now: datetime | None = None) -> None:
         self._conn = conn
         self.path = path
+        self._now = now
 
     # ------------------------------------------------------------ opening and closing
 
     @classmethod
-    def open(cls, path: Path | None = None) -> Store:
-        """Open (creating if needed) the database at `path` and bring its schema up to date."""
+    def open(cls, path: Path | None = None, *, now: datetime | None = None) -> Store:
+        """Open (creating if needed) the database at `path`, back it up if due (before a
+        migration, once a day) and bring its schema up to date."""
         path = path or db_path()
+        now = now or clock_now()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            _refuse_emptied(path)
             conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
         except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"cannot open the database {path}: {exc}") from None
+            raise _store_error(exc, path, "open the database") from exc
         conn.row_factory = sqlite3.Row
-        store = cls(conn, path)
+        store = cls(conn, path, now)
         try:
             store._configure()
             store._migrate(MIGRATIONS)
+            store._daily_backup(now)
         except BaseException:
             conn.close()
             raise
@@ -127,32 +167,51 @@ class Store:
         with self._errors("open"):
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._conn.execute("PRAGMA foreign_keys = ON")
-            mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            # switching a new file to WAL takes an exclusive lock another grill may hold
+            mode = self._retry_busy(
+                lambda: self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            )
         if str(mode).lower() != "wal":
             raise StoreError(f"{self.path}: cannot switch the database to WAL mode ({mode})")
 
     @contextmanager
     def _errors(self, doing: str) -> Iterator[None]:
+        """Turn sqlite3 and OS errors into a StoreError (see `_store_error`)."""
         try:
             yield
-        except sqlite3.OperationalError as exc:
-            hint = " (another grill is using it; try again)" if "locked" in str(exc) else ""
-            raise StoreError(f"{self.path}: cannot {doing}: {exc}{hint}") from None
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: cannot {doing}: {exc}") from None
+        except (sqlite3.Error, OSError) as exc:
+            raise _store_error(exc, self.path, doing) from exc
 
     @contextmanager
     def _write(self, doing: str) -> Iterator[sqlite3.Connection]:
-        """A read-then-write transaction: BEGIN IMMEDIATE takes the write lock up front."""
+        """A read-then-write transaction: BEGIN IMMEDIATE takes the write lock up front.
+
+        Nothing of it is kept unless COMMIT succeeds: any failure (a full disk included) rolls
+        the whole transaction back."""
         with self._errors(doing):
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._retry_busy(lambda: self._conn.execute("BEGIN IMMEDIATE"))
             try:
                 yield self._conn
+                self._conn.execute("COMMIT")
             except BaseException:
                 if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
+                    with suppress(sqlite3.Error):
+                        self._conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
+
+    def _retry_busy(self, attempt: Callable[[], _T]) -> _T:
+        """Run `attempt`, retrying with jittered back-off while another grill holds the lock
+        (each attempt already waits BUSY_TIMEOUT_MS), for up to LOCK_WAIT_SECONDS in all."""
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        pause = 0.02
+        while True:
+            try:
+                return attempt()
+            except sqlite3.OperationalError as exc:
+                if not _busy(exc) or time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause * (0.5 + _jitter.random()))
+            pause = min(pause * 2, 0.5)
 
     # ------------------------------------------------------------ migrations
 
@@ -162,6 +221,12 @@ class Store:
                 "CREATE TABLE IF NOT EXISTS migrations ("
                 " id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL)"
             )
+        with self._errors("read the schema"):
+            self._check_not_newer(migrations)
+            applied = self._applied()
+        pending = [m.name for m in migrations if m.name not in applied]
+        if applied and pending:
+            self.backup(reason=f"before-{pending[0]}")
         for migration in migrations:
             with self._write(f"apply migration {migration.name}") as conn:
                 # re-read inside the transaction: another grill may have just applied it
@@ -244,6 +309,7 @@ class Store:
         grill in between is never overwritten. With `schedule=None` the answer is only logged.
         """
         at = to_db_time(reviewed_at)
+        answer = None if answer is None else clean_answer(answer)
         with self._write("record a review") as conn:
             prior = self.state(deck, card_id)
             after = schedule(prior) if schedule is not None else None
@@ -432,6 +498,122 @@ class Store:
         with self._errors("read the review log"):
             rows = self._conn.execute(f"SELECT * FROM reviews WHERE {where} ORDER BY id", args)
             return [_review(r) for r in rows.fetchall()]
+
+    # ------------------------------------------------------------ backups and health
+
+    def backup(self, *, reason: str = "") -> Backup:
+        """Copy the database, as committed now, into a new backup (SQLite's online backup API);
+        only the newest `backup.KEEP` are kept."""
+        now = self._now or clock_now()
+        with self._errors("back up the database"):
+            return write_backup(self._conn, backups_dir(self.path), now, reason)
+
+    def backups(self) -> list[Backup]:
+        """The backups of this database, oldest first."""
+        with self._errors("list the backups"):
+            return list_backups(backups_dir(self.path))
+
+    def integrity(self, *, quick: bool = False) -> list[str]:
+        """The problems `PRAGMA integrity_check` (or the faster `quick_check`) finds; [] = sound."""
+        pragma = "quick_check" if quick else "integrity_check"
+        with self._errors("check the database"):
+            rows = self._conn.execute(f"PRAGMA {pragma}").fetchall()
+        problems = [str(r[0]) for r in rows]
+        return [] if problems == ["ok"] else problems
+
+    def _daily_backup(self, now: datetime) -> None:
+        """On the first use of a UTC day, check the file and back it up (when it holds any
+        history): a damaged file is reported, never copied over a good backup."""
+        day = to_utc(now).date()
+        if any(b.taken.date() == day for b in self.backups()):
+            return
+        with self._errors("read the review log"):
+            used = self._conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM reviews) OR EXISTS (SELECT 1 FROM sessions)"
+            ).fetchone()[0]
+        if not used:
+            return
+        problems = self.integrity(quick=True)
+        if problems:
+            raise StoreError(damaged_message(self.path, problems[0]))
+        self.backup()
+
+
+def damaged_message(path: Path, detail: str) -> str:
+    """What to tell the user when the database file is damaged: where, the newest backup, how
+    to restore it."""
+    try:
+        found = list_backups(backups_dir(path))
+    except OSError:
+        found = []
+    if found:
+        newest = found[-1]
+        advice = (
+            f"the newest backup is {newest.path} ({newest.taken:%Y-%m-%d %H:%M} UTC); "
+            "run `grill doctor --restore` to restore it (the damaged file is kept)"
+        )
+    else:
+        advice = f"there is no backup in {backups_dir(path)}; run `grill doctor` to check it"
+    return f"the database {path} is damaged ({detail}); {advice}"
+
+
+_BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    return (exc.sqlite_errorcode & 0xFF) in _BUSY or "locked" in str(exc)
+
+
+def _store_error(exc: sqlite3.Error | OSError, path: Path, doing: str) -> StoreError:
+    """The one place where a sqlite3 or OS error becomes a message for the user."""
+    if isinstance(exc, OSError):
+        return _os_error(exc, path, doing)
+    code = exc.sqlite_errorcode & 0xFF
+    if _busy(exc):
+        return StoreError(
+            f"cannot {doing}: {path} is busy (another grill kept it locked for more than"
+            f" {LOCK_WAIT_SECONDS:g} s); nothing was saved, try again when it has finished"
+        )
+    if code == sqlite3.SQLITE_FULL:
+        return StoreError(
+            f"cannot {doing}: the disk holding {path} is full; nothing was saved."
+            " Free some space and try again"
+        )
+    if code == sqlite3.SQLITE_IOERR:
+        return StoreError(
+            f"cannot {doing}: reading or writing {path} failed ({exc.sqlite_errorname}:"
+            " is the disk full, failing or gone?); nothing was saved"
+        )
+    if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return StoreError(damaged_message(path, str(exc)))
+    if code == sqlite3.SQLITE_READONLY:
+        return StoreError(
+            f"cannot {doing}: {path} is read-only; make it writable or set GRILL_HOME"
+            " to a folder you can write to"
+        )
+    if code == sqlite3.SQLITE_CANTOPEN:
+        return StoreError(
+            f"cannot open {path}: check that {path.parent} is a folder you can write to,"
+            " or set GRILL_HOME to one"
+        )
+    return StoreError(f"{path}: cannot {doing}: {exc}")
+
+
+def _os_error(exc: OSError, path: Path, doing: str) -> StoreError:
+    where = exc.filename or path
+    if exc.errno == errno.ENOSPC:
+        return StoreError(f"cannot {doing}: the disk holding {where} is full; nothing was saved")
+    reason = exc.strerror or str(exc)
+    return StoreError(
+        f"cannot {doing}: {where}: {reason}; grill keeps its data in {path.parent}"
+        " (set GRILL_HOME to a folder you can write to)"
+    )
+
+
+def _refuse_emptied(path: Path) -> None:
+    """A 0-byte database beside backups was truncated: starting afresh would hide the history."""
+    if path.is_file() and path.stat().st_size == 0 and list_backups(backups_dir(path)):
+        raise StoreError(damaged_message(path, "the file is empty"))
 
 
 def _columns(prefix: str) -> str:

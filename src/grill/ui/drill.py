@@ -26,6 +26,8 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from grill.answers import clean_answer
+from grill.errors import UsageError
 from grill.model import Card, Grade, Rating, SessionStatus, Verdict
 from grill.session import Drill, DrillSummary
 from grill.ui.prompt import Reader
@@ -252,13 +254,17 @@ def _elapsed_ms(reader: Reader, started: float, timer: Callable[[], float]) -> i
 def _read_answer(console: Console, drill: Drill, reader: Reader, card: Card) -> str | None:
     """The typed answer; None when the card was undone instead. Raises _End to stop."""
     render_question(console, drill, card, reader.answer_hint + " · /undo · /quit")
-    answer = reader.answer()
-    if answer is None or answer.strip() == "/quit":
-        raise _End
-    if answer.strip() == "/undo":
-        _undo(console, drill)
-        return None
-    return answer
+    while True:
+        answer = reader.answer()
+        if answer is None or answer.strip() == "/quit":
+            raise _End
+        if answer.strip() == "/undo":
+            _undo(console, drill)
+            return None
+        try:  # control characters out, a runaway paste refused: the card is asked again
+            return clean_answer(answer)
+        except UsageError as exc:
+            console.print(Text(f"{exc}: not kept, answer again", style="yellow"))
 
 
 def _graded(

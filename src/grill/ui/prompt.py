@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 from rich.console import Console
 from rich.text import Text
 
+from grill.answers import CONTROL
+
 if TYPE_CHECKING:  # prompt_toolkit is imported on first use: it is slow to load
     from prompt_toolkit.key_binding import KeyPressEvent
 
@@ -61,7 +63,8 @@ class LineReader:
             self.console.print()
             return None
         line = line.rstrip("\r\n")
-        self.console.print(Text(line))  # echoed: piped input is not shown by any terminal
+        # echoed (piped input is not shown by any terminal), its control characters removed
+        self.console.print(Text(CONTROL.sub("", line)))
         return line
 
     def answer(self) -> str | None:
