@@ -86,6 +86,7 @@ from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
 
+from grill.answers import clean_answer
 from grill.errors import NotFoundError, UsageError
 from grill.model import (
     Card,
@@ -1657,5 +1658,9 @@ def parse_batch(text: str, source: str = "batch") -> list[tuple[int, str, str]]:
             raise UsageError(f"{source}:{n}: 'card' must be a card id, number or case id")
         if not isinstance(answer, str):
             raise UsageError(f"{source}:{n}: 'answer' must be text")
+        try:
+            answer = clean_answer(answer)
+        except UsageError as exc:
+            raise UsageError(f"{source}:{n}: {exc}") from None
         out.append((n, str(ref), answer))
     return out

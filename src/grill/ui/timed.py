@@ -29,6 +29,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from grill.answers import MAX_ANSWER_CHARS, clean_answer
 from grill.mock import Countdown
 from grill.model import Point
 
@@ -41,6 +42,7 @@ if TYPE_CHECKING:  # prompt_toolkit is imported on first use: it is slow to load
     from prompt_toolkit.styles import Style
 
 __all__ = [
+    "fit_answer",
     "LineInput",
     "TerminalInput",
     "TimedInput",
@@ -92,6 +94,12 @@ def is_terminal(stdin: TextIO | None = None, stdout: TextIO | None = None) -> bo
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     return bool(stdin.isatty() and stdout.isatty())
+
+
+def fit_answer(text: str) -> str:
+    """A timed answer as graded and stored: cleaned, and cut at the length limit rather than
+    refused, because the clock has already run and what was typed counts."""
+    return clean_answer(text[:MAX_ANSWER_CHARS])
 
 
 def clock_text(seconds: float) -> str:
@@ -206,7 +214,7 @@ class TerminalInput:
             pre_run=pre_run,
             prompt_continuation="  ",
         )
-        return TimedText(text, expired or timer.expired)
+        return TimedText(fit_answer(text), expired or timer.expired)
 
     def ask_ticks(self, points: Sequence[Point]) -> tuple[str, ...]:
         from prompt_toolkit import PromptSession
@@ -248,7 +256,7 @@ class LineInput:
                 lines.append(self._line())
             except EOFError:
                 break
-        text = "\n".join(lines).strip("\n")
+        text = fit_answer("\n".join(lines).strip("\n"))
         for line in text.splitlines() or [""]:
             self.console.print(Text(f"> {line}"))  # echoed: no terminal shows piped input
         return TimedText(text, timer.expired)
