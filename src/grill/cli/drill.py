@@ -21,6 +21,7 @@ from grill.config import load_settings
 from grill.errors import NotFoundError, UsageError
 from grill.model import Library, Rating
 from grill.plan import Deadline
+from grill.readiness import readiness, recall_at
 from grill.scheduler import Scheduler
 from grill.session import (
     Drill,
@@ -32,7 +33,7 @@ from grill.session import (
     resolve_card,
 )
 from grill.store import Store
-from grill.ui.drill import run_drill
+from grill.ui.drill import render_readiness, run_drill
 from grill.ui.prompt import reader_for
 from grill.ui.study import render_due, render_history, render_orphans, render_review, render_undo
 
@@ -106,11 +107,27 @@ def drill(
     lib = library(deck)
     options = _options(lib, deck, new, limit, section)
     settings = load_settings()
+    scheduler = Scheduler(settings.desired_retention)
     with Store.open() as store:
-        session = Drill(
-            store, Scheduler(settings.desired_retention), lib, options, grader=_grader(), clock=now
-        )
-        run_drill(out(), session, reader_for(sys.stdin, out()), flip=flip)
+        session = Drill(store, scheduler, lib, options, grader=_grader(), clock=now)
+        summary = run_drill(out(), session, reader_for(sys.stdin, out()), flip=flip)
+        if summary.session_id is not None:
+            _show_readiness(store, lib, options, scheduler, settings.target)
+
+
+def _show_readiness(
+    store: Store, lib: Library, options: DrillOptions, scheduler: Scheduler, target: int
+) -> None:
+    """After a session: the expected cold score, on the interview day when one is set."""
+    main = lib.main_deck()
+    if main is None:
+        return
+    moment = now()
+    deadline = options.deadline
+    interview = deadline.at if deadline is not None and deadline.active(moment) else None
+    at = interview or moment
+    ready = readiness(main, recall_at(store.states(main.name).values(), at, scheduler), at, target)
+    render_readiness(out(), ready, interview=interview)
 
 
 def today() -> None:
