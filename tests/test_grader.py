@@ -86,6 +86,28 @@ def test_light_stemming_and_british_spelling() -> None:
     assert normalise("scaled") == normalise("scale") == normalise("scaling")
 
 
+def test_words_ending_in_ly_that_are_not_adverbs_keep_one_stem() -> None:
+    assert normalise("multiply") == normalise("multiplying") == normalise("multiplies")
+    assert normalise("apply anomaly") == normalise("applied anomalies")
+    assert normalise("steadily quickly") == normalise("steady quick")
+
+
+@pytest.mark.parametrize(
+    ("typed", "same_as"),
+    [
+        ("lr ∝ batch", "lr proportional to batch"),
+        ("lr↑ loss↓", "lr increases, loss decreases"),
+        ("bs x2", "bs 2x"),
+        ("bs ×2", "bs 2x"),
+        ("lr×2", "lr 2x"),
+        ("lr 1/batch", "lr inversely batch"),
+        ("1/sqrt(bs)", "inversely sqrt bs"),
+    ],
+)
+def test_symbols_read_as_words(typed: str, same_as: str) -> None:
+    assert normalise(typed) == normalise(same_as)
+
+
 def test_small_typos_on_long_words_are_forgiven_but_not_antonyms() -> None:
     assert matches("gradient clipping", "gradeint clipping")
     assert matches("catastrophic forgetting", "catastropic forgetting")
@@ -206,6 +228,21 @@ def test_negated_key_point_is_a_contradiction() -> None:
     assert g.flags[0].text == "fp16 doesn't need loss scaling"
     for answer in ("fp16 never needs loss scaling", "fp16 without loss scaling"):
         assert grade(LOSS_SCALING, answer).flags, answer
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "fp16 doesnt need loss scaling",
+        "fp16 dont need loss scaling",
+        "fp16 dosent need loss scaling",
+        "for fp16 loss scaling isnt needed",
+        "fp16 wont need loss scaling",
+        "fp16 shouldnt need loss scaling",
+    ],
+)
+def test_negations_typed_without_the_apostrophe(answer: str) -> None:
+    assert [f.id for f in grade(LOSS_SCALING, answer).flags] == ["needs"]
 
 
 def test_negation_elsewhere_or_in_a_purpose_clause_is_no_contradiction() -> None:

@@ -353,6 +353,7 @@ _EXCEPTIONS = {
     "unless": "unless",
     "series": "series",
     "process": "process",
+    "family": "family",
 }
 _INFLECTIONS = (
     ("sses", "ss"),
@@ -373,8 +374,10 @@ _INFLECTIONS = (
     ("us", "us"),
     ("is", "is"),
     ("s", ""),
+    ("ily", "y"),
     ("ly", ""),
 )
+_NOT_ADVERB_ENDINGS = ("p", "a", "mb")
 _DERIVATIONS = (
     ("izations", ""),
     ("ization", ""),
@@ -406,6 +409,8 @@ def _stem(word: str) -> str:
         if word.endswith(suffix):
             base = word[: len(word) - len(suffix)]
             minimum = 4 if suffix == "ly" else 3
+            if suffix == "ly" and base.endswith(_NOT_ADVERB_ENDINGS):
+                break  # `multiply`, `supply`, `anomaly`, `assembly`: not adverbs
             if len(base) >= minimum and (suffix not in ("ing", "ed") or _has_vowel(base)):
                 word = base + repl
                 if suffix in ("ing", "ed", "ings", "ingly", "edly"):
@@ -555,7 +560,16 @@ _UNICODE = str.maketrans(
         "\u21d2": " > ",
         "\u2794": " > ",
         "\u279c": " > ",
-        "\u00d7": "x",
+        "\u00d7": " x",
+        "\u221d": " proportional to ",
+        "\u2191": " increase ",
+        "\u2b06": " increase ",
+        "\u21d1": " increase ",
+        "\u2197": " increase ",
+        "\u2193": " decrease ",
+        "\u2b07": " decrease ",
+        "\u21d3": " decrease ",
+        "\u2198": " decrease ",
         "\u2248": "~",
         "\u2264": "<",
         "\u2260": " not ",
@@ -573,6 +587,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bb/c\b"), "because"),
     (re.compile(r"(\d+(?:\.\d+)?)\s*\^\s*(-?\d+)"), lambda m: f"{m.group(1)}e{m.group(2)}"),
     (re.compile(r"-+>|=+>|<-+"), " > "),
+    # `x2` / `×2` = `2x`; `1/batch` = inversely with the batch (a negation of "proportional")
+    (re.compile(r"(?<![a-z0-9.])x\s?(\d+(?:\.\d+)?)(?![\d.]*[a-z0-9])"), r" \1x "),
+    (re.compile(r"(?<![\d.])1\s*/\s*(?=[a-z(])"), " inversely "),
     (re.compile(r"\.{2,}"), ". "),
 )
 _SENTENCE = re.compile(r"(?:[.!?;]+(?=\s|$|[\"')\]])|\n+|\.(?=[a-z]{2}))")
@@ -630,6 +647,28 @@ def _raw_tokens(text: str, offset: int) -> list[_Raw]:
     return out
 
 
+# Contractions typed without the apostrophe, and common misspellings of them.
+_BARE_NEGATIONS = {
+    **{
+        w[:-2] + "t": w[:-3]
+        for w in """doesn't don't isn't aren't wasn't weren't didn't hasn't haven't hadn't
+        shouldn't wouldn't couldn't mustn't needn't""".split()
+    },
+    "wont": "will",
+    "cant": "can",
+    "aint": "is",
+    "dosent": "does",
+    "dosnt": "does",
+    "doesent": "does",
+    "doesnot": "does",
+    "didnot": "did",
+    "isnot": "is",
+    "shoudnt": "should",
+    "shouldnt": "should",
+    "wouldnt": "would",
+}
+
+
 def _split_word(word: str, start: int) -> list[_Raw]:
     """Contractions and underscores: `doesn't` -> does + not, `requires_grad` -> requires grad."""
     out: list[_Raw] = []
@@ -639,7 +678,10 @@ def _split_word(word: str, start: int) -> list[_Raw]:
             pos += 1
             continue
         end = pos + len(part)
-        if part.endswith("n't"):
+        if part in _BARE_NEGATIONS:
+            out.append(_Raw(_BARE_NEGATIONS[part], pos, end))
+            out.append(_Raw("n't", end, end))
+        elif part.endswith("n't"):
             stem = {"won't": "will", "can't": "can", "shan't": "shall"}.get(part, part[:-3])
             out.append(_Raw(stem, pos, end - 3))
             out.append(_Raw("n't", end - 3, end))
