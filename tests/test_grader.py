@@ -292,6 +292,44 @@ def test_negated_misconceptions_do_not_count() -> None:
         assert g.verdict is Verdict.CORRECT, (answer, g.flags)
 
 
+PRECISION = card(
+    pt("range", "bf16 .. (wide|wider|increase) (range|exponent)"),
+    pt("precision", "fp16 .. (increase|more) (mantissa|precision)"),
+    correct=2,
+)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "fp16 has the wider range. bf16 more mantissa",  # swapped formats
+        "bf16 has a wider range and fewer mantissa bits; fp16 less precision",  # reversed direction
+        "bf16 wider range, fp16 more exponent",  # mantissa <-> exponent
+    ],
+)
+def test_a_key_point_matching_only_with_a_swap_pair_exchanged_is_wrong(answer: str) -> None:
+    g = grade(PRECISION, answer)
+    assert g.verdict is Verdict.WRONG
+    assert "swapped" in [f.id for f in g.flags]
+
+
+def test_swap_pairs_do_not_flag_answers_that_mention_both_sides() -> None:
+    for answer in (
+        "bf16 has a wider range than fp16; fp16 has more mantissa bits than bf16",
+        "fp16: more precision. bf16: wider range, fewer mantissa bits than fp16",
+    ):
+        g = grade(PRECISION, answer)
+        assert g.verdict is Verdict.CORRECT, (answer, g.flags)
+    for answer in ("bf16 has the wider range", "bf16 wider range; fp16 doesn't have fewer bits"):
+        partial = grade(PRECISION, answer)
+        assert partial.verdict is Verdict.PARTIAL and not partial.flags, answer
+    lists = card(pt("lr", "lr too low"), pt("frozen", "frozen"), correct=1)
+    assert verdict(lists, "frozen layers; lr too high") == "wrong"
+    assert verdict(lists, "frozen layers; lr not too high") == "correct"
+    per_layer = card(pt("kind", "global norm"))
+    assert [f.id for f in grade(per_layer, "clip per-layer norm").flags] == ["swapped"]
+
+
 def test_misconceptions_make_an_answer_wrong_even_with_every_point() -> None:
     g = grade(SPIKE, "roll back to the checkpoint and clip, or restart from scratch")
     assert g.verdict is Verdict.WRONG

@@ -1443,6 +1443,101 @@ def _original_span(text: str, start: int, end: int) -> str:
     return folded[start:end].strip()
 
 
+# ---------------------------------------------------------------- swapped facts
+
+# The standard's swap pairs, as the normaliser writes them: a key point that does not match but
+# matches with one side of a pair exchanged for the other is a swapped fact or a reversed direction.
+_SWAP_TEXT = """fp16 | bf16
+mantissa | exponent
+old | new
+overflow | underflow
+train | val
+increase | decrease
+more | decrease
+high | low
+up | down
+before | after
+first | last
+min | max
+minimum | maximum
+above | below
+wider | narrower
+prenorm | postnorm
+overfit | underfit
+input | output
+global | per layer
+global | per tensor
+global | per param"""
+
+
+def _swap_table() -> dict[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    table: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for line in _SWAP_TEXT.splitlines():
+        a, b = (tuple(t.word for t in _analyse_sentence(side, 0)) for side in line.split("|"))
+        table.setdefault(a, []).append(b)
+        table.setdefault(b, []).append(a)
+    return {k: tuple(v) for k, v in table.items()}
+
+
+_SWAPS = _swap_table()
+_SWAP_WORDS = frozenset(k[0] for k in _SWAPS if len(k) == 1)
+
+
+@lru_cache(maxsize=4096)
+def _swapped_variants(phrase: str) -> tuple[_Variant, ...]:
+    """Each variant of a phrase with one slot (or one `per layer` pair of slots) swapped."""
+    out: list[_Variant] = []
+    for variant in _compile(phrase).variants:
+        if variant.bare_negation:
+            continue
+        for k, bag in enumerate(variant.segments):
+            for i, slot in enumerate(bag):
+                for span, replacement in _slot_swaps(bag, i, slot):
+                    new_bag = (*bag[:i], *replacement, *bag[i + span :])
+                    segments = (*variant.segments[:k], new_bag, *variant.segments[k + 1 :])
+                    swapped = replace(variant, segments=segments)
+                    if swapped not in out:
+                        out.append(swapped)
+    return tuple(out)
+
+
+def _slot_swaps(
+    bag: Sequence[_Slot], i: int, slot: _Slot
+) -> Iterator[tuple[int, tuple[_Slot, ...]]]:
+    """(slots replaced, replacement) for each swap of the slot at i."""
+    if slot.nums or slot.negator:
+        return
+    sides = slot.words & _SWAP_WORDS
+    partners = {p for w in sides for p in _SWAPS[(w,)]}
+    if sides and not any(p in slot.words for part in partners for p in part):
+        singles = frozenset(p[0] for p in partners if len(p) == 1)
+        if singles:
+            yield 1, (_Slot(singles),)
+        for p in partners:
+            if len(p) > 1:
+                yield 1, tuple(_Slot(frozenset({w})) for w in p)
+    if i + 1 < len(bag) and not bag[i + 1].nums:
+        for a in slot.words:
+            for b in bag[i + 1].words:
+                for p in _SWAPS.get((a, b), ()):
+                    yield 2, tuple(_Slot(frozenset({w})) for w in p)
+
+
+def _swap_hit(view: _View, phrases: Sequence[str]) -> _Hit | None:
+    """A hit of a phrase with one side of a swap pair exchanged, not negated, in one clause."""
+    for phrase in phrases:
+        for variant in _swapped_variants(phrase):
+            hit = _match_variant(view, variant, strict=False)
+            if hit is not None and not hit.negated:
+                sentence = view.answer.sentences[hit.sentence]
+                if len({sentence[p].clause for p in hit.positions}) <= _SWAP_CLAUSES:
+                    return hit
+    return None
+
+
+_SWAP_CLAUSES = 1
+
+
 # ---------------------------------------------------------------- grading
 
 
@@ -1527,6 +1622,9 @@ def grade(card: Card, answer: str) -> Grade:
         elif hit is not None and hit.negated and hit.contradiction:
             says = f"contradicts a key point: {point.says}"
             flags.append(Flag(point.id, says, _hit_text(view, hit)))
+        elif (swap := _swap_hit(view, _valid(point.match))) is not None:
+            says = f"swaps a fact or reverses a direction of a key point: {point.says}"
+            flags.append(Flag("swapped", says, _hit_text(view, swap)))
         elif point.vague:
             vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
             vague += vhit is not None and not vhit.negated
