@@ -456,6 +456,25 @@ def test_case_parts_need_their_items() -> None:
     assert grade_case(CASE, "it is the weather").verdict is Verdict.WRONG
 
 
+@pytest.mark.parametrize(
+    "dismissal",
+    [
+        "cosmic ray bit flips are very unlikely",
+        "bit flips are rare",
+        "the bit flip myth",
+        "blaming bit flips is a last resort",
+        "rule out bit flips later",
+        "before blaming bit flips",
+        "I would not put this down to bit flips",
+    ],
+)
+def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
+    answer = f"fp16 overflow, check grad norm, roll back, pre-LN. {dismissal}"
+    assert grade_case(CASE, answer).verdict is Verdict.CORRECT, answer
+    blamed = "fp16 overflow, check grad norm, roll back, pre-LN. probably cosmic ray bit flips"
+    assert grade_case(CASE, blamed).red_flags
+
+
 def test_case_red_flags() -> None:
     g = grade_case(CASE, "fp16 overflow, check grad norm, roll back, pre-LN; cosmic ray bit flips")
     assert g.verdict is Verdict.WRONG and g.score == 0.0

@@ -853,6 +853,10 @@ def _stems_of(words: Iterable[str]) -> frozenset[str]:
 _NEG_STEMS = _stems_of(_HARD_NEGATORS) | {"not", "n't"}
 _VERBAL_STEMS = _stems_of(_VERBAL_NEGATORS) | {"n't"}
 _SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
+# Dismissals: they stop a misconception or red flag from counting, whichever side they stand on
+# ("bit flips are rare", "the bit-flip myth", "a last resort", "rule out bit flips").
+_DISMISS_STEMS = _stems_of("unlikely rare rarely seldom myth resort improbable doubtful".split())
+_BLAME_STEMS = _stems_of("blame blaming assume assuming suspect suspecting jump".split())
 _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
@@ -898,6 +902,11 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             out.append(_Tok("not", None, r.start, raws[i].end, 1, False, clause, side, sub))
             i += 1
             continue
+        if (word == "rul" and nxt == "out") or (word == _stem("before") and nxt in _BLAME_STEMS):
+            out.append(_Tok("avoid", None, r.start, raws[i].end, 2, False, clause, side, sub))
+            i += 1
+            prev = "avoid"
+            continue
         if word in _CHECK_STEMS or (word == "make" and nxt == "sure"):
             hypo = True
         if word in _NEG_PREDICATES:
@@ -922,8 +931,9 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         prev = word
         if r.stop:
             continue
-        neg = 2 if word in _SOFT_STEMS else 0
-        out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub))
+        dismiss = word in _DISMISS_STEMS
+        neg = 2 if word in _SOFT_STEMS or dismiss else 0
+        out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub, pred=dismiss))
     return _mark_predicates(out)
 
 
@@ -1206,6 +1216,7 @@ def phrase_error(phrase: str) -> str | None:
 
 
 _BACK = 3  # a negator this many words before a matched word negates it
+_BACK_STRICT = 5  # the same for misconceptions and red flags ("would not put it down to X")
 _AHEAD = 3  # a verbal negator this many words after the last matched word negates the match
 
 
@@ -1276,8 +1287,9 @@ def _window(n: int) -> int:
 def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> bool:
     """Is this placement negated? `strict` (misconceptions) also heeds soft and `check` negators."""
     picked = set(chosen)
+    back = _BACK_STRICT if strict else _BACK
     for p in picked:
-        for q in range(max(0, p - _BACK), p):
+        for q in range(max(0, p - back), p):
             tok = sentence[q]
             if q in picked or tok.clause != sentence[p].clause:
                 continue
@@ -1289,6 +1301,8 @@ def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> b
         if tok.clause != sentence[last].clause:
             break
         if tok.neg == 1 and tok.pred and (strict or not tok.hypo):
+            return True
+        if strict and tok.neg == 2 and tok.pred:
             return True
     return False
 
@@ -1523,12 +1537,17 @@ def _slot_swaps(
                     yield 2, tuple(_Slot(frozenset({w})) for w in p)
 
 
-def _swap_hit(view: _View, phrases: Sequence[str]) -> _Hit | None:
-    """A hit of a phrase with one side of a swap pair exchanged, not negated, in one clause."""
+def _swap_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]]) -> _Hit | None:
+    """A hit of a phrase with one side of a swap pair exchanged, not negated, in one clause.
+
+    Words that all belong to another key point's match (`used`) state that point, not a swap.
+    """
     for phrase in phrases:
         for variant in _swapped_variants(phrase):
             hit = _match_variant(view, variant, strict=False)
             if hit is not None and not hit.negated:
+                if all((hit.sentence, q) in used for q in hit.positions):
+                    continue
                 sentence = view.answer.sentences[hit.sentence]
                 if len({sentence[p].clause for p in hit.positions}) <= _SWAP_CLAUSES:
                     return hit
@@ -1614,15 +1633,17 @@ def grade(card: Card, answer: str) -> Grade:
     starts: dict[str, tuple[int, int]] = {}
     flags: list[Flag] = []
     vague = 0
+    hits = {p.id: _match_point_phrases(view, _valid(p.match), strict=False) for p in rubric.points}
+    used = {(h.sentence, q) for h in hits.values() if h and not h.negated for q in h.positions}
     for point in rubric.points:
-        hit = _match_point_phrases(view, _valid(point.match), strict=False)
+        hit = hits[point.id]
         if hit is not None and not hit.negated:
             matched.append(point)
             starts[point.id] = (hit.sentence, hit.positions[0])
         elif hit is not None and hit.negated and hit.contradiction:
             says = f"contradicts a key point: {point.says}"
             flags.append(Flag(point.id, says, _hit_text(view, hit)))
-        elif (swap := _swap_hit(view, _valid(point.match))) is not None:
+        elif (swap := _swap_hit(view, _valid(point.match), used)) is not None:
             says = f"swaps a fact or reverses a direction of a key point: {point.says}"
             flags.append(Flag("swapped", says, _hit_text(view, swap)))
         elif point.vague:
