@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from grill.errors import NotFoundError, UsageError
@@ -473,6 +475,19 @@ def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
     assert grade_case(CASE, answer).verdict is Verdict.CORRECT, answer
     blamed = "fp16 overflow, check grad norm, roll back, pre-LN. probably cosmic ray bit flips"
     assert grade_case(CASE, blamed).red_flags
+
+
+def test_a_red_flag_raised_when_its_alone_items_are_the_whole_answer() -> None:
+    only = Point("only_lower_lr", "only lowers the lr", ("only lower lr",), (), ("lower", "high"))
+    parts = (
+        CasePart("culprits", "causes", (pt("high", "lr too high"), pt("fp16", "fp16 overflow"))),
+        CasePart("triage", "triage", (pt("lower", "lower lr"), pt("clip", "clip"))),
+    )
+    case = replace(CASE, parts=parts, red_flags=(only,))
+    for answer in ("halve the lr and resume", "lr too high, so lower the lr"):
+        assert [f.id for f in grade_case(case, answer).red_flags] == ["only_lower_lr"], answer
+    for answer in ("lower the lr and clip", "lr too high", "fp16 overflow; lower the lr"):
+        assert not grade_case(case, answer).red_flags, answer
 
 
 def test_case_red_flags() -> None:

@@ -69,9 +69,11 @@ Verdict of a card answer
     Score: (matched + 0.5 * vague-only) / points, capped at 1; 0 when a flag makes it wrong.
 
 Verdict of a case answer
-    A part is covered when at least `need` of its items match (not negated). Any red flag ->
-    wrong; every part covered -> correct; one part or more -> partial; none -> wrong. Score: the
-    share of parts covered, 0 with a red flag.
+    A part is covered when at least `need` of its items match (not negated). A red flag is raised
+    by its phrases, or, when it lists `alone` items, by an answer whose first `alone` item matches
+    and that matches no item outside `alone` ("halve the lr and resume": only_lower_lr).
+    Any red flag -> wrong; every part covered -> correct; one part or more -> partial; none ->
+    wrong. Score: the share of parts covered, 0 with a red flag.
 """
 
 from __future__ import annotations
@@ -1706,10 +1708,13 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
         missed = tuple(i for i in part.items if i not in hits)
         graded.append(PartGrade(part.id, len(hits) >= part.need, tuple(hits), missed))
     flags = []
+    named = {i.id: i for p in graded for i in p.items}
     for flag in case.red_flags:
         hit = _match_point_phrases(view, _valid(flag.match), strict=True)
         if hit is not None and not hit.negated:
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
+        elif flag.alone and flag.alone[0] in named and set(named) <= set(flag.alone):
+            flags.append(Flag(flag.id, flag.says, ", ".join(i.says for i in named.values())))
     covered = sum(p.covered for p in graded)
     if flags or covered == 0:
         verdict = Verdict.WRONG
