@@ -110,6 +110,11 @@ def test_symbols_read_as_words(typed: str, same_as: str) -> None:
     assert normalise(typed) == normalise(same_as)
 
 
+def test_stretched_letters_and_a_dropped_g_on_nothing() -> None:
+    assert normalise("sloooow, soooo") == normalise("slow, so")
+    assert normalise("nothin extra") == normalise("nothing extra")
+
+
 def test_small_typos_on_long_words_are_forgiven_but_not_antonyms() -> None:
     assert matches("gradient clipping", "gradeint clipping")
     assert matches("catastrophic forgetting", "catastropic forgetting")

@@ -143,7 +143,7 @@ _AUX = frozenset(
     "needs has have had".split()
 )
 _HARD_NEGATORS = frozenset(
-    "no not never without nothing none neither nor cannot lack lacks lacking lacked".split()
+    "no not never without nothing nothin none neither nor cannot lack lacks lacking lacked".split()
 )
 _VERBAL_NEGATORS = frozenset({"never", "cannot"})
 _SOFT_NEGATORS = frozenset({"avoid", "avoids", "avoiding", "avoided"})
@@ -593,6 +593,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"(?<![a-z0-9.])x\s?(\d+(?:\.\d+)?)(?![\d.]*[a-z0-9])"), r" \1x "),
     (re.compile(r"(?<![\d.])1\s*/\s*(?=[a-z(])"), " inversely "),
     (re.compile(r"\.{2,}"), ". "),
+    (re.compile(r"([a-z])\1{2,}"), r"\1"),  # `sloooow` = `slow`
 )
 _SENTENCE = re.compile(r"(?:[.!?;]+(?=\s|$|[\"')\]])|\n+|\.(?=[a-z]{2}))")
 _LEX_TOKEN = re.compile(
