@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from grill.errors import NotFoundError, UsageError
@@ -84,6 +86,33 @@ def test_light_stemming_and_british_spelling() -> None:
     assert normalise("spikes clipping") == normalise("spike clip")
     assert normalise("regularisation behaviour") == normalise("regularization behavior")
     assert normalise("scaled") == normalise("scale") == normalise("scaling")
+
+
+def test_words_ending_in_ly_that_are_not_adverbs_keep_one_stem() -> None:
+    assert normalise("multiply") == normalise("multiplying") == normalise("multiplies")
+    assert normalise("apply anomaly") == normalise("applied anomalies")
+    assert normalise("steadily quickly") == normalise("steady quick")
+
+
+@pytest.mark.parametrize(
+    ("typed", "same_as"),
+    [
+        ("lr ∝ batch", "lr proportional to batch"),
+        ("lr↑ loss↓", "lr increases, loss decreases"),
+        ("bs x2", "bs 2x"),
+        ("bs ×2", "bs 2x"),
+        ("lr×2", "lr 2x"),
+        ("lr 1/batch", "lr inversely batch"),
+        ("1/sqrt(bs)", "inversely sqrt bs"),
+    ],
+)
+def test_symbols_read_as_words(typed: str, same_as: str) -> None:
+    assert normalise(typed) == normalise(same_as)
+
+
+def test_stretched_letters_and_a_dropped_g_on_nothing() -> None:
+    assert normalise("sloooow, soooo") == normalise("slow, so")
+    assert normalise("nothin extra") == normalise("nothing extra")
 
 
 def test_small_typos_on_long_words_are_forgiven_but_not_antonyms() -> None:
@@ -208,6 +237,21 @@ def test_negated_key_point_is_a_contradiction() -> None:
         assert grade(LOSS_SCALING, answer).flags, answer
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "fp16 doesnt need loss scaling",
+        "fp16 dont need loss scaling",
+        "fp16 dosent need loss scaling",
+        "for fp16 loss scaling isnt needed",
+        "fp16 wont need loss scaling",
+        "fp16 shouldnt need loss scaling",
+    ],
+)
+def test_negations_typed_without_the_apostrophe(answer: str) -> None:
+    assert [f.id for f in grade(LOSS_SCALING, answer).flags] == ["needs"]
+
+
 def test_negation_elsewhere_or_in_a_purpose_clause_is_no_contradiction() -> None:
     assert verdict(LOSS_SCALING, "fp16 needs loss scaling so tiny grads don't underflow") == (
         "correct"
@@ -253,6 +297,44 @@ def test_negated_misconceptions_do_not_count() -> None:
     ):
         g = grade(SPIKE, answer)
         assert g.verdict is Verdict.CORRECT, (answer, g.flags)
+
+
+PRECISION = card(
+    pt("range", "bf16 .. (wide|wider|increase) (range|exponent)"),
+    pt("precision", "fp16 .. (increase|more) (mantissa|precision)"),
+    correct=2,
+)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "fp16 has the wider range. bf16 more mantissa",  # swapped formats
+        "bf16 has a wider range and fewer mantissa bits; fp16 less precision",  # reversed direction
+        "bf16 wider range, fp16 more exponent",  # mantissa <-> exponent
+    ],
+)
+def test_a_key_point_matching_only_with_a_swap_pair_exchanged_is_wrong(answer: str) -> None:
+    g = grade(PRECISION, answer)
+    assert g.verdict is Verdict.WRONG
+    assert "swapped" in [f.id for f in g.flags]
+
+
+def test_swap_pairs_do_not_flag_answers_that_mention_both_sides() -> None:
+    for answer in (
+        "bf16 has a wider range than fp16; fp16 has more mantissa bits than bf16",
+        "fp16: more precision. bf16: wider range, fewer mantissa bits than fp16",
+    ):
+        g = grade(PRECISION, answer)
+        assert g.verdict is Verdict.CORRECT, (answer, g.flags)
+    for answer in ("bf16 has the wider range", "bf16 wider range; fp16 doesn't have fewer bits"):
+        partial = grade(PRECISION, answer)
+        assert partial.verdict is Verdict.PARTIAL and not partial.flags, answer
+    lists = card(pt("lr", "lr too low"), pt("frozen", "frozen"), correct=1)
+    assert verdict(lists, "frozen layers; lr too high") == "wrong"
+    assert verdict(lists, "frozen layers; lr not too high") == "correct"
+    per_layer = card(pt("kind", "global norm"))
+    assert [f.id for f in grade(per_layer, "clip per-layer norm").flags] == ["swapped"]
 
 
 def test_misconceptions_make_an_answer_wrong_even_with_every_point() -> None:
@@ -379,6 +461,38 @@ def test_case_parts_need_their_items() -> None:
     assert [i.id for i in one.parts[1].items] == ["grad"]
     assert grade_case(CASE, "no clue, honestly").verdict is Verdict.WRONG
     assert grade_case(CASE, "it is the weather").verdict is Verdict.WRONG
+
+
+@pytest.mark.parametrize(
+    "dismissal",
+    [
+        "cosmic ray bit flips are very unlikely",
+        "bit flips are rare",
+        "the bit flip myth",
+        "blaming bit flips is a last resort",
+        "rule out bit flips later",
+        "before blaming bit flips",
+        "I would not put this down to bit flips",
+    ],
+)
+def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
+    answer = f"fp16 overflow, check grad norm, roll back, pre-LN. {dismissal}"
+    assert grade_case(CASE, answer).verdict is Verdict.CORRECT, answer
+    blamed = "fp16 overflow, check grad norm, roll back, pre-LN. probably cosmic ray bit flips"
+    assert grade_case(CASE, blamed).red_flags
+
+
+def test_a_red_flag_raised_when_its_alone_items_are_the_whole_answer() -> None:
+    only = Point("only_lower_lr", "only lowers the lr", ("only lower lr",), (), ("lower", "high"))
+    parts = (
+        CasePart("culprits", "causes", (pt("high", "lr too high"), pt("fp16", "fp16 overflow"))),
+        CasePart("triage", "triage", (pt("lower", "lower lr"), pt("clip", "clip"))),
+    )
+    case = replace(CASE, parts=parts, red_flags=(only,))
+    for answer in ("halve the lr and resume", "lr too high, so lower the lr"):
+        assert [f.id for f in grade_case(case, answer).red_flags] == ["only_lower_lr"], answer
+    for answer in ("lower the lr and clip", "lr too high", "fp16 overflow; lower the lr"):
+        assert not grade_case(case, answer).red_flags, answer
 
 
 def test_case_red_flags() -> None:

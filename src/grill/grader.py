@@ -69,9 +69,11 @@ Verdict of a card answer
     Score: (matched + 0.5 * vague-only) / points, capped at 1; 0 when a flag makes it wrong.
 
 Verdict of a case answer
-    A part is covered when at least `need` of its items match (not negated). Any red flag ->
-    wrong; every part covered -> correct; one part or more -> partial; none -> wrong. Score: the
-    share of parts covered, 0 with a red flag.
+    A part is covered when at least `need` of its items match (not negated). A red flag is raised
+    by its phrases, or, when it lists `alone` items, by an answer whose first `alone` item matches
+    and that matches no item outside `alone` ("halve the lr and resume": only_lower_lr).
+    Any red flag -> wrong; every part covered -> correct; one part or more -> partial; none ->
+    wrong. Score: the share of parts covered, 0 with a red flag.
 """
 
 from __future__ import annotations
@@ -142,7 +144,7 @@ _AUX = frozenset(
     "needs has have had".split()
 )
 _HARD_NEGATORS = frozenset(
-    "no not never without nothing none neither nor cannot lack lacks lacking lacked".split()
+    "no not never without nothing nothin none neither nor cannot lack lacks lacking lacked".split()
 )
 _VERBAL_NEGATORS = frozenset({"never", "cannot"})
 _SOFT_NEGATORS = frozenset({"avoid", "avoids", "avoiding", "avoided"})
@@ -354,6 +356,7 @@ _EXCEPTIONS = {
     "unless": "unless",
     "series": "series",
     "process": "process",
+    "family": "family",
 }
 _INFLECTIONS = (
     ("sses", "ss"),
@@ -374,8 +377,10 @@ _INFLECTIONS = (
     ("us", "us"),
     ("is", "is"),
     ("s", ""),
+    ("ily", "y"),
     ("ly", ""),
 )
+_NOT_ADVERB_ENDINGS = ("p", "a", "mb")
 _DERIVATIONS = (
     ("izations", ""),
     ("ization", ""),
@@ -407,6 +412,8 @@ def _stem(word: str) -> str:
         if word.endswith(suffix):
             base = word[: len(word) - len(suffix)]
             minimum = 4 if suffix == "ly" else 3
+            if suffix == "ly" and base.endswith(_NOT_ADVERB_ENDINGS):
+                break  # `multiply`, `supply`, `anomaly`, `assembly`: not adverbs
             if len(base) >= minimum and (suffix not in ("ing", "ed") or _has_vowel(base)):
                 word = base + repl
                 if suffix in ("ing", "ed", "ings", "ingly", "edly"):
@@ -556,7 +563,16 @@ _UNICODE = str.maketrans(
         "\u21d2": " > ",
         "\u2794": " > ",
         "\u279c": " > ",
-        "\u00d7": "x",
+        "\u00d7": " x",
+        "\u221d": " proportional to ",
+        "\u2191": " increase ",
+        "\u2b06": " increase ",
+        "\u21d1": " increase ",
+        "\u2197": " increase ",
+        "\u2193": " decrease ",
+        "\u2b07": " decrease ",
+        "\u21d3": " decrease ",
+        "\u2198": " decrease ",
         "\u2248": "~",
         "\u2264": "<",
         "\u2260": " not ",
@@ -574,7 +590,11 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bb/c\b"), "because"),
     (re.compile(r"(\d+(?:\.\d+)?)\s*\^\s*(-?\d+)"), lambda m: f"{m.group(1)}e{m.group(2)}"),
     (re.compile(r"-+>|=+>|<-+"), " > "),
+    # `x2` / `×2` = `2x`; `1/batch` = inversely with the batch (a negation of "proportional")
+    (re.compile(r"(?<![a-z0-9.])x\s?(\d+(?:\.\d+)?)(?![\d.]*[a-z0-9])"), r" \1x "),
+    (re.compile(r"(?<![\d.])1\s*/\s*(?=[a-z(])"), " inversely "),
     (re.compile(r"\.{2,}"), ". "),
+    (re.compile(r"([a-z])\1{2,}"), r"\1"),  # `sloooow` = `slow`
 )
 _SENTENCE = re.compile(r"(?:[.!?;]+(?=\s|$|[\"')\]])|\n+|\.(?=[a-z]{2}))")
 _LEX_TOKEN = re.compile(
@@ -631,6 +651,28 @@ def _raw_tokens(text: str, offset: int) -> list[_Raw]:
     return out
 
 
+# Contractions typed without the apostrophe, and common misspellings of them.
+_BARE_NEGATIONS = {
+    **{
+        w[:-2] + "t": w[:-3]
+        for w in """doesn't don't isn't aren't wasn't weren't didn't hasn't haven't hadn't
+        shouldn't wouldn't couldn't mustn't needn't""".split()
+    },
+    "wont": "will",
+    "cant": "can",
+    "aint": "is",
+    "dosent": "does",
+    "dosnt": "does",
+    "doesent": "does",
+    "doesnot": "does",
+    "didnot": "did",
+    "isnot": "is",
+    "shoudnt": "should",
+    "shouldnt": "should",
+    "wouldnt": "would",
+}
+
+
 def _split_word(word: str, start: int) -> list[_Raw]:
     """Contractions and underscores: `doesn't` -> does + not, `requires_grad` -> requires grad."""
     out: list[_Raw] = []
@@ -640,7 +682,10 @@ def _split_word(word: str, start: int) -> list[_Raw]:
             pos += 1
             continue
         end = pos + len(part)
-        if part.endswith("n't"):
+        if part in _BARE_NEGATIONS:
+            out.append(_Raw(_BARE_NEGATIONS[part], pos, end))
+            out.append(_Raw("n't", end, end))
+        elif part.endswith("n't"):
             stem = {"won't": "will", "can't": "can", "shan't": "shall"}.get(part, part[:-3])
             out.append(_Raw(stem, pos, end - 3))
             out.append(_Raw("n't", end - 3, end))
@@ -812,6 +857,10 @@ def _stems_of(words: Iterable[str]) -> frozenset[str]:
 _NEG_STEMS = _stems_of(_HARD_NEGATORS) | {"not", "n't"}
 _VERBAL_STEMS = _stems_of(_VERBAL_NEGATORS) | {"n't"}
 _SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
+# Dismissals: they stop a misconception or red flag from counting, whichever side they stand on
+# ("bit flips are rare", "the bit-flip myth", "a last resort", "rule out bit flips").
+_DISMISS_STEMS = _stems_of("unlikely rare rarely seldom myth resort improbable doubtful".split())
+_BLAME_STEMS = _stems_of("blame blaming assume assuming suspect suspecting jump".split())
 _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
@@ -857,6 +906,11 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             out.append(_Tok("not", None, r.start, raws[i].end, 1, False, clause, side, sub))
             i += 1
             continue
+        if (word == "rul" and nxt == "out") or (word == _stem("before") and nxt in _BLAME_STEMS):
+            out.append(_Tok("avoid", None, r.start, raws[i].end, 2, False, clause, side, sub))
+            i += 1
+            prev = "avoid"
+            continue
         if word in _CHECK_STEMS or (word == "make" and nxt == "sure"):
             hypo = True
         if word in _NEG_PREDICATES:
@@ -881,8 +935,9 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         prev = word
         if r.stop:
             continue
-        neg = 2 if word in _SOFT_STEMS else 0
-        out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub))
+        dismiss = word in _DISMISS_STEMS
+        neg = 2 if word in _SOFT_STEMS or dismiss else 0
+        out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub, pred=dismiss))
     return _mark_predicates(out)
 
 
@@ -1165,6 +1220,7 @@ def phrase_error(phrase: str) -> str | None:
 
 
 _BACK = 3  # a negator this many words before a matched word negates it
+_BACK_STRICT = 5  # the same for misconceptions and red flags ("would not put it down to X")
 _AHEAD = 3  # a verbal negator this many words after the last matched word negates the match
 
 
@@ -1235,8 +1291,9 @@ def _window(n: int) -> int:
 def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> bool:
     """Is this placement negated? `strict` (misconceptions) also heeds soft and `check` negators."""
     picked = set(chosen)
+    back = _BACK_STRICT if strict else _BACK
     for p in picked:
-        for q in range(max(0, p - _BACK), p):
+        for q in range(max(0, p - back), p):
             tok = sentence[q]
             if q in picked or tok.clause != sentence[p].clause:
                 continue
@@ -1248,6 +1305,8 @@ def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> b
         if tok.clause != sentence[last].clause:
             break
         if tok.neg == 1 and tok.pred and (strict or not tok.hypo):
+            return True
+        if strict and tok.neg == 2 and tok.pred:
             return True
     return False
 
@@ -1402,6 +1461,106 @@ def _original_span(text: str, start: int, end: int) -> str:
     return folded[start:end].strip()
 
 
+# ---------------------------------------------------------------- swapped facts
+
+# The standard's swap pairs, as the normaliser writes them: a key point that does not match but
+# matches with one side of a pair exchanged for the other is a swapped fact or a reversed direction.
+_SWAP_TEXT = """fp16 | bf16
+mantissa | exponent
+old | new
+overflow | underflow
+train | val
+increase | decrease
+more | decrease
+high | low
+up | down
+before | after
+first | last
+min | max
+minimum | maximum
+above | below
+wider | narrower
+prenorm | postnorm
+overfit | underfit
+input | output
+global | per layer
+global | per tensor
+global | per param"""
+
+
+def _swap_table() -> dict[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    table: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for line in _SWAP_TEXT.splitlines():
+        a, b = (tuple(t.word for t in _analyse_sentence(side, 0)) for side in line.split("|"))
+        table.setdefault(a, []).append(b)
+        table.setdefault(b, []).append(a)
+    return {k: tuple(v) for k, v in table.items()}
+
+
+_SWAPS = _swap_table()
+_SWAP_WORDS = frozenset(k[0] for k in _SWAPS if len(k) == 1)
+
+
+@lru_cache(maxsize=4096)
+def _swapped_variants(phrase: str) -> tuple[_Variant, ...]:
+    """Each variant of a phrase with one slot (or one `per layer` pair of slots) swapped."""
+    out: list[_Variant] = []
+    for variant in _compile(phrase).variants:
+        if variant.bare_negation:
+            continue
+        for k, bag in enumerate(variant.segments):
+            for i, slot in enumerate(bag):
+                for span, replacement in _slot_swaps(bag, i, slot):
+                    new_bag = (*bag[:i], *replacement, *bag[i + span :])
+                    segments = (*variant.segments[:k], new_bag, *variant.segments[k + 1 :])
+                    swapped = replace(variant, segments=segments)
+                    if swapped not in out:
+                        out.append(swapped)
+    return tuple(out)
+
+
+def _slot_swaps(
+    bag: Sequence[_Slot], i: int, slot: _Slot
+) -> Iterator[tuple[int, tuple[_Slot, ...]]]:
+    """(slots replaced, replacement) for each swap of the slot at i."""
+    if slot.nums or slot.negator:
+        return
+    sides = slot.words & _SWAP_WORDS
+    partners = {p for w in sides for p in _SWAPS[(w,)]}
+    if sides and not any(p in slot.words for part in partners for p in part):
+        singles = frozenset(p[0] for p in partners if len(p) == 1)
+        if singles:
+            yield 1, (_Slot(singles),)
+        for p in partners:
+            if len(p) > 1:
+                yield 1, tuple(_Slot(frozenset({w})) for w in p)
+    if i + 1 < len(bag) and not bag[i + 1].nums:
+        for a in slot.words:
+            for b in bag[i + 1].words:
+                for p in _SWAPS.get((a, b), ()):
+                    yield 2, tuple(_Slot(frozenset({w})) for w in p)
+
+
+def _swap_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]]) -> _Hit | None:
+    """A hit of a phrase with one side of a swap pair exchanged, not negated, in one clause.
+
+    Words that all belong to another key point's match (`used`) state that point, not a swap.
+    """
+    for phrase in phrases:
+        for variant in _swapped_variants(phrase):
+            hit = _match_variant(view, variant, strict=False)
+            if hit is not None and not hit.negated:
+                if all((hit.sentence, q) in used for q in hit.positions):
+                    continue
+                sentence = view.answer.sentences[hit.sentence]
+                if len({sentence[p].clause for p in hit.positions}) <= _SWAP_CLAUSES:
+                    return hit
+    return None
+
+
+_SWAP_CLAUSES = 1
+
+
 # ---------------------------------------------------------------- grading
 
 
@@ -1478,14 +1637,19 @@ def grade(card: Card, answer: str) -> Grade:
     starts: dict[str, tuple[int, int]] = {}
     flags: list[Flag] = []
     vague = 0
+    hits = {p.id: _match_point_phrases(view, _valid(p.match), strict=False) for p in rubric.points}
+    used = {(h.sentence, q) for h in hits.values() if h and not h.negated for q in h.positions}
     for point in rubric.points:
-        hit = _match_point_phrases(view, _valid(point.match), strict=False)
+        hit = hits[point.id]
         if hit is not None and not hit.negated:
             matched.append(point)
             starts[point.id] = (hit.sentence, hit.positions[0])
         elif hit is not None and hit.negated and hit.contradiction:
             says = f"contradicts a key point: {point.says}"
             flags.append(Flag(point.id, says, _hit_text(view, hit)))
+        elif (swap := _swap_hit(view, _valid(point.match), used)) is not None:
+            says = f"swaps a fact or reverses a direction of a key point: {point.says}"
+            flags.append(Flag("swapped", says, _hit_text(view, swap)))
         elif point.vague:
             vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
             vague += vhit is not None and not vhit.negated
@@ -1546,10 +1710,13 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
         missed = tuple(i for i in part.items if i not in hits)
         graded.append(PartGrade(part.id, len(hits) >= part.need, tuple(hits), missed))
     flags = []
+    named = {i.id: i for p in graded for i in p.items}
     for flag in case.red_flags:
         hit = _match_point_phrases(view, _valid(flag.match), strict=True)
         if hit is not None and not hit.negated:
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
+        elif flag.alone and flag.alone[0] in named and set(named) <= set(flag.alone):
+            flags.append(Flag(flag.id, flag.says, ", ".join(i.says for i in named.values())))
     covered = sum(p.covered for p in graded)
     if flags or covered == 0:
         verdict = Verdict.WRONG
