@@ -32,12 +32,12 @@ from rich.text import Text
 from grill.answers import MAX_ANSWER_CHARS, clean_answer
 from grill.mock import Countdown
 from grill.model import Point
+from grill.ui.prompt import answer_keys
 
 if TYPE_CHECKING:  # prompt_toolkit is imported on first use: it is slow to load
     from prompt_toolkit import PromptSession
     from prompt_toolkit.formatted_text import FormattedText
     from prompt_toolkit.input import Input
-    from prompt_toolkit.key_binding import KeyPressEvent
     from prompt_toolkit.output import Output
     from prompt_toolkit.styles import Style
 
@@ -157,18 +157,8 @@ class TerminalInput:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.key_binding import KeyBindings
 
-        bindings = KeyBindings()
-        if multiline:  # the drill's keys: Enter submits, Alt-Enter (Esc Enter) adds a line
-
-            @bindings.add("enter")
-            def _submit(event: KeyPressEvent) -> None:
-                event.current_buffer.validate_and_handle()
-
-            @bindings.add("escape", "enter")
-            @bindings.add("c-j")
-            def _newline(event: KeyPressEvent) -> None:
-                event.current_buffer.insert_text("\n")
-
+        # a multi-line answer takes the drill's keys; a one-line one, prompt_toolkit's own
+        bindings = answer_keys() if multiline else KeyBindings()
         return PromptSession(
             multiline=multiline,
             key_bindings=bindings,
