@@ -545,3 +545,31 @@ def test_refs_and_batches() -> None:
 def test_parse_batch_names_the_bad_line(line: str, error: str) -> None:
     with pytest.raises(UsageError, match=error):
         parse_batch(line, "f")
+
+
+# ---------------------------------------------------------------- stronger phrase denied
+
+ACTS = card(
+    pt("acts", "activations", "activations .. (grow|increase|scale) .. batch"),
+    pt("linear", "linear"),
+    correct=1,
+)
+
+
+def test_a_denied_stronger_phrase_outweighs_a_weaker_match() -> None:
+    g = grade(ACTS, "activations don't grow with batch size")
+    assert g.verdict.label == "wrong"
+    assert [f.id for f in g.flags] == ["acts"]
+
+
+def test_a_weaker_match_stands_when_nothing_stronger_is_denied() -> None:
+    assert verdict(ACTS, "activations, linear") == "correct"
+    assert verdict(ACTS, "activations grow with the batch") == "correct"
+    # a denial in a purpose or condition clause is no contradiction
+    assert verdict(ACTS, "linear, so activations don't grow with batch") == "correct"
+
+
+def test_without_it_is_a_condition_not_a_negation() -> None:
+    c = card(pt("uf", "grads underflow"), pt("scale", "scale the loss"), correct=2)
+    assert verdict(c, "scale the loss; without it tiny grads underflow to zero") == "correct"
+    assert verdict(c, "scale the loss; grads without underflow") == "wrong"

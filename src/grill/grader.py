@@ -865,6 +865,7 @@ _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
 _NEG_PREDICATES = {_stem(k): _stem(v) for k, v in _NEGATED_PREDICATES.items()}
+_COUNTERFACTUAL = frozenset("it this that them these those one".split())
 _NOT_A_NEGATION = frozenset({"only", "sure", "necessarily"})  # `not only X` asserts X
 # Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
 _SUBORDINATE_STEMS = _stems_of("so if when unless until otherwise lest".split())
@@ -900,6 +901,10 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         word = r.text
         if word in _NEG_STEMS and nxt in _NOT_A_NEGATION:
             i += nxt != "necessarily"
+            continue
+        if word == "without" and nxt in _COUNTERFACTUAL:
+            clause, sub = clause + 1, True  # "without it, grads underflow" = "otherwise ..."
+            i += 1
             continue
         if word in ("instead", "rather") and nxt in ("of", "than"):
             clause, sub = clause + 1, True
@@ -1428,8 +1433,16 @@ def _match_segments(
 
 def _match_point_phrases(view: _View, phrases: Sequence[str], strict: bool) -> _Hit | None:
     """The earliest non-negated hit of any phrase, else a negated one (a contradiction first)."""
+    return _point_hits(view, phrases, strict)[0]
+
+
+def _point_hits(
+    view: _View, phrases: Sequence[str], strict: bool
+) -> tuple[_Hit | None, _Hit | None]:
+    """(`_match_point_phrases`, the widest contradiction of any phrase, even if another matches)."""
     best: _Hit | None = None
     negated: _Hit | None = None
+    widest: _Hit | None = None
     for phrase in phrases:
         for variant in _compile(phrase).variants:
             hit = _match_variant(view, variant, strict)
@@ -1438,12 +1451,16 @@ def _match_point_phrases(view: _View, phrases: Sequence[str], strict: bool) -> _
             if hit.negated:
                 if negated is None or (hit.contradiction and not negated.contradiction):
                     negated = hit
+                if hit.contradiction and (
+                    widest is None or len(hit.positions) > len(widest.positions)
+                ):
+                    widest = hit
             elif best is None or (hit.sentence, hit.positions[0]) < (
                 best.sentence,
                 best.positions[0],
             ):
                 best = hit
-    return best or negated
+    return best or negated, widest
 
 
 def _hit_text(view: _View, hit: _Hit) -> str:
@@ -1637,11 +1654,16 @@ def grade(card: Card, answer: str) -> Grade:
     starts: dict[str, tuple[int, int]] = {}
     flags: list[Flag] = []
     vague = 0
-    hits = {p.id: _match_point_phrases(view, _valid(p.match), strict=False) for p in rubric.points}
+    both = {p.id: _point_hits(view, _valid(p.match), strict=False) for p in rubric.points}
+    hits = {pid: pair[0] for pid, pair in both.items()}
     used = {(h.sentence, q) for h in hits.values() if h and not h.negated for q in h.positions}
     for point in rubric.points:
-        hit = hits[point.id]
-        if hit is not None and not hit.negated:
+        hit, against = both[point.id]
+        if _outweighed(hit, against):
+            assert against is not None
+            says = f"contradicts a key point: {point.says}"
+            flags.append(Flag(point.id, says, _hit_text(view, against)))
+        elif hit is not None and not hit.negated:
             matched.append(point)
             starts[point.id] = (hit.sentence, hit.positions[0])
         elif hit is not None and hit.negated and hit.contradiction:
@@ -1672,6 +1694,17 @@ def grade(card: Card, answer: str) -> Grade:
     else:
         verdict = Verdict.WRONG
     return result(verdict, score, matched, flags)
+
+
+def _outweighed(hit: _Hit | None, against: _Hit | None) -> bool:
+    """A key point matched by a weaker phrase while a stronger one is denied in a main clause.
+
+    "activations don't grow with batch size" matches `activations` but denies `activations ..
+    grow .. batch`: the answer states the opposite of the point, so it is a contradiction.
+    """
+    if hit is None or hit.negated or against is None:
+        return False
+    return len(against.positions) > len(hit.positions)
 
 
 def _order_flags(rubric: Rubric, starts: dict[str, tuple[int, int]], view: _View) -> list[Flag]:
