@@ -573,3 +573,20 @@ def test_without_it_is_a_condition_not_a_negation() -> None:
     c = card(pt("uf", "grads underflow"), pt("scale", "scale the loss"), correct=2)
     assert verdict(c, "scale the loss; without it tiny grads underflow to zero") == "correct"
     assert verdict(c, "scale the loss; grads without underflow") == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("phrase", "typed"),
+    [
+        ("saturation", "saturaton point"),
+        ("lr scaling", "lr scalng"),
+        ("regularization", "regularizaton"),
+    ],
+)
+def test_typos_are_compared_before_stemming(phrase: str, typed: str) -> None:
+    assert matches(phrase, typed)
+
+
+def test_a_typo_never_crosses_a_protected_pair_or_a_first_letter() -> None:
+    assert not matches("scaling", "caling")
+    assert not matches("increase the lr", "decrease the lr")

@@ -84,6 +84,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from dataclasses import field as _field
 from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
@@ -1240,10 +1241,12 @@ class _Hit:
 class _View:
     """One answer seen through one rubric: tokens, typo-resolved words and where they occur."""
 
-    def __init__(self, answer: _Answer, vocab: frozenset[str], typos: dict[str, str | None]):
+    def __init__(self, answer: _Answer, prepared: _Prepared):
         self.answer = answer
         self.index: list[dict[str, list[int]]] = []
         self.numbers: list[list[int]] = []
+        vocab, typos = prepared.vocab, prepared.typos
+        folded = _fold(answer.text) if any(answer.sentences) else ""
         for sentence in answer.sentences:
             idx: dict[str, list[int]] = {}
             nums: list[int] = []
@@ -1251,6 +1254,8 @@ class _View:
                 idx.setdefault(tok.word, []).append(p)
                 if tok.word not in vocab:
                     alias = _typo_in(tok.word, vocab, typos)
+                    if alias is None and tok.num is None:
+                        alias = _typo_raw(folded[tok.start : tok.end], prepared)
                     if alias is not None:
                         idx.setdefault(alias, []).append(p)
                 if tok.num is not None:
@@ -1286,6 +1291,30 @@ def _typo_in(word: str, vocab: frozenset[str], memo: dict[str, str | None]) -> s
                 found = v
                 break
     memo[word] = found
+    return found
+
+
+def _typo_raw(surface: str, prepared: _Prepared) -> str | None:
+    """The typed word before stemming one typo from a rubric word before stemming.
+
+    Stems hide typos (`saturaton` stays whole while `saturation` stems to `satur`), so a word that
+    is unknown as a stem is also compared as typed with the rubric's words as written.
+    """
+    memo = prepared.raw_typos
+    if surface in memo:
+        return memo[surface]
+    found = None
+    if len(surface) >= 6 and surface.isalpha() and _stem(surface) not in _KNOWN:
+        limit = 2 if len(surface) >= 9 else 1
+        for v, stem in prepared.raw:
+            if (
+                v[0] == surface[0]
+                and abs(len(v) - len(surface)) <= limit
+                and OSA.distance(surface, v, score_cutoff=limit) <= limit
+            ):
+                found = stem
+                break
+    memo[surface] = found
     return found
 
 
@@ -1596,6 +1625,8 @@ def correct_needed(points: int) -> int:
 class _Prepared:
     vocab: frozenset[str]
     typos: dict[str, str | None]
+    raw: tuple[tuple[str, str], ...] = ()  # (a rubric word as written, its stem in vocab)
+    raw_typos: dict[str, str | None] = _field(default_factory=dict)
 
 
 @lru_cache(maxsize=1024)
@@ -1606,7 +1637,13 @@ def _prepare(phrases: tuple[str, ...]) -> _Prepared:
             vocab |= _compile(phrase).words
         except _PhraseError:
             continue
-    return _Prepared(frozenset(vocab), {})
+    raw: dict[str, str] = {}
+    for phrase in phrases:
+        for word in _WORD_SPLIT.findall(phrase.lower()):
+            stem = _stem(word)
+            if len(word) >= 6 and word.isalpha() and stem in vocab and stem not in _PROTECTED_STEMS:
+                raw.setdefault(word, stem)
+    return _Prepared(frozenset(vocab), {}, tuple(sorted(raw.items())), {})
 
 
 def _rubric_phrases(rubric: Rubric) -> tuple[str, ...]:
@@ -1630,8 +1667,7 @@ def _is_idk(answer: _Answer, text: str) -> bool:
 
 
 def _view(answer: _Answer, phrases: tuple[str, ...]) -> _View:
-    prepared = _prepare(phrases)
-    return _View(answer, prepared.vocab, prepared.typos)
+    return _View(answer, _prepare(phrases))
 
 
 def grade(card: Card, answer: str) -> Grade:
