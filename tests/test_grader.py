@@ -590,3 +590,29 @@ def test_typos_are_compared_before_stemming(phrase: str, typed: str) -> None:
 def test_a_typo_never_crosses_a_protected_pair_or_a_first_letter() -> None:
     assert not matches("scaling", "caling")
     assert not matches("increase the lr", "decrease the lr")
+
+
+YES_CARD = replace(
+    card(pt("to", "to {10%}"), pt("yes", "(yes|common)"), correct=1), answer="Yes. To 10%."
+)
+
+
+@pytest.mark.parametrize(
+    "typed", ["No, linear is better; decay to 10%", "nope. to 10%", "Not really - to 10%"]
+)
+def test_the_opposite_verdict_word_is_wrong(typed: str) -> None:
+    g = grade(YES_CARD, typed)
+    assert g.verdict.label == "wrong"
+    assert [f.id for f in g.flags] == ["verdict"]
+
+
+@pytest.mark.parametrize(
+    "typed", ["yes, to 10%", "Yeah to 10%", "to 10%", "to ten percent of the peak"]
+)
+def test_the_right_verdict_word_or_none_is_no_flag(typed: str) -> None:
+    assert grade(YES_CARD, typed).verdict.label == "correct"
+
+
+def test_a_card_without_a_verdict_word_sets_no_verdict() -> None:
+    c = card(pt("to", "to {10%}"))
+    assert verdict(c, "no, to 10%") == "correct"

@@ -1711,6 +1711,7 @@ def grade(card: Card, answer: str) -> Grade:
         elif point.vague:
             vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
             vague += vhit is not None and not vhit.negated
+    flags.extend(_verdict_flags(card.answer, answer))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -1730,6 +1731,30 @@ def grade(card: Card, answer: str) -> Grade:
     else:
         verdict = Verdict.WRONG
     return result(verdict, score, matched, flags)
+
+
+_YES = r"(?:yes|yep|yeah|yup|yea|absolutely|definitely|correct)"
+_NO = r"(?:no|nope|nah|not really|not necessarily|never)"
+_VERDICT_WORDS = {
+    "yes": re.compile(rf"^[\s\W]*{_YES}(?:\s*(?:[,.;:!\-]|$)|\s+(?=[a-z]))"),
+    "no": re.compile(rf"^[\s\W]*(?:{_NO}\s*(?:[,.;:!\-]|$)|(?:nope|nah)\b)"),
+}
+
+
+def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
+    """A yes/no question answered with the opposite verdict word ("No, ..." where the card: Yes).
+
+    Only the short answer's own first word sets the verdict; a typed answer that opens with the
+    other word ("no," "nope", "not really.") states the opposite of the core, whatever follows.
+    """
+    expected = _fold(short_answer).strip()
+    for word, opposite in (("yes", "no"), ("no", "yes")):
+        if _VERDICT_WORDS[word].match(expected):
+            m = _VERDICT_WORDS[opposite].match(_fold(answer))
+            if m:
+                says = f"answers {opposite} where the answer is {word}"
+                return [Flag("verdict", says, m.group(0).strip(" ,.;:!-"))]
+    return []
 
 
 def _outweighed(hit: _Hit | None, against: _Hit | None) -> bool:
