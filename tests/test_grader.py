@@ -616,3 +616,14 @@ def test_the_right_verdict_word_or_none_is_no_flag(typed: str) -> None:
 def test_a_card_without_a_verdict_word_sets_no_verdict() -> None:
     c = card(pt("to", "to {10%}"))
     assert verdict(c, "no, to 10%") == "correct"
+
+
+def test_a_passive_by_between_misconception_words_reverses_it() -> None:
+    c = card(
+        pt("wipes", "new task (forget|wipe out) old"),
+        wrong=(pt("reversed", "old (skill|capability) forget .. new"),),
+    )
+    assert verdict(c, "old capabilities wipe out the new task") == "wrong"
+    assert verdict(c, "old capabilities get wiped out by the new task") == "correct"
+    down = card(pt("up", "multiply loss"), wrong=(pt("down", "divide loss .. large"),))
+    assert verdict(down, "divide the loss by a large constant") == "wrong"

@@ -24,6 +24,8 @@ Phrases
                    n + max(4, n) words, in any order. Misconceptions and red flags: in the
                    written order and inside one clause (same window), because what they catch
                    is usually a swap ("forgets the new task" vs "the new task erases the old").
+                   A passive `by` between two of their words ("old skills wiped out by the new
+                   task") turns the order around, so such a placement does not count.
     `a .. b`       `a` is matched before `b` (every word of `a` before every word of `b`), in one
                    sentence; each side is a bag with its own window.
     `(x|y z)`      alternatives; `(x|)` makes `x` optional (an optional part simply drops out,
@@ -528,6 +530,7 @@ class _Tok:
     sub: bool = False  # in a subordinate clause (`so ...`, `which ...`): never a contradiction
     hypo: bool = False  # a negator under `check`/`make sure`: it does not negate key points
     pred: bool = False  # a verbal negator before a predicate (`not needed`) or ending its clause
+    passive: bool = False  # `by` after a past participle ("wiped out by"): the agent follows
 
 
 @dataclass
@@ -960,7 +963,16 @@ def _mark_predicates(toks: list[_Tok]) -> list[_Tok]:
 
 def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
     raws = _read_numbers(_raw_tokens(text, offset))
-    return _tokens(_canonical(raws))
+    toks = _tokens(_canonical(raws))
+    for q in range(1, len(toks)):
+        if toks[q].word == "by":
+            before = text[toks[q - 1].start - offset : toks[q - 1].end - offset]
+            if _PARTICIPLE.search(before):
+                toks[q] = replace(toks[q], passive=True)
+    return toks
+
+
+_PARTICIPLE = re.compile(r"(?:[a-z]{2}(?:ed|en)|\bout|\blost|\bforgot)$")
 
 
 @dataclass(frozen=True)
@@ -1369,7 +1381,7 @@ def _bag_matches(
         if chosen is None:
             continue
         key = tuple(sorted(chosen))
-        if key in seen:
+        if key in seen or (strict and after >= 0 and _passive(sentence, after, key[0])):
             continue
         seen.add(key)
         if variant.negated:
@@ -1395,6 +1407,12 @@ def _any_order(
     return chosen
 
 
+def _passive(sentence: Sequence[_Tok], a: int, b: int) -> bool:
+    """A passive `by` between two words of a misconception: "old skills wiped out by the new task"
+    turns "old .. wipe out .. new" around, so the in-order reading does not hold."""
+    return any(sentence[q].passive for q in range(a + 1, b))
+
+
 def _in_order(
     sentence: Sequence[_Tok], cands: list[list[int]], anchor: int, width: int
 ) -> list[int] | None:
@@ -1403,6 +1421,8 @@ def _in_order(
     for c in cands[1:]:
         nxt = next((p for p in c if p > chosen[-1]), None)
         if nxt is None or nxt >= anchor + width or sentence[nxt].clause != clause:
+            return None
+        if _passive(sentence, chosen[-1], nxt):
             return None
         chosen.append(nxt)
     return chosen
