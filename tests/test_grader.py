@@ -17,6 +17,7 @@ from grill.grader import (
     normalise,
     parse_batch,
     phrase_error,
+    phrase_warnings,
 )
 from grill.model import Card, Case, CasePart, Deck, Library, Point, Rubric, Verdict
 
@@ -627,3 +628,19 @@ def test_a_passive_by_between_misconception_words_reverses_it() -> None:
     assert verdict(c, "old capabilities get wiped out by the new task") == "correct"
     down = card(pt("up", "multiply loss"), wrong=(pt("down", "divide loss .. large"),))
     assert verdict(down, "divide the loss by a large constant") == "wrong"
+
+
+def test_check_deck_reports_filler_alternatives_and_groups_that_drop_out() -> None:
+    c = card(pt("a", "clip (update|it) .. keep", "(plateau) .. (then|and) rises", "lr (the|) high"))
+    problems = check_deck(deck_with(c))
+    assert len(problems) == 2
+    assert "alternative 'it' of '(update|it)'" in problems[0]
+    assert "group '(then|and)' is only filler words" in problems[1]
+    assert phrase_warnings("clip (update|it|) .. keep") == []  # optional: nothing is lost
+
+
+def test_the_built_in_decks_have_no_phrase_problems() -> None:
+    from grill.deck import load_library
+
+    library = load_library(user_decks=False)
+    assert [p for deck in library.decks for p in check_deck(deck)] == []

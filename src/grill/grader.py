@@ -30,7 +30,9 @@ Phrases
                    sentence; each side is a bag with its own window.
     `(x|y z)`      alternatives; `(x|)` makes `x` optional (an optional part simply drops out,
                    unless it holds a negator). An alternative made only of filler words
-                   (`that's it`) cannot be checked and is left out. Groups nest and may hold `..`.
+                   (`that's it`) cannot be checked and is left out; `check_deck` reports it in a
+                   required group, and a group of filler words only. Groups nest and may hold
+                   `..`.
     `{lo-hi}`      a plain number, or both ends of a range, within [lo, hi]; `{lo-hi%}` a percentage
                    (a plain fraction such as `0.1` counts as 10%); `{lo-hix}` a multiplier.
                    `{v}`, `{v%}`, `{vx}` mean `{v-v}`. A bare number in a phrase (`1.0`, `2k`)
@@ -118,6 +120,7 @@ __all__ = [
     "normalise",
     "parse_batch",
     "phrase_error",
+    "phrase_warnings",
     "resolve_ref",
 ]
 
@@ -1225,6 +1228,47 @@ def _compile(phrase: str) -> _Phrase:
     return _Phrase(tuple(variants), words)
 
 
+_INNER_GROUP = re.compile(r"\(([^()]*)\)")
+
+
+def phrase_warnings(phrase: str) -> list[str]:
+    """Parts of a valid phrase that cannot be checked: alternatives made only of filler words.
+
+    In a required group, `(it|update)` silently reads as `update` (so "clip it" misses), and a
+    group of filler words only, `(then|and)`, drops out of the phrase altogether; both are legal
+    but rarely what the author meant. Optional groups (`(the|)`) lose nothing and pass.
+    """
+    out: list[str] = []
+    text = phrase
+    while True:
+        m = _INNER_GROUP.search(text)
+        if m is None:
+            break
+        alts = m.group(1).split("|")
+        optional = any(not a.strip() for a in alts)
+        filler = [a.strip() for a in alts if a.strip() and _plain(a) and not _has_words(a.strip())]
+        if optional or not filler:
+            pass  # `(the|)`, `(very|way|)`: optional anyway, nothing is lost
+        elif len(filler) == len(alts):
+            out.append(f"group {m.group(0)!r} is only filler words: it drops out")
+        else:
+            shown = ", ".join(repr(a) for a in filler)
+            out.append(
+                f"alternative {shown} of {m.group(0)!r} is only filler words: it is left out,"
+                " so one of the others is required"
+            )
+        text = text[: m.start()] + " \x00 " + text[m.end() :]
+    return out
+
+
+def _plain(alt: str) -> bool:
+    return not any(c in alt for c in "{}.\x00")
+
+
+def _has_words(text: str) -> bool:
+    return bool(_text_slots(text))
+
+
 def phrase_error(phrase: str) -> str | None:
     """Why a phrase is not valid in the phrase language, or None when it is."""
     try:
@@ -1858,9 +1902,9 @@ def check_deck_lines(deck: Deck) -> list[tuple[int, str]]:
         for field, phrases in (("match", point.match), ("vague", point.vague)):
             for phrase in phrases:
                 error = phrase_error(phrase)
-                if error:
+                for problem in [error] if error else phrase_warnings(phrase):
                     problems.append(
-                        (line, f"{owner} {kind} '{point.id}' {field} {phrase!r}: {error}")
+                        (line, f"{owner} {kind} '{point.id}' {field} {phrase!r}: {problem}")
                     )
 
     for card in deck.cards:
