@@ -17,6 +17,7 @@ from grill.grader import (
     normalise,
     parse_batch,
     phrase_error,
+    phrase_warnings,
 )
 from grill.model import Card, Case, CasePart, Deck, Library, Point, Rubric, Verdict
 
@@ -545,3 +546,101 @@ def test_refs_and_batches() -> None:
 def test_parse_batch_names_the_bad_line(line: str, error: str) -> None:
     with pytest.raises(UsageError, match=error):
         parse_batch(line, "f")
+
+
+# ---------------------------------------------------------------- stronger phrase denied
+
+ACTS = card(
+    pt("acts", "activations", "activations .. (grow|increase|scale) .. batch"),
+    pt("linear", "linear"),
+    correct=1,
+)
+
+
+def test_a_denied_stronger_phrase_outweighs_a_weaker_match() -> None:
+    g = grade(ACTS, "activations don't grow with batch size")
+    assert g.verdict.label == "wrong"
+    assert [f.id for f in g.flags] == ["acts"]
+
+
+def test_a_weaker_match_stands_when_nothing_stronger_is_denied() -> None:
+    assert verdict(ACTS, "activations, linear") == "correct"
+    assert verdict(ACTS, "activations grow with the batch") == "correct"
+    # a denial in a purpose or condition clause is no contradiction
+    assert verdict(ACTS, "linear, so activations don't grow with batch") == "correct"
+
+
+def test_without_it_is_a_condition_not_a_negation() -> None:
+    c = card(pt("uf", "grads underflow"), pt("scale", "scale the loss"), correct=2)
+    assert verdict(c, "scale the loss; without it tiny grads underflow to zero") == "correct"
+    assert verdict(c, "scale the loss; grads without underflow") == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("phrase", "typed"),
+    [
+        ("saturation", "saturaton point"),
+        ("lr scaling", "lr scalng"),
+        ("regularization", "regularizaton"),
+    ],
+)
+def test_typos_are_compared_before_stemming(phrase: str, typed: str) -> None:
+    assert matches(phrase, typed)
+
+
+def test_a_typo_never_crosses_a_protected_pair_or_a_first_letter() -> None:
+    assert not matches("scaling", "caling")
+    assert not matches("increase the lr", "decrease the lr")
+
+
+YES_CARD = replace(
+    card(pt("to", "to {10%}"), pt("yes", "(yes|common)"), correct=1), answer="Yes. To 10%."
+)
+
+
+@pytest.mark.parametrize(
+    "typed", ["No, linear is better; decay to 10%", "nope. to 10%", "Not really - to 10%"]
+)
+def test_the_opposite_verdict_word_is_wrong(typed: str) -> None:
+    g = grade(YES_CARD, typed)
+    assert g.verdict.label == "wrong"
+    assert [f.id for f in g.flags] == ["verdict"]
+
+
+@pytest.mark.parametrize(
+    "typed", ["yes, to 10%", "Yeah to 10%", "to 10%", "to ten percent of the peak"]
+)
+def test_the_right_verdict_word_or_none_is_no_flag(typed: str) -> None:
+    assert grade(YES_CARD, typed).verdict.label == "correct"
+
+
+def test_a_card_without_a_verdict_word_sets_no_verdict() -> None:
+    c = card(pt("to", "to {10%}"))
+    assert verdict(c, "no, to 10%") == "correct"
+
+
+def test_a_passive_by_between_misconception_words_reverses_it() -> None:
+    c = card(
+        pt("wipes", "new task (forget|wipe out) old"),
+        wrong=(pt("reversed", "old (skill|capability) forget .. new"),),
+    )
+    assert verdict(c, "old capabilities wipe out the new task") == "wrong"
+    assert verdict(c, "old capabilities get wiped out by the new task") == "correct"
+    down = card(pt("up", "multiply loss"), wrong=(pt("down", "divide loss .. large"),))
+    assert verdict(down, "divide the loss by a large constant") == "wrong"
+
+
+def test_check_deck_reports_filler_alternatives_and_groups_that_drop_out() -> None:
+    c = card(pt("a", "clip (update|it) .. keep", "(plateau) .. (then|and) rises", "lr (the|) high"))
+    problems = check_deck(deck_with(c))
+    assert len(problems) == 2
+    assert "alternative 'it' of '(update|it)'" in problems[0]
+    assert "group '(then|and)' is only filler words" in problems[1]
+    assert phrase_warnings("clip (update|it|) .. keep") == []  # optional: nothing is lost
+
+
+def test_the_built_in_decks_have_no_phrase_problems() -> None:
+    from grill.deck import load_library
+
+    library = load_library(user_decks=False)
+    assert [p for deck in library.decks for p in check_deck(deck)] == []

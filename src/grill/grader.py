@@ -24,11 +24,15 @@ Phrases
                    n + max(4, n) words, in any order. Misconceptions and red flags: in the
                    written order and inside one clause (same window), because what they catch
                    is usually a swap ("forgets the new task" vs "the new task erases the old").
+                   A passive `by` between two of their words ("old skills wiped out by the new
+                   task") turns the order around, so such a placement does not count.
     `a .. b`       `a` is matched before `b` (every word of `a` before every word of `b`), in one
                    sentence; each side is a bag with its own window.
     `(x|y z)`      alternatives; `(x|)` makes `x` optional (an optional part simply drops out,
                    unless it holds a negator). An alternative made only of filler words
-                   (`that's it`) cannot be checked and is left out. Groups nest and may hold `..`.
+                   (`that's it`) cannot be checked and is left out; `check_deck` reports it in a
+                   required group, and a group of filler words only. Groups nest and may hold
+                   `..`.
     `{lo-hi}`      a plain number, or both ends of a range, within [lo, hi]; `{lo-hi%}` a percentage
                    (a plain fraction such as `0.1` counts as 10%); `{lo-hix}` a multiplier.
                    `{v}`, `{v%}`, `{vx}` mean `{v-v}`. A bare number in a phrase (`1.0`, `2k`)
@@ -84,6 +88,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from dataclasses import field as _field
 from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
@@ -115,6 +120,7 @@ __all__ = [
     "normalise",
     "parse_batch",
     "phrase_error",
+    "phrase_warnings",
     "resolve_ref",
 ]
 
@@ -527,6 +533,7 @@ class _Tok:
     sub: bool = False  # in a subordinate clause (`so ...`, `which ...`): never a contradiction
     hypo: bool = False  # a negator under `check`/`make sure`: it does not negate key points
     pred: bool = False  # a verbal negator before a predicate (`not needed`) or ending its clause
+    passive: bool = False  # `by` after a past participle ("wiped out by"): the agent follows
 
 
 @dataclass
@@ -865,6 +872,7 @@ _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
 _NEG_PREDICATES = {_stem(k): _stem(v) for k, v in _NEGATED_PREDICATES.items()}
+_COUNTERFACTUAL = frozenset("it this that them these those one".split())
 _NOT_A_NEGATION = frozenset({"only", "sure", "necessarily"})  # `not only X` asserts X
 # Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
 _SUBORDINATE_STEMS = _stems_of("so if when unless until otherwise lest".split())
@@ -900,6 +908,10 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         word = r.text
         if word in _NEG_STEMS and nxt in _NOT_A_NEGATION:
             i += nxt != "necessarily"
+            continue
+        if word == "without" and nxt in _COUNTERFACTUAL:
+            clause, sub = clause + 1, True  # "without it, grads underflow" = "otherwise ..."
+            i += 1
             continue
         if word in ("instead", "rather") and nxt in ("of", "than"):
             clause, sub = clause + 1, True
@@ -954,7 +966,16 @@ def _mark_predicates(toks: list[_Tok]) -> list[_Tok]:
 
 def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
     raws = _read_numbers(_raw_tokens(text, offset))
-    return _tokens(_canonical(raws))
+    toks = _tokens(_canonical(raws))
+    for q in range(1, len(toks)):
+        if toks[q].word == "by":
+            before = text[toks[q - 1].start - offset : toks[q - 1].end - offset]
+            if _PARTICIPLE.search(before):
+                toks[q] = replace(toks[q], passive=True)
+    return toks
+
+
+_PARTICIPLE = re.compile(r"(?:[a-z]{2}(?:ed|en)|\bout|\blost|\bforgot)$")
 
 
 @dataclass(frozen=True)
@@ -1207,6 +1228,47 @@ def _compile(phrase: str) -> _Phrase:
     return _Phrase(tuple(variants), words)
 
 
+_INNER_GROUP = re.compile(r"\(([^()]*)\)")
+
+
+def phrase_warnings(phrase: str) -> list[str]:
+    """Parts of a valid phrase that cannot be checked: alternatives made only of filler words.
+
+    In a required group, `(it|update)` silently reads as `update` (so "clip it" misses), and a
+    group of filler words only, `(then|and)`, drops out of the phrase altogether; both are legal
+    but rarely what the author meant. Optional groups (`(the|)`) lose nothing and pass.
+    """
+    out: list[str] = []
+    text = phrase
+    while True:
+        m = _INNER_GROUP.search(text)
+        if m is None:
+            break
+        alts = m.group(1).split("|")
+        optional = any(not a.strip() for a in alts)
+        filler = [a.strip() for a in alts if a.strip() and _plain(a) and not _has_words(a.strip())]
+        if optional or not filler:
+            pass  # `(the|)`, `(very|way|)`: optional anyway, nothing is lost
+        elif len(filler) == len(alts):
+            out.append(f"group {m.group(0)!r} is only filler words: it drops out")
+        else:
+            shown = ", ".join(repr(a) for a in filler)
+            out.append(
+                f"alternative {shown} of {m.group(0)!r} is only filler words: it is left out,"
+                " so one of the others is required"
+            )
+        text = text[: m.start()] + " \x00 " + text[m.end() :]
+    return out
+
+
+def _plain(alt: str) -> bool:
+    return not any(c in alt for c in "{}.\x00")
+
+
+def _has_words(text: str) -> bool:
+    return bool(_text_slots(text))
+
+
 def phrase_error(phrase: str) -> str | None:
     """Why a phrase is not valid in the phrase language, or None when it is."""
     try:
@@ -1235,10 +1297,12 @@ class _Hit:
 class _View:
     """One answer seen through one rubric: tokens, typo-resolved words and where they occur."""
 
-    def __init__(self, answer: _Answer, vocab: frozenset[str], typos: dict[str, str | None]):
+    def __init__(self, answer: _Answer, prepared: _Prepared):
         self.answer = answer
         self.index: list[dict[str, list[int]]] = []
         self.numbers: list[list[int]] = []
+        vocab, typos = prepared.vocab, prepared.typos
+        folded = _fold(answer.text) if any(answer.sentences) else ""
         for sentence in answer.sentences:
             idx: dict[str, list[int]] = {}
             nums: list[int] = []
@@ -1246,6 +1310,8 @@ class _View:
                 idx.setdefault(tok.word, []).append(p)
                 if tok.word not in vocab:
                     alias = _typo_in(tok.word, vocab, typos)
+                    if alias is None and tok.num is None:
+                        alias = _typo_raw(folded[tok.start : tok.end], prepared)
                     if alias is not None:
                         idx.setdefault(alias, []).append(p)
                 if tok.num is not None:
@@ -1281,6 +1347,30 @@ def _typo_in(word: str, vocab: frozenset[str], memo: dict[str, str | None]) -> s
                 found = v
                 break
     memo[word] = found
+    return found
+
+
+def _typo_raw(surface: str, prepared: _Prepared) -> str | None:
+    """The typed word before stemming one typo from a rubric word before stemming.
+
+    Stems hide typos (`saturaton` stays whole while `saturation` stems to `satur`), so a word that
+    is unknown as a stem is also compared as typed with the rubric's words as written.
+    """
+    memo = prepared.raw_typos
+    if surface in memo:
+        return memo[surface]
+    found = None
+    if len(surface) >= 6 and surface.isalpha() and _stem(surface) not in _KNOWN:
+        limit = 2 if len(surface) >= 9 else 1
+        for v, stem in prepared.raw:
+            if (
+                v[0] == surface[0]
+                and abs(len(v) - len(surface)) <= limit
+                and OSA.distance(surface, v, score_cutoff=limit) <= limit
+            ):
+                found = stem
+                break
+    memo[surface] = found
     return found
 
 
@@ -1335,7 +1425,7 @@ def _bag_matches(
         if chosen is None:
             continue
         key = tuple(sorted(chosen))
-        if key in seen:
+        if key in seen or (strict and after >= 0 and _passive(sentence, after, key[0])):
             continue
         seen.add(key)
         if variant.negated:
@@ -1361,6 +1451,12 @@ def _any_order(
     return chosen
 
 
+def _passive(sentence: Sequence[_Tok], a: int, b: int) -> bool:
+    """A passive `by` between two words of a misconception: "old skills wiped out by the new task"
+    turns "old .. wipe out .. new" around, so the in-order reading does not hold."""
+    return any(sentence[q].passive for q in range(a + 1, b))
+
+
 def _in_order(
     sentence: Sequence[_Tok], cands: list[list[int]], anchor: int, width: int
 ) -> list[int] | None:
@@ -1369,6 +1465,8 @@ def _in_order(
     for c in cands[1:]:
         nxt = next((p for p in c if p > chosen[-1]), None)
         if nxt is None or nxt >= anchor + width or sentence[nxt].clause != clause:
+            return None
+        if _passive(sentence, chosen[-1], nxt):
             return None
         chosen.append(nxt)
     return chosen
@@ -1428,8 +1526,16 @@ def _match_segments(
 
 def _match_point_phrases(view: _View, phrases: Sequence[str], strict: bool) -> _Hit | None:
     """The earliest non-negated hit of any phrase, else a negated one (a contradiction first)."""
+    return _point_hits(view, phrases, strict)[0]
+
+
+def _point_hits(
+    view: _View, phrases: Sequence[str], strict: bool
+) -> tuple[_Hit | None, _Hit | None]:
+    """(`_match_point_phrases`, the widest contradiction of any phrase, even if another matches)."""
     best: _Hit | None = None
     negated: _Hit | None = None
+    widest: _Hit | None = None
     for phrase in phrases:
         for variant in _compile(phrase).variants:
             hit = _match_variant(view, variant, strict)
@@ -1438,12 +1544,16 @@ def _match_point_phrases(view: _View, phrases: Sequence[str], strict: bool) -> _
             if hit.negated:
                 if negated is None or (hit.contradiction and not negated.contradiction):
                     negated = hit
+                if hit.contradiction and (
+                    widest is None or len(hit.positions) > len(widest.positions)
+                ):
+                    widest = hit
             elif best is None or (hit.sentence, hit.positions[0]) < (
                 best.sentence,
                 best.positions[0],
             ):
                 best = hit
-    return best or negated
+    return best or negated, widest
 
 
 def _hit_text(view: _View, hit: _Hit) -> str:
@@ -1579,6 +1689,8 @@ def correct_needed(points: int) -> int:
 class _Prepared:
     vocab: frozenset[str]
     typos: dict[str, str | None]
+    raw: tuple[tuple[str, str], ...] = ()  # (a rubric word as written, its stem in vocab)
+    raw_typos: dict[str, str | None] = _field(default_factory=dict)
 
 
 @lru_cache(maxsize=1024)
@@ -1589,7 +1701,13 @@ def _prepare(phrases: tuple[str, ...]) -> _Prepared:
             vocab |= _compile(phrase).words
         except _PhraseError:
             continue
-    return _Prepared(frozenset(vocab), {})
+    raw: dict[str, str] = {}
+    for phrase in phrases:
+        for word in _WORD_SPLIT.findall(phrase.lower()):
+            stem = _stem(word)
+            if len(word) >= 6 and word.isalpha() and stem in vocab and stem not in _PROTECTED_STEMS:
+                raw.setdefault(word, stem)
+    return _Prepared(frozenset(vocab), {}, tuple(sorted(raw.items())), {})
 
 
 def _rubric_phrases(rubric: Rubric) -> tuple[str, ...]:
@@ -1613,8 +1731,7 @@ def _is_idk(answer: _Answer, text: str) -> bool:
 
 
 def _view(answer: _Answer, phrases: tuple[str, ...]) -> _View:
-    prepared = _prepare(phrases)
-    return _View(answer, prepared.vocab, prepared.typos)
+    return _View(answer, _prepare(phrases))
 
 
 def grade(card: Card, answer: str) -> Grade:
@@ -1637,11 +1754,16 @@ def grade(card: Card, answer: str) -> Grade:
     starts: dict[str, tuple[int, int]] = {}
     flags: list[Flag] = []
     vague = 0
-    hits = {p.id: _match_point_phrases(view, _valid(p.match), strict=False) for p in rubric.points}
+    both = {p.id: _point_hits(view, _valid(p.match), strict=False) for p in rubric.points}
+    hits = {pid: pair[0] for pid, pair in both.items()}
     used = {(h.sentence, q) for h in hits.values() if h and not h.negated for q in h.positions}
     for point in rubric.points:
-        hit = hits[point.id]
-        if hit is not None and not hit.negated:
+        hit, against = both[point.id]
+        if _outweighed(hit, against):
+            assert against is not None
+            says = f"contradicts a key point: {point.says}"
+            flags.append(Flag(point.id, says, _hit_text(view, against)))
+        elif hit is not None and not hit.negated:
             matched.append(point)
             starts[point.id] = (hit.sentence, hit.positions[0])
         elif hit is not None and hit.negated and hit.contradiction:
@@ -1653,6 +1775,7 @@ def grade(card: Card, answer: str) -> Grade:
         elif point.vague:
             vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
             vague += vhit is not None and not vhit.negated
+    flags.extend(_verdict_flags(card.answer, answer))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -1672,6 +1795,41 @@ def grade(card: Card, answer: str) -> Grade:
     else:
         verdict = Verdict.WRONG
     return result(verdict, score, matched, flags)
+
+
+_YES = r"(?:yes|yep|yeah|yup|yea|absolutely|definitely|correct)"
+_NO = r"(?:no|nope|nah|not really|not necessarily|never)"
+_VERDICT_WORDS = {
+    "yes": re.compile(rf"^[\s\W]*{_YES}(?:\s*(?:[,.;:!\-]|$)|\s+(?=[a-z]))"),
+    "no": re.compile(rf"^[\s\W]*(?:{_NO}\s*(?:[,.;:!\-]|$)|(?:nope|nah)\b)"),
+}
+
+
+def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
+    """A yes/no question answered with the opposite verdict word ("No, ..." where the card: Yes).
+
+    Only the short answer's own first word sets the verdict; a typed answer that opens with the
+    other word ("no," "nope", "not really.") states the opposite of the core, whatever follows.
+    """
+    expected = _fold(short_answer).strip()
+    for word, opposite in (("yes", "no"), ("no", "yes")):
+        if _VERDICT_WORDS[word].match(expected):
+            m = _VERDICT_WORDS[opposite].match(_fold(answer))
+            if m:
+                says = f"answers {opposite} where the answer is {word}"
+                return [Flag("verdict", says, m.group(0).strip(" ,.;:!-"))]
+    return []
+
+
+def _outweighed(hit: _Hit | None, against: _Hit | None) -> bool:
+    """A key point matched by a weaker phrase while a stronger one is denied in a main clause.
+
+    "activations don't grow with batch size" matches `activations` but denies `activations ..
+    grow .. batch`: the answer states the opposite of the point, so it is a contradiction.
+    """
+    if hit is None or hit.negated or against is None:
+        return False
+    return len(against.positions) > len(hit.positions)
 
 
 def _order_flags(rubric: Rubric, starts: dict[str, tuple[int, int]], view: _View) -> list[Flag]:
@@ -1744,9 +1902,9 @@ def check_deck_lines(deck: Deck) -> list[tuple[int, str]]:
         for field, phrases in (("match", point.match), ("vague", point.vague)):
             for phrase in phrases:
                 error = phrase_error(phrase)
-                if error:
+                for problem in [error] if error else phrase_warnings(phrase):
                     problems.append(
-                        (line, f"{owner} {kind} '{point.id}' {field} {phrase!r}: {error}")
+                        (line, f"{owner} {kind} '{point.id}' {field} {phrase!r}: {problem}")
                     )
 
     for card in deck.cards:
