@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import NamedTuple
 
@@ -30,17 +32,72 @@ SHOWN_HOME = "~/.local/share/grill"  # what a Linux user sees instead of the tem
 
 
 class Shot(NamedTuple):
-    """One picture: its file name (without .svg), grill's arguments, extra environment, input."""
+    """One picture: its file name (without .svg), grill's arguments, extra environment, input,
+    and `prepare`, which studies in the shot's GRILL_HOME first and may return the input."""
 
     name: str
     argv: tuple[str, ...]
     env: Mapping[str, str] = {}
     stdin: str = ""
+    prepare: Callable[[Path], str] | None = None
 
 
+def quiet(home: Path, argv: Sequence[str], now: str, stdin: str = "") -> str:
+    """Run grill for a shot's setup (no colour) and return its stdout."""
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "GRILL_DEBUG")}
+    env |= {"GRILL_HOME": str(home), "GRILL_NOW": now, "NO_COLOR": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "grill", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"setup grill {' '.join(argv)} failed:\n{proc.stderr}")
+    return proc.stdout
+
+
+def short_answers(home: Path, argv: Sequence[str], wrong: int) -> str:
+    """Input answering a seeded mock with each card's short answer, but the last `wrong` ones:
+    a dry run in a scratch folder tells the order the seed gives."""
+    with tempfile.TemporaryDirectory(prefix="grill-shot-") as scratch:
+        dry = json.loads(quiet(Path(scratch), [*argv, "--json"], NOW, "x\n" * 60))
+    answers = [m["short_answer"] for m in dry["misses"]]
+    return "\n".join(answers[: len(answers) - wrong] + ["not sure"] * wrong) + "\n"
+
+
+def studied(home: Path, days: int = 9) -> None:
+    """A week and a bit of daily drills, then two mock interviews."""
+    for day in range(days):
+        when = (datetime.fromisoformat(NOW) - timedelta(days=days - day)).isoformat()
+        ratings = "3313231334"  # mostly good, some again and hard: a plausible week
+        answers = "".join(f"my answer\n{ratings[i % len(ratings)]}\n" for i in range(60))
+        quiet(home, ["drill", "--new", "8"], when, answers)
+    for day, wrong in ((4, 9), (1, 4)):
+        when = (datetime.fromisoformat(NOW) - timedelta(days=day, hours=-2)).isoformat()
+        argv = ["mock", "--section", "Q", "--seed", str(day)]
+        quiet(home, argv, when, short_answers(home, argv, wrong))
+
+
+def mock_input(home: Path) -> str:
+    return short_answers(home, MOCK, 2)
+
+
+def stats_input(home: Path) -> str:
+    studied(home)
+    return ""
+
+
+MOCK = ("mock", "--section", "Q", "--count", "6", "--seed", "7")
+DRILL_INPUT = "warmup, then a long steady descent, then a plateau\n\nlr too low\n\n"
 SHOTS = [
     Shot("decks-list", ("decks", "list")),
     Shot("card-7", ("card", "7")),
+    Shot("drill", ("drill", "--new", "2"), stdin=DRILL_INPUT),
+    Shot("mock", MOCK, prepare=mock_input),
+    Shot("stats", ("stats",), prepare=stats_input),
 ]
 
 
@@ -56,9 +113,10 @@ def run(shot: Shot, home: Path) -> str:
         "TERM": "xterm-256color",
     }
     env |= dict(shot.env)
+    stdin = shot.prepare(home) if shot.prepare else shot.stdin
     proc = subprocess.run(
         [sys.executable, "-m", "grill", *shot.argv],
-        input=shot.stdin,
+        input=stdin or shot.stdin,
         capture_output=True,
         text=True,
         cwd=ROOT,

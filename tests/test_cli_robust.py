@@ -329,3 +329,20 @@ def test_any_file_grill_cannot_write_is_one_line_not_a_traceback(tmp_path: Path)
     line = one_line_error(grill(tmp_path, "export", "anki", "-o", str(blocker / "x.apkg")), 1)
     assert str(blocker) in line and "Not a directory" in line
     assert blocker.read_text() == "not a folder"
+
+
+def test_a_batch_line_over_the_limit_is_refused_with_its_line_number(tmp_path: Path) -> None:
+    batch = tmp_path / "answers.jsonl"
+    lines = [{"card": "21", "answer": "1.0 global norm"}, {"card": "21", "answer": "y" * 20_000}]
+    batch.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    line = one_line_error(grill(tmp_path, "grade", "--batch", str(batch)), 2)
+    assert line.startswith(f"error: {batch}:2: the answer is 20,000 characters long")
+
+
+def test_a_mock_answer_over_the_limit_is_cut_graded_and_stored(tmp_path: Path) -> None:
+    stdin = "1.0 " + "y" * 1_048_576 + "\nloss scaling\n"
+    run = grill(tmp_path, "mock", "--section", "Q", "--count", "2", "--seed", "1", stdin=stdin)
+    assert run.code == 0 and "Traceback" not in run.err, run.err
+    assert "answered cold" in run.out
+    kept = [a for a in log(tmp_path) if a]
+    assert len(kept) == 2 and max(len(a) for a in kept) == MAX_ANSWER_CHARS

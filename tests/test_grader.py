@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from grill.errors import NotFoundError, UsageError
@@ -15,6 +17,7 @@ from grill.grader import (
     normalise,
     parse_batch,
     phrase_error,
+    phrase_warnings,
 )
 from grill.model import Card, Case, CasePart, Deck, Library, Point, Rubric, Verdict
 
@@ -84,6 +87,33 @@ def test_light_stemming_and_british_spelling() -> None:
     assert normalise("spikes clipping") == normalise("spike clip")
     assert normalise("regularisation behaviour") == normalise("regularization behavior")
     assert normalise("scaled") == normalise("scale") == normalise("scaling")
+
+
+def test_words_ending_in_ly_that_are_not_adverbs_keep_one_stem() -> None:
+    assert normalise("multiply") == normalise("multiplying") == normalise("multiplies")
+    assert normalise("apply anomaly") == normalise("applied anomalies")
+    assert normalise("steadily quickly") == normalise("steady quick")
+
+
+@pytest.mark.parametrize(
+    ("typed", "same_as"),
+    [
+        ("lr ∝ batch", "lr proportional to batch"),
+        ("lr↑ loss↓", "lr increases, loss decreases"),
+        ("bs x2", "bs 2x"),
+        ("bs ×2", "bs 2x"),
+        ("lr×2", "lr 2x"),
+        ("lr 1/batch", "lr inversely batch"),
+        ("1/sqrt(bs)", "inversely sqrt bs"),
+    ],
+)
+def test_symbols_read_as_words(typed: str, same_as: str) -> None:
+    assert normalise(typed) == normalise(same_as)
+
+
+def test_stretched_letters_and_a_dropped_g_on_nothing() -> None:
+    assert normalise("sloooow, soooo") == normalise("slow, so")
+    assert normalise("nothin extra") == normalise("nothing extra")
 
 
 def test_small_typos_on_long_words_are_forgiven_but_not_antonyms() -> None:
@@ -208,6 +238,21 @@ def test_negated_key_point_is_a_contradiction() -> None:
         assert grade(LOSS_SCALING, answer).flags, answer
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "fp16 doesnt need loss scaling",
+        "fp16 dont need loss scaling",
+        "fp16 dosent need loss scaling",
+        "for fp16 loss scaling isnt needed",
+        "fp16 wont need loss scaling",
+        "fp16 shouldnt need loss scaling",
+    ],
+)
+def test_negations_typed_without_the_apostrophe(answer: str) -> None:
+    assert [f.id for f in grade(LOSS_SCALING, answer).flags] == ["needs"]
+
+
 def test_negation_elsewhere_or_in_a_purpose_clause_is_no_contradiction() -> None:
     assert verdict(LOSS_SCALING, "fp16 needs loss scaling so tiny grads don't underflow") == (
         "correct"
@@ -253,6 +298,44 @@ def test_negated_misconceptions_do_not_count() -> None:
     ):
         g = grade(SPIKE, answer)
         assert g.verdict is Verdict.CORRECT, (answer, g.flags)
+
+
+PRECISION = card(
+    pt("range", "bf16 .. (wide|wider|increase) (range|exponent)"),
+    pt("precision", "fp16 .. (increase|more) (mantissa|precision)"),
+    correct=2,
+)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "fp16 has the wider range. bf16 more mantissa",  # swapped formats
+        "bf16 has a wider range and fewer mantissa bits; fp16 less precision",  # reversed direction
+        "bf16 wider range, fp16 more exponent",  # mantissa <-> exponent
+    ],
+)
+def test_a_key_point_matching_only_with_a_swap_pair_exchanged_is_wrong(answer: str) -> None:
+    g = grade(PRECISION, answer)
+    assert g.verdict is Verdict.WRONG
+    assert "swapped" in [f.id for f in g.flags]
+
+
+def test_swap_pairs_do_not_flag_answers_that_mention_both_sides() -> None:
+    for answer in (
+        "bf16 has a wider range than fp16; fp16 has more mantissa bits than bf16",
+        "fp16: more precision. bf16: wider range, fewer mantissa bits than fp16",
+    ):
+        g = grade(PRECISION, answer)
+        assert g.verdict is Verdict.CORRECT, (answer, g.flags)
+    for answer in ("bf16 has the wider range", "bf16 wider range; fp16 doesn't have fewer bits"):
+        partial = grade(PRECISION, answer)
+        assert partial.verdict is Verdict.PARTIAL and not partial.flags, answer
+    lists = card(pt("lr", "lr too low"), pt("frozen", "frozen"), correct=1)
+    assert verdict(lists, "frozen layers; lr too high") == "wrong"
+    assert verdict(lists, "frozen layers; lr not too high") == "correct"
+    per_layer = card(pt("kind", "global norm"))
+    assert [f.id for f in grade(per_layer, "clip per-layer norm").flags] == ["swapped"]
 
 
 def test_misconceptions_make_an_answer_wrong_even_with_every_point() -> None:
@@ -381,6 +464,38 @@ def test_case_parts_need_their_items() -> None:
     assert grade_case(CASE, "it is the weather").verdict is Verdict.WRONG
 
 
+@pytest.mark.parametrize(
+    "dismissal",
+    [
+        "cosmic ray bit flips are very unlikely",
+        "bit flips are rare",
+        "the bit flip myth",
+        "blaming bit flips is a last resort",
+        "rule out bit flips later",
+        "before blaming bit flips",
+        "I would not put this down to bit flips",
+    ],
+)
+def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
+    answer = f"fp16 overflow, check grad norm, roll back, pre-LN. {dismissal}"
+    assert grade_case(CASE, answer).verdict is Verdict.CORRECT, answer
+    blamed = "fp16 overflow, check grad norm, roll back, pre-LN. probably cosmic ray bit flips"
+    assert grade_case(CASE, blamed).red_flags
+
+
+def test_a_red_flag_raised_when_its_alone_items_are_the_whole_answer() -> None:
+    only = Point("only_lower_lr", "only lowers the lr", ("only lower lr",), (), ("lower", "high"))
+    parts = (
+        CasePart("culprits", "causes", (pt("high", "lr too high"), pt("fp16", "fp16 overflow"))),
+        CasePart("triage", "triage", (pt("lower", "lower lr"), pt("clip", "clip"))),
+    )
+    case = replace(CASE, parts=parts, red_flags=(only,))
+    for answer in ("halve the lr and resume", "lr too high, so lower the lr"):
+        assert [f.id for f in grade_case(case, answer).red_flags] == ["only_lower_lr"], answer
+    for answer in ("lower the lr and clip", "lr too high", "fp16 overflow; lower the lr"):
+        assert not grade_case(case, answer).red_flags, answer
+
+
 def test_case_red_flags() -> None:
     g = grade_case(CASE, "fp16 overflow, check grad norm, roll back, pre-LN; cosmic ray bit flips")
     assert g.verdict is Verdict.WRONG and g.score == 0.0
@@ -431,3 +546,101 @@ def test_refs_and_batches() -> None:
 def test_parse_batch_names_the_bad_line(line: str, error: str) -> None:
     with pytest.raises(UsageError, match=error):
         parse_batch(line, "f")
+
+
+# ---------------------------------------------------------------- stronger phrase denied
+
+ACTS = card(
+    pt("acts", "activations", "activations .. (grow|increase|scale) .. batch"),
+    pt("linear", "linear"),
+    correct=1,
+)
+
+
+def test_a_denied_stronger_phrase_outweighs_a_weaker_match() -> None:
+    g = grade(ACTS, "activations don't grow with batch size")
+    assert g.verdict.label == "wrong"
+    assert [f.id for f in g.flags] == ["acts"]
+
+
+def test_a_weaker_match_stands_when_nothing_stronger_is_denied() -> None:
+    assert verdict(ACTS, "activations, linear") == "correct"
+    assert verdict(ACTS, "activations grow with the batch") == "correct"
+    # a denial in a purpose or condition clause is no contradiction
+    assert verdict(ACTS, "linear, so activations don't grow with batch") == "correct"
+
+
+def test_without_it_is_a_condition_not_a_negation() -> None:
+    c = card(pt("uf", "grads underflow"), pt("scale", "scale the loss"), correct=2)
+    assert verdict(c, "scale the loss; without it tiny grads underflow to zero") == "correct"
+    assert verdict(c, "scale the loss; grads without underflow") == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("phrase", "typed"),
+    [
+        ("saturation", "saturaton point"),
+        ("lr scaling", "lr scalng"),
+        ("regularization", "regularizaton"),
+    ],
+)
+def test_typos_are_compared_before_stemming(phrase: str, typed: str) -> None:
+    assert matches(phrase, typed)
+
+
+def test_a_typo_never_crosses_a_protected_pair_or_a_first_letter() -> None:
+    assert not matches("scaling", "caling")
+    assert not matches("increase the lr", "decrease the lr")
+
+
+YES_CARD = replace(
+    card(pt("to", "to {10%}"), pt("yes", "(yes|common)"), correct=1), answer="Yes. To 10%."
+)
+
+
+@pytest.mark.parametrize(
+    "typed", ["No, linear is better; decay to 10%", "nope. to 10%", "Not really - to 10%"]
+)
+def test_the_opposite_verdict_word_is_wrong(typed: str) -> None:
+    g = grade(YES_CARD, typed)
+    assert g.verdict.label == "wrong"
+    assert [f.id for f in g.flags] == ["verdict"]
+
+
+@pytest.mark.parametrize(
+    "typed", ["yes, to 10%", "Yeah to 10%", "to 10%", "to ten percent of the peak"]
+)
+def test_the_right_verdict_word_or_none_is_no_flag(typed: str) -> None:
+    assert grade(YES_CARD, typed).verdict.label == "correct"
+
+
+def test_a_card_without_a_verdict_word_sets_no_verdict() -> None:
+    c = card(pt("to", "to {10%}"))
+    assert verdict(c, "no, to 10%") == "correct"
+
+
+def test_a_passive_by_between_misconception_words_reverses_it() -> None:
+    c = card(
+        pt("wipes", "new task (forget|wipe out) old"),
+        wrong=(pt("reversed", "old (skill|capability) forget .. new"),),
+    )
+    assert verdict(c, "old capabilities wipe out the new task") == "wrong"
+    assert verdict(c, "old capabilities get wiped out by the new task") == "correct"
+    down = card(pt("up", "multiply loss"), wrong=(pt("down", "divide loss .. large"),))
+    assert verdict(down, "divide the loss by a large constant") == "wrong"
+
+
+def test_check_deck_reports_filler_alternatives_and_groups_that_drop_out() -> None:
+    c = card(pt("a", "clip (update|it) .. keep", "(plateau) .. (then|and) rises", "lr (the|) high"))
+    problems = check_deck(deck_with(c))
+    assert len(problems) == 2
+    assert "alternative 'it' of '(update|it)'" in problems[0]
+    assert "group '(then|and)' is only filler words" in problems[1]
+    assert phrase_warnings("clip (update|it|) .. keep") == []  # optional: nothing is lost
+
+
+def test_the_built_in_decks_have_no_phrase_problems() -> None:
+    from grill.deck import load_library
+
+    library = load_library(user_decks=False)
+    assert [p for deck in library.decks for p in check_deck(deck)] == []

@@ -1,10 +1,11 @@
 """The labelled answer sets for the recall grader are well formed and follow the standard's rules.
 
-`tests/grading/dev.jsonl` tunes the grader; `tests/grading/holdout.jsonl` only measures it.
+`tests/grading/dev.jsonl` tunes the grader; `tests/grading/dev2.jsonl` is a second tuning set,
+written independently of the rubrics; `tests/grading/holdout.jsonl` only measures it.
 These tests check what can be checked without a grader: every line parses, every card exists,
-kinds and labels agree, each card is covered by every kind, the loss-spike case follows the case
-rule, and no answer is shared between the two sets (a shared answer would leak the holdout into
-tuning).
+kinds and labels agree, each card has enough answers (and, in dev, every kind; in dev2, at least
+two traps), the loss-spike case follows the case rule, and no answer is shared between the sets
+(a shared answer would leak the holdout into tuning).
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ KIND_LABEL = {
 }
 PARTS = ("culprits", "triage", "prevention")
 RED_FLAGS = ("restart_from_scratch", "blame_bitflips", "only_lower_lr", "increase_batch_size")
-MIN_PER_CARD = {"dev": 6, "holdout": 3}
-MIN_CASE = {"dev": 10, "holdout": 6}
+SETS = ("dev", "dev2", "holdout")
+MIN_PER_CARD = {"dev": 6, "dev2": 5, "holdout": 3}
+MIN_TRAPS_PER_CARD = {"dev2": 2}
+MIN_CASE = {"dev": 10, "dev2": 10, "holdout": 6}
 
 
 def load_set(name: str) -> list[dict[str, Any]]:
@@ -55,7 +58,7 @@ def card_ids() -> set[str]:
     return {card.id for card in load_library().cards()}
 
 
-@pytest.mark.parametrize("name", ["dev", "holdout"])
+@pytest.mark.parametrize("name", SETS)
 def test_every_row_is_well_formed(name: str, card_ids: set[str]) -> None:
     for row in load_set(name):
         where = row["_where"]
@@ -70,19 +73,26 @@ def test_every_row_is_well_formed(name: str, card_ids: set[str]) -> None:
         assert row["label"] in ("correct", "partial", "wrong"), f"{where}: label {row['label']!r}"
 
 
-@pytest.mark.parametrize("name", ["dev", "holdout"])
+@pytest.mark.parametrize("name", SETS)
 def test_card_labels_follow_their_kind(name: str) -> None:
     for row in load_set(name):
         if row["card"] != CASE_ID:
             assert row["label"] == KIND_LABEL[row["kind"]], row["_where"]
 
 
-@pytest.mark.parametrize("name", ["dev", "holdout"])
+@pytest.mark.parametrize("name", SETS)
 def test_every_card_has_enough_answers(name: str, card_ids: set[str]) -> None:
     counts = Counter(row["card"] for row in load_set(name))
     thin = {cid: counts[cid] for cid in card_ids if counts[cid] < MIN_PER_CARD[name]}
     assert not thin, f"cards with too few {name} answers: {thin}"
     assert counts[CASE_ID] >= MIN_CASE[name]
+
+
+@pytest.mark.parametrize("name", sorted(MIN_TRAPS_PER_CARD))
+def test_every_card_has_enough_traps(name: str, card_ids: set[str]) -> None:
+    traps = Counter(row["card"] for row in load_set(name) if row["kind"] == "trap")
+    thin = {cid: traps[cid] for cid in card_ids if traps[cid] < MIN_TRAPS_PER_CARD[name]}
+    assert not thin, f"cards with too few {name} traps: {thin}"
 
 
 def test_dev_covers_every_kind_on_every_card(card_ids: set[str]) -> None:
@@ -98,7 +108,7 @@ def test_holdout_has_a_trap_on_every_card(card_ids: set[str]) -> None:
     assert card_ids <= with_trap, sorted(card_ids - with_trap)
 
 
-@pytest.mark.parametrize("name", ["dev", "holdout"])
+@pytest.mark.parametrize("name", SETS)
 def test_case_answers_follow_the_case_rule(name: str) -> None:
     for row in load_set(name):
         if row["card"] != CASE_ID:
@@ -109,8 +119,9 @@ def test_case_answers_follow_the_case_rule(name: str) -> None:
         assert row["label"] == case_label(parts, flags), row["_where"]
 
 
-def test_dev_case_answers_show_every_verdict_and_red_flag() -> None:
-    case = [row for row in load_set("dev") if row["card"] == CASE_ID]
+@pytest.mark.parametrize("name", ["dev", "dev2"])
+def test_tuning_case_answers_show_every_verdict_and_red_flag(name: str) -> None:
+    case = [row for row in load_set(name) if row["card"] == CASE_ID]
     assert {row["label"] for row in case} == {"correct", "partial", "wrong"}
     assert {flag for row in case for flag in row["red_flags"]} == set(RED_FLAGS)
 
@@ -122,9 +133,9 @@ def test_case_rule_covers_each_verdict() -> None:
     assert case_label(list(PARTS), ["blame_bitflips"]) == "wrong"
 
 
-def test_no_answer_appears_twice_across_both_sets() -> None:
+def test_no_answer_appears_twice_across_the_sets() -> None:
     seen: dict[str, str] = {}
-    for name in ("dev", "holdout"):
+    for name in SETS:
         for row in load_set(name):
             text = " ".join(row["answer"].lower().split())
             assert text not in seen, f"{row['_where']} repeats {seen.get(text)}"

@@ -98,3 +98,11 @@ def test_projection_meets_every_card_before_the_interview() -> None:
     assert all(d.reviews >= d.cards >= d.new for d in result.days)
     assert 12 < result.expected <= 20
     assert 0 < result.p_target <= 1
+
+
+def test_a_run_reports_its_progress_step_by_step() -> None:
+    steps: list[str] = []
+    run(SMALL, progress=steps.append)
+    assert steps == [
+        f"{p} on {m} learners" for m in ("fsrs", "exp") for p in ("grill", "fsrs", "sm2", "fixed")
+    ]

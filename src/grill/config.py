@@ -8,7 +8,6 @@ reading it back, and replaced atomically; a bad value leaves the file as it was.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, fields
 from datetime import date
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from grill.errors import UsageError
+from grill.files import write_atomically
 from grill.paths import grill_home
 
 __all__ = [
@@ -205,7 +205,7 @@ def set_setting(key: str, text: str, path: Path | None = None) -> Any:
     new_text = _edit_line(old_text, key, value) if old_text.strip() else _render(wanted)
     if not _parses_to(new_text, wanted):
         new_text = _render(wanted)  # an unusual hand-written layout: write it out afresh
-    _write_atomically(path, new_text)
+    write_atomically(path, new_text)
     return value
 
 
@@ -217,14 +217,3 @@ def _parses_to(text: str, wanted: dict[str, Any]) -> bool:
     except (tomllib.TOMLDecodeError, UsageError):
         return False
     return got == {k: parse_setting(k, v) for k, v in wanted.items()}
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -322,6 +322,18 @@ _POINT = _Record(
         "vague": (_List(_Text()), False),
     },
 )
+_RED_FLAG = _Record(
+    "a red flag",
+    {
+        "id": (_Text(slug=True), True),
+        "says": (_Text(doc="the red flag in words"), True),
+        "match": (_PHRASES, True),
+        "alone": (
+            _List(_Text(slug=True)),
+            False,
+        ),
+    },
+)
 _RUBRIC = _Record(
     "a rubric",
     {
@@ -369,7 +381,7 @@ _CASE = _Record(
         "covers": (_Text(doc="what a good answer covers"), True),
         "wrong_answers": (_Text(doc="common wrong answers"), True),
         "parts": (_List(_PART, min_items=1), True),
-        "red_flags": (_List(_POINT), False),
+        "red_flags": (_List(_RED_FLAG), False),
         "follow_ups_text": (_Text(), True),
         "follow_ups": (_List(_FOLLOW_UP), False),
         "example": (_Text(doc="the model answer"), True),
@@ -544,10 +556,12 @@ def load_deck(path: Path, *, builtin: bool = False) -> Deck:
 
 
 def _shown_path(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+    """The path as the user would type it: relative under the working folder, else absolute."""
+    resolved = path.resolve()
+    cwd = Path.cwd()
+    if cwd != Path(cwd.anchor) and resolved.is_relative_to(cwd):
+        return str(resolved.relative_to(cwd))
+    return str(resolved)
 
 
 def load_library(extra: Iterable[Path] = (), *, user_decks: bool = True) -> Library:
@@ -712,7 +726,10 @@ def _check_deck_numbers(data: dict[str, Any], root: yaml.Node | None, r: _Reader
 
 def _point(raw: dict[str, Any]) -> Point:
     match = tuple(x for x in raw["match"] if x)
-    return Point(raw["id"], raw["says"], match, tuple(x for x in raw.get("vague") or () if x))
+    vague = tuple(x for x in raw.get("vague") or () if x)
+    return Point(
+        raw["id"], raw["says"], match, vague, tuple(x for x in raw.get("alone") or () if x)
+    )
 
 
 def _points(raws: Iterable[Any]) -> tuple[Point, ...]:

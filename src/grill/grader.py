@@ -24,11 +24,15 @@ Phrases
                    n + max(4, n) words, in any order. Misconceptions and red flags: in the
                    written order and inside one clause (same window), because what they catch
                    is usually a swap ("forgets the new task" vs "the new task erases the old").
+                   A passive `by` between two of their words ("old skills wiped out by the new
+                   task") turns the order around, so such a placement does not count.
     `a .. b`       `a` is matched before `b` (every word of `a` before every word of `b`), in one
                    sentence; each side is a bag with its own window.
     `(x|y z)`      alternatives; `(x|)` makes `x` optional (an optional part simply drops out,
                    unless it holds a negator). An alternative made only of filler words
-                   (`that's it`) cannot be checked and is left out. Groups nest and may hold `..`.
+                   (`that's it`) cannot be checked and is left out; `check_deck` reports it in a
+                   required group, and a group of filler words only. Groups nest and may hold
+                   `..`.
     `{lo-hi}`      a plain number, or both ends of a range, within [lo, hi]; `{lo-hi%}` a percentage
                    (a plain fraction such as `0.1` counts as 10%); `{lo-hix}` a multiplier.
                    `{v}`, `{v%}`, `{vx}` mean `{v-v}`. A bare number in a phrase (`1.0`, `2k`)
@@ -69,9 +73,11 @@ Verdict of a card answer
     Score: (matched + 0.5 * vague-only) / points, capped at 1; 0 when a flag makes it wrong.
 
 Verdict of a case answer
-    A part is covered when at least `need` of its items match (not negated). Any red flag ->
-    wrong; every part covered -> correct; one part or more -> partial; none -> wrong. Score: the
-    share of parts covered, 0 with a red flag.
+    A part is covered when at least `need` of its items match (not negated). A red flag is raised
+    by its phrases, or, when it lists `alone` items, by an answer whose first `alone` item matches
+    and that matches no item outside `alone` ("halve the lr and resume": only_lower_lr).
+    Any red flag -> wrong; every part covered -> correct; one part or more -> partial; none ->
+    wrong. Score: the share of parts covered, 0 with a red flag.
 """
 
 from __future__ import annotations
@@ -82,10 +88,12 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from dataclasses import field as _field
 from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
 
+from grill.answers import clean_answer
 from grill.errors import NotFoundError, UsageError
 from grill.model import (
     Card,
@@ -112,6 +120,7 @@ __all__ = [
     "normalise",
     "parse_batch",
     "phrase_error",
+    "phrase_warnings",
     "resolve_ref",
 ]
 
@@ -141,7 +150,7 @@ _AUX = frozenset(
     "needs has have had".split()
 )
 _HARD_NEGATORS = frozenset(
-    "no not never without nothing none neither nor cannot lack lacks lacking lacked".split()
+    "no not never without nothing nothin none neither nor cannot lack lacks lacking lacked".split()
 )
 _VERBAL_NEGATORS = frozenset({"never", "cannot"})
 _SOFT_NEGATORS = frozenset({"avoid", "avoids", "avoiding", "avoided"})
@@ -353,6 +362,7 @@ _EXCEPTIONS = {
     "unless": "unless",
     "series": "series",
     "process": "process",
+    "family": "family",
 }
 _INFLECTIONS = (
     ("sses", "ss"),
@@ -373,8 +383,10 @@ _INFLECTIONS = (
     ("us", "us"),
     ("is", "is"),
     ("s", ""),
+    ("ily", "y"),
     ("ly", ""),
 )
+_NOT_ADVERB_ENDINGS = ("p", "a", "mb")
 _DERIVATIONS = (
     ("izations", ""),
     ("ization", ""),
@@ -406,6 +418,8 @@ def _stem(word: str) -> str:
         if word.endswith(suffix):
             base = word[: len(word) - len(suffix)]
             minimum = 4 if suffix == "ly" else 3
+            if suffix == "ly" and base.endswith(_NOT_ADVERB_ENDINGS):
+                break  # `multiply`, `supply`, `anomaly`, `assembly`: not adverbs
             if len(base) >= minimum and (suffix not in ("ing", "ed") or _has_vowel(base)):
                 word = base + repl
                 if suffix in ("ing", "ed", "ings", "ingly", "edly"):
@@ -519,6 +533,7 @@ class _Tok:
     sub: bool = False  # in a subordinate clause (`so ...`, `which ...`): never a contradiction
     hypo: bool = False  # a negator under `check`/`make sure`: it does not negate key points
     pred: bool = False  # a verbal negator before a predicate (`not needed`) or ending its clause
+    passive: bool = False  # `by` after a past participle ("wiped out by"): the agent follows
 
 
 @dataclass
@@ -555,7 +570,16 @@ _UNICODE = str.maketrans(
         "\u21d2": " > ",
         "\u2794": " > ",
         "\u279c": " > ",
-        "\u00d7": "x",
+        "\u00d7": " x",
+        "\u221d": " proportional to ",
+        "\u2191": " increase ",
+        "\u2b06": " increase ",
+        "\u21d1": " increase ",
+        "\u2197": " increase ",
+        "\u2193": " decrease ",
+        "\u2b07": " decrease ",
+        "\u21d3": " decrease ",
+        "\u2198": " decrease ",
         "\u2248": "~",
         "\u2264": "<",
         "\u2260": " not ",
@@ -573,7 +597,11 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bb/c\b"), "because"),
     (re.compile(r"(\d+(?:\.\d+)?)\s*\^\s*(-?\d+)"), lambda m: f"{m.group(1)}e{m.group(2)}"),
     (re.compile(r"-+>|=+>|<-+"), " > "),
+    # `x2` / `×2` = `2x`; `1/batch` = inversely with the batch (a negation of "proportional")
+    (re.compile(r"(?<![a-z0-9.])x\s?(\d+(?:\.\d+)?)(?![\d.]*[a-z0-9])"), r" \1x "),
+    (re.compile(r"(?<![\d.])1\s*/\s*(?=[a-z(])"), " inversely "),
     (re.compile(r"\.{2,}"), ". "),
+    (re.compile(r"([a-z])\1{2,}"), r"\1"),  # `sloooow` = `slow`
 )
 _SENTENCE = re.compile(r"(?:[.!?;]+(?=\s|$|[\"')\]])|\n+|\.(?=[a-z]{2}))")
 _LEX_TOKEN = re.compile(
@@ -630,6 +658,28 @@ def _raw_tokens(text: str, offset: int) -> list[_Raw]:
     return out
 
 
+# Contractions typed without the apostrophe, and common misspellings of them.
+_BARE_NEGATIONS = {
+    **{
+        w[:-2] + "t": w[:-3]
+        for w in """doesn't don't isn't aren't wasn't weren't didn't hasn't haven't hadn't
+        shouldn't wouldn't couldn't mustn't needn't""".split()
+    },
+    "wont": "will",
+    "cant": "can",
+    "aint": "is",
+    "dosent": "does",
+    "dosnt": "does",
+    "doesent": "does",
+    "doesnot": "does",
+    "didnot": "did",
+    "isnot": "is",
+    "shoudnt": "should",
+    "shouldnt": "should",
+    "wouldnt": "would",
+}
+
+
 def _split_word(word: str, start: int) -> list[_Raw]:
     """Contractions and underscores: `doesn't` -> does + not, `requires_grad` -> requires grad."""
     out: list[_Raw] = []
@@ -639,7 +689,10 @@ def _split_word(word: str, start: int) -> list[_Raw]:
             pos += 1
             continue
         end = pos + len(part)
-        if part.endswith("n't"):
+        if part in _BARE_NEGATIONS:
+            out.append(_Raw(_BARE_NEGATIONS[part], pos, end))
+            out.append(_Raw("n't", end, end))
+        elif part.endswith("n't"):
             stem = {"won't": "will", "can't": "can", "shan't": "shall"}.get(part, part[:-3])
             out.append(_Raw(stem, pos, end - 3))
             out.append(_Raw("n't", end - 3, end))
@@ -811,10 +864,15 @@ def _stems_of(words: Iterable[str]) -> frozenset[str]:
 _NEG_STEMS = _stems_of(_HARD_NEGATORS) | {"not", "n't"}
 _VERBAL_STEMS = _stems_of(_VERBAL_NEGATORS) | {"n't"}
 _SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
+# Dismissals: they stop a misconception or red flag from counting, whichever side they stand on
+# ("bit flips are rare", "the bit-flip myth", "a last resort", "rule out bit flips").
+_DISMISS_STEMS = _stems_of("unlikely rare rarely seldom myth resort improbable doubtful".split())
+_BLAME_STEMS = _stems_of("blame blaming assume assuming suspect suspecting jump".split())
 _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
 _NEG_PREDICATES = {_stem(k): _stem(v) for k, v in _NEGATED_PREDICATES.items()}
+_COUNTERFACTUAL = frozenset("it this that them these those one".split())
 _NOT_A_NEGATION = frozenset({"only", "sure", "necessarily"})  # `not only X` asserts X
 # Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
 _SUBORDINATE_STEMS = _stems_of("so if when unless until otherwise lest".split())
@@ -851,10 +909,19 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         if word in _NEG_STEMS and nxt in _NOT_A_NEGATION:
             i += nxt != "necessarily"
             continue
+        if word == "without" and nxt in _COUNTERFACTUAL:
+            clause, sub = clause + 1, True  # "without it, grads underflow" = "otherwise ..."
+            i += 1
+            continue
         if word in ("instead", "rather") and nxt in ("of", "than"):
             clause, sub = clause + 1, True
             out.append(_Tok("not", None, r.start, raws[i].end, 1, False, clause, side, sub))
             i += 1
+            continue
+        if (word == "rul" and nxt == "out") or (word == _stem("before") and nxt in _BLAME_STEMS):
+            out.append(_Tok("avoid", None, r.start, raws[i].end, 2, False, clause, side, sub))
+            i += 1
+            prev = "avoid"
             continue
         if word in _CHECK_STEMS or (word == "make" and nxt == "sure"):
             hypo = True
@@ -880,8 +947,9 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         prev = word
         if r.stop:
             continue
-        neg = 2 if word in _SOFT_STEMS else 0
-        out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub))
+        dismiss = word in _DISMISS_STEMS
+        neg = 2 if word in _SOFT_STEMS or dismiss else 0
+        out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub, pred=dismiss))
     return _mark_predicates(out)
 
 
@@ -898,7 +966,16 @@ def _mark_predicates(toks: list[_Tok]) -> list[_Tok]:
 
 def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
     raws = _read_numbers(_raw_tokens(text, offset))
-    return _tokens(_canonical(raws))
+    toks = _tokens(_canonical(raws))
+    for q in range(1, len(toks)):
+        if toks[q].word == "by":
+            before = text[toks[q - 1].start - offset : toks[q - 1].end - offset]
+            if _PARTICIPLE.search(before):
+                toks[q] = replace(toks[q], passive=True)
+    return toks
+
+
+_PARTICIPLE = re.compile(r"(?:[a-z]{2}(?:ed|en)|\bout|\blost|\bforgot)$")
 
 
 @dataclass(frozen=True)
@@ -1151,6 +1228,47 @@ def _compile(phrase: str) -> _Phrase:
     return _Phrase(tuple(variants), words)
 
 
+_INNER_GROUP = re.compile(r"\(([^()]*)\)")
+
+
+def phrase_warnings(phrase: str) -> list[str]:
+    """Parts of a valid phrase that cannot be checked: alternatives made only of filler words.
+
+    In a required group, `(it|update)` silently reads as `update` (so "clip it" misses), and a
+    group of filler words only, `(then|and)`, drops out of the phrase altogether; both are legal
+    but rarely what the author meant. Optional groups (`(the|)`) lose nothing and pass.
+    """
+    out: list[str] = []
+    text = phrase
+    while True:
+        m = _INNER_GROUP.search(text)
+        if m is None:
+            break
+        alts = m.group(1).split("|")
+        optional = any(not a.strip() for a in alts)
+        filler = [a.strip() for a in alts if a.strip() and _plain(a) and not _has_words(a.strip())]
+        if optional or not filler:
+            pass  # `(the|)`, `(very|way|)`: optional anyway, nothing is lost
+        elif len(filler) == len(alts):
+            out.append(f"group {m.group(0)!r} is only filler words: it drops out")
+        else:
+            shown = ", ".join(repr(a) for a in filler)
+            out.append(
+                f"alternative {shown} of {m.group(0)!r} is only filler words: it is left out,"
+                " so one of the others is required"
+            )
+        text = text[: m.start()] + " \x00 " + text[m.end() :]
+    return out
+
+
+def _plain(alt: str) -> bool:
+    return not any(c in alt for c in "{}.\x00")
+
+
+def _has_words(text: str) -> bool:
+    return bool(_text_slots(text))
+
+
 def phrase_error(phrase: str) -> str | None:
     """Why a phrase is not valid in the phrase language, or None when it is."""
     try:
@@ -1164,6 +1282,7 @@ def phrase_error(phrase: str) -> str | None:
 
 
 _BACK = 3  # a negator this many words before a matched word negates it
+_BACK_STRICT = 5  # the same for misconceptions and red flags ("would not put it down to X")
 _AHEAD = 3  # a verbal negator this many words after the last matched word negates the match
 
 
@@ -1178,10 +1297,12 @@ class _Hit:
 class _View:
     """One answer seen through one rubric: tokens, typo-resolved words and where they occur."""
 
-    def __init__(self, answer: _Answer, vocab: frozenset[str], typos: dict[str, str | None]):
+    def __init__(self, answer: _Answer, prepared: _Prepared):
         self.answer = answer
         self.index: list[dict[str, list[int]]] = []
         self.numbers: list[list[int]] = []
+        vocab, typos = prepared.vocab, prepared.typos
+        folded = _fold(answer.text) if any(answer.sentences) else ""
         for sentence in answer.sentences:
             idx: dict[str, list[int]] = {}
             nums: list[int] = []
@@ -1189,6 +1310,8 @@ class _View:
                 idx.setdefault(tok.word, []).append(p)
                 if tok.word not in vocab:
                     alias = _typo_in(tok.word, vocab, typos)
+                    if alias is None and tok.num is None:
+                        alias = _typo_raw(folded[tok.start : tok.end], prepared)
                     if alias is not None:
                         idx.setdefault(alias, []).append(p)
                 if tok.num is not None:
@@ -1227,6 +1350,30 @@ def _typo_in(word: str, vocab: frozenset[str], memo: dict[str, str | None]) -> s
     return found
 
 
+def _typo_raw(surface: str, prepared: _Prepared) -> str | None:
+    """The typed word before stemming one typo from a rubric word before stemming.
+
+    Stems hide typos (`saturaton` stays whole while `saturation` stems to `satur`), so a word that
+    is unknown as a stem is also compared as typed with the rubric's words as written.
+    """
+    memo = prepared.raw_typos
+    if surface in memo:
+        return memo[surface]
+    found = None
+    if len(surface) >= 6 and surface.isalpha() and _stem(surface) not in _KNOWN:
+        limit = 2 if len(surface) >= 9 else 1
+        for v, stem in prepared.raw:
+            if (
+                v[0] == surface[0]
+                and abs(len(v) - len(surface)) <= limit
+                and OSA.distance(surface, v, score_cutoff=limit) <= limit
+            ):
+                found = stem
+                break
+    memo[surface] = found
+    return found
+
+
 def _window(n: int) -> int:
     return n + max(4, n)
 
@@ -1234,8 +1381,9 @@ def _window(n: int) -> int:
 def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> bool:
     """Is this placement negated? `strict` (misconceptions) also heeds soft and `check` negators."""
     picked = set(chosen)
+    back = _BACK_STRICT if strict else _BACK
     for p in picked:
-        for q in range(max(0, p - _BACK), p):
+        for q in range(max(0, p - back), p):
             tok = sentence[q]
             if q in picked or tok.clause != sentence[p].clause:
                 continue
@@ -1247,6 +1395,8 @@ def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> b
         if tok.clause != sentence[last].clause:
             break
         if tok.neg == 1 and tok.pred and (strict or not tok.hypo):
+            return True
+        if strict and tok.neg == 2 and tok.pred:
             return True
     return False
 
@@ -1275,7 +1425,7 @@ def _bag_matches(
         if chosen is None:
             continue
         key = tuple(sorted(chosen))
-        if key in seen:
+        if key in seen or (strict and after >= 0 and _passive(sentence, after, key[0])):
             continue
         seen.add(key)
         if variant.negated:
@@ -1301,6 +1451,12 @@ def _any_order(
     return chosen
 
 
+def _passive(sentence: Sequence[_Tok], a: int, b: int) -> bool:
+    """A passive `by` between two words of a misconception: "old skills wiped out by the new task"
+    turns "old .. wipe out .. new" around, so the in-order reading does not hold."""
+    return any(sentence[q].passive for q in range(a + 1, b))
+
+
 def _in_order(
     sentence: Sequence[_Tok], cands: list[list[int]], anchor: int, width: int
 ) -> list[int] | None:
@@ -1309,6 +1465,8 @@ def _in_order(
     for c in cands[1:]:
         nxt = next((p for p in c if p > chosen[-1]), None)
         if nxt is None or nxt >= anchor + width or sentence[nxt].clause != clause:
+            return None
+        if _passive(sentence, chosen[-1], nxt):
             return None
         chosen.append(nxt)
     return chosen
@@ -1368,8 +1526,16 @@ def _match_segments(
 
 def _match_point_phrases(view: _View, phrases: Sequence[str], strict: bool) -> _Hit | None:
     """The earliest non-negated hit of any phrase, else a negated one (a contradiction first)."""
+    return _point_hits(view, phrases, strict)[0]
+
+
+def _point_hits(
+    view: _View, phrases: Sequence[str], strict: bool
+) -> tuple[_Hit | None, _Hit | None]:
+    """(`_match_point_phrases`, the widest contradiction of any phrase, even if another matches)."""
     best: _Hit | None = None
     negated: _Hit | None = None
+    widest: _Hit | None = None
     for phrase in phrases:
         for variant in _compile(phrase).variants:
             hit = _match_variant(view, variant, strict)
@@ -1378,12 +1544,16 @@ def _match_point_phrases(view: _View, phrases: Sequence[str], strict: bool) -> _
             if hit.negated:
                 if negated is None or (hit.contradiction and not negated.contradiction):
                     negated = hit
+                if hit.contradiction and (
+                    widest is None or len(hit.positions) > len(widest.positions)
+                ):
+                    widest = hit
             elif best is None or (hit.sentence, hit.positions[0]) < (
                 best.sentence,
                 best.positions[0],
             ):
                 best = hit
-    return best or negated
+    return best or negated, widest
 
 
 def _hit_text(view: _View, hit: _Hit) -> str:
@@ -1399,6 +1569,106 @@ def _original_span(text: str, start: int, end: int) -> str:
     if len(folded) == len(text):
         return text[start:end].strip()
     return folded[start:end].strip()
+
+
+# ---------------------------------------------------------------- swapped facts
+
+# The standard's swap pairs, as the normaliser writes them: a key point that does not match but
+# matches with one side of a pair exchanged for the other is a swapped fact or a reversed direction.
+_SWAP_TEXT = """fp16 | bf16
+mantissa | exponent
+old | new
+overflow | underflow
+train | val
+increase | decrease
+more | decrease
+high | low
+up | down
+before | after
+first | last
+min | max
+minimum | maximum
+above | below
+wider | narrower
+prenorm | postnorm
+overfit | underfit
+input | output
+global | per layer
+global | per tensor
+global | per param"""
+
+
+def _swap_table() -> dict[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    table: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for line in _SWAP_TEXT.splitlines():
+        a, b = (tuple(t.word for t in _analyse_sentence(side, 0)) for side in line.split("|"))
+        table.setdefault(a, []).append(b)
+        table.setdefault(b, []).append(a)
+    return {k: tuple(v) for k, v in table.items()}
+
+
+_SWAPS = _swap_table()
+_SWAP_WORDS = frozenset(k[0] for k in _SWAPS if len(k) == 1)
+
+
+@lru_cache(maxsize=4096)
+def _swapped_variants(phrase: str) -> tuple[_Variant, ...]:
+    """Each variant of a phrase with one slot (or one `per layer` pair of slots) swapped."""
+    out: list[_Variant] = []
+    for variant in _compile(phrase).variants:
+        if variant.bare_negation:
+            continue
+        for k, bag in enumerate(variant.segments):
+            for i, slot in enumerate(bag):
+                for span, replacement in _slot_swaps(bag, i, slot):
+                    new_bag = (*bag[:i], *replacement, *bag[i + span :])
+                    segments = (*variant.segments[:k], new_bag, *variant.segments[k + 1 :])
+                    swapped = replace(variant, segments=segments)
+                    if swapped not in out:
+                        out.append(swapped)
+    return tuple(out)
+
+
+def _slot_swaps(
+    bag: Sequence[_Slot], i: int, slot: _Slot
+) -> Iterator[tuple[int, tuple[_Slot, ...]]]:
+    """(slots replaced, replacement) for each swap of the slot at i."""
+    if slot.nums or slot.negator:
+        return
+    sides = slot.words & _SWAP_WORDS
+    partners = {p for w in sides for p in _SWAPS[(w,)]}
+    if sides and not any(p in slot.words for part in partners for p in part):
+        singles = frozenset(p[0] for p in partners if len(p) == 1)
+        if singles:
+            yield 1, (_Slot(singles),)
+        for p in partners:
+            if len(p) > 1:
+                yield 1, tuple(_Slot(frozenset({w})) for w in p)
+    if i + 1 < len(bag) and not bag[i + 1].nums:
+        for a in slot.words:
+            for b in bag[i + 1].words:
+                for p in _SWAPS.get((a, b), ()):
+                    yield 2, tuple(_Slot(frozenset({w})) for w in p)
+
+
+def _swap_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]]) -> _Hit | None:
+    """A hit of a phrase with one side of a swap pair exchanged, not negated, in one clause.
+
+    Words that all belong to another key point's match (`used`) state that point, not a swap.
+    """
+    for phrase in phrases:
+        for variant in _swapped_variants(phrase):
+            hit = _match_variant(view, variant, strict=False)
+            if hit is not None and not hit.negated:
+                if all((hit.sentence, q) in used for q in hit.positions):
+                    continue
+                sentence = view.answer.sentences[hit.sentence]
+                if len({sentence[p].clause for p in hit.positions}) <= _SWAP_CLAUSES:
+                    return hit
+    return None
+
+
+_SWAP_CLAUSES = 1
 
 
 # ---------------------------------------------------------------- grading
@@ -1419,6 +1689,8 @@ def correct_needed(points: int) -> int:
 class _Prepared:
     vocab: frozenset[str]
     typos: dict[str, str | None]
+    raw: tuple[tuple[str, str], ...] = ()  # (a rubric word as written, its stem in vocab)
+    raw_typos: dict[str, str | None] = _field(default_factory=dict)
 
 
 @lru_cache(maxsize=1024)
@@ -1429,7 +1701,13 @@ def _prepare(phrases: tuple[str, ...]) -> _Prepared:
             vocab |= _compile(phrase).words
         except _PhraseError:
             continue
-    return _Prepared(frozenset(vocab), {})
+    raw: dict[str, str] = {}
+    for phrase in phrases:
+        for word in _WORD_SPLIT.findall(phrase.lower()):
+            stem = _stem(word)
+            if len(word) >= 6 and word.isalpha() and stem in vocab and stem not in _PROTECTED_STEMS:
+                raw.setdefault(word, stem)
+    return _Prepared(frozenset(vocab), {}, tuple(sorted(raw.items())), {})
 
 
 def _rubric_phrases(rubric: Rubric) -> tuple[str, ...]:
@@ -1453,8 +1731,7 @@ def _is_idk(answer: _Answer, text: str) -> bool:
 
 
 def _view(answer: _Answer, phrases: tuple[str, ...]) -> _View:
-    prepared = _prepare(phrases)
-    return _View(answer, prepared.vocab, prepared.typos)
+    return _View(answer, _prepare(phrases))
 
 
 def grade(card: Card, answer: str) -> Grade:
@@ -1477,17 +1754,28 @@ def grade(card: Card, answer: str) -> Grade:
     starts: dict[str, tuple[int, int]] = {}
     flags: list[Flag] = []
     vague = 0
+    both = {p.id: _point_hits(view, _valid(p.match), strict=False) for p in rubric.points}
+    hits = {pid: pair[0] for pid, pair in both.items()}
+    used = {(h.sentence, q) for h in hits.values() if h and not h.negated for q in h.positions}
     for point in rubric.points:
-        hit = _match_point_phrases(view, _valid(point.match), strict=False)
-        if hit is not None and not hit.negated:
+        hit, against = both[point.id]
+        if _outweighed(hit, against):
+            assert against is not None
+            says = f"contradicts a key point: {point.says}"
+            flags.append(Flag(point.id, says, _hit_text(view, against)))
+        elif hit is not None and not hit.negated:
             matched.append(point)
             starts[point.id] = (hit.sentence, hit.positions[0])
         elif hit is not None and hit.negated and hit.contradiction:
             says = f"contradicts a key point: {point.says}"
             flags.append(Flag(point.id, says, _hit_text(view, hit)))
+        elif (swap := _swap_hit(view, _valid(point.match), used)) is not None:
+            says = f"swaps a fact or reverses a direction of a key point: {point.says}"
+            flags.append(Flag("swapped", says, _hit_text(view, swap)))
         elif point.vague:
             vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
             vague += vhit is not None and not vhit.negated
+    flags.extend(_verdict_flags(card.answer, answer))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -1507,6 +1795,41 @@ def grade(card: Card, answer: str) -> Grade:
     else:
         verdict = Verdict.WRONG
     return result(verdict, score, matched, flags)
+
+
+_YES = r"(?:yes|yep|yeah|yup|yea|absolutely|definitely|correct)"
+_NO = r"(?:no|nope|nah|not really|not necessarily|never)"
+_VERDICT_WORDS = {
+    "yes": re.compile(rf"^[\s\W]*{_YES}(?:\s*(?:[,.;:!\-]|$)|\s+(?=[a-z]))"),
+    "no": re.compile(rf"^[\s\W]*(?:{_NO}\s*(?:[,.;:!\-]|$)|(?:nope|nah)\b)"),
+}
+
+
+def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
+    """A yes/no question answered with the opposite verdict word ("No, ..." where the card: Yes).
+
+    Only the short answer's own first word sets the verdict; a typed answer that opens with the
+    other word ("no," "nope", "not really.") states the opposite of the core, whatever follows.
+    """
+    expected = _fold(short_answer).strip()
+    for word, opposite in (("yes", "no"), ("no", "yes")):
+        if _VERDICT_WORDS[word].match(expected):
+            m = _VERDICT_WORDS[opposite].match(_fold(answer))
+            if m:
+                says = f"answers {opposite} where the answer is {word}"
+                return [Flag("verdict", says, m.group(0).strip(" ,.;:!-"))]
+    return []
+
+
+def _outweighed(hit: _Hit | None, against: _Hit | None) -> bool:
+    """A key point matched by a weaker phrase while a stronger one is denied in a main clause.
+
+    "activations don't grow with batch size" matches `activations` but denies `activations ..
+    grow .. batch`: the answer states the opposite of the point, so it is a contradiction.
+    """
+    if hit is None or hit.negated or against is None:
+        return False
+    return len(against.positions) > len(hit.positions)
 
 
 def _order_flags(rubric: Rubric, starts: dict[str, tuple[int, int]], view: _View) -> list[Flag]:
@@ -1545,10 +1868,13 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
         missed = tuple(i for i in part.items if i not in hits)
         graded.append(PartGrade(part.id, len(hits) >= part.need, tuple(hits), missed))
     flags = []
+    named = {i.id: i for p in graded for i in p.items}
     for flag in case.red_flags:
         hit = _match_point_phrases(view, _valid(flag.match), strict=True)
         if hit is not None and not hit.negated:
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
+        elif flag.alone and flag.alone[0] in named and set(named) <= set(flag.alone):
+            flags.append(Flag(flag.id, flag.says, ", ".join(i.says for i in named.values())))
     covered = sum(p.covered for p in graded)
     if flags or covered == 0:
         verdict = Verdict.WRONG
@@ -1576,9 +1902,9 @@ def check_deck_lines(deck: Deck) -> list[tuple[int, str]]:
         for field, phrases in (("match", point.match), ("vague", point.vague)):
             for phrase in phrases:
                 error = phrase_error(phrase)
-                if error:
+                for problem in [error] if error else phrase_warnings(phrase):
                     problems.append(
-                        (line, f"{owner} {kind} '{point.id}' {field} {phrase!r}: {error}")
+                        (line, f"{owner} {kind} '{point.id}' {field} {phrase!r}: {problem}")
                     )
 
     for card in deck.cards:
@@ -1657,5 +1983,9 @@ def parse_batch(text: str, source: str = "batch") -> list[tuple[int, str, str]]:
             raise UsageError(f"{source}:{n}: 'card' must be a card id, number or case id")
         if not isinstance(answer, str):
             raise UsageError(f"{source}:{n}: 'answer' must be text")
+        try:
+            answer = clean_answer(answer)
+        except UsageError as exc:
+            raise UsageError(f"{source}:{n}: {exc}") from None
         out.append((n, str(ref), answer))
     return out

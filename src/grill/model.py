@@ -92,13 +92,15 @@ class Point:
 
     `match` holds phrases in the grader's phrase language (docs/rubrics.md); any one matching
     means the point is present. `vague` phrases show the idea too vaguely to credit cold: they
-    earn partial credit at most.
+    earn partial credit at most. `alone` (case red flags only): item ids; the flag is also
+    raised when the first of them is matched and every item the answer matches is among them.
     """
 
     id: str
     says: str
     match: tuple[str, ...]
     vague: tuple[str, ...] = ()
+    alone: tuple[str, ...] = ()  # red flags only: raised when these are all an answer names
 
 
 @dataclass(frozen=True)

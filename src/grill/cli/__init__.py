@@ -24,25 +24,37 @@ from grill.errors import DeckError, GrillError
 __all__ = ["COMMANDS", "app", "build_app", "main"]
 
 COMMANDS: dict[str, str] = {
-    # name: "module:attribute" in grill.cli; the attribute is a function or a Typer group
-    "decks": "decks:app",
-    "card": "decks:card",
-    "grade": "grade:grade",
-    "export": "export:app",
-    "config": "config:app",
+    # name: "module:attribute" in grill.cli; the attribute is a function or a Typer group.
+    # This order is the order `grill --help` lists them: daily use first.
     "drill": "drill:drill",
-    "due": "drill:due",
-    "review": "drill:review",
-    "undo": "drill:undo",
-    "history": "drill:history",
-    "orphans": "drill:orphans",
     "mock": "mock:mock",
     "case": "mock:case",
     "stats": "report:stats",
     "report": "report:report",
     "plan": "report:plan",
+    "due": "drill:due",
+    "review": "drill:review",
+    "undo": "drill:undo",
+    "history": "drill:history",
+    "grade": "grade:grade",
+    "card": "decks:card",
+    "decks": "decks:app",
+    "export": "export:app",
+    "config": "config:app",
+    "orphans": "drill:orphans",
     "doctor": "doctor:doctor",
 }
+
+_EPILOG = (
+    "[bold]Examples[/]\n\n"
+    "  grill                          today's drill, a few minutes\n\n"
+    "  grill mock                     timed mock interview, scored against 28/45\n\n"
+    "  grill case spike               the loss-spike case against the clock\n\n"
+    "  grill stats                    readiness, mastery, streak, weakest cards\n\n"
+    "  grill report -o progress.html  a report to open, print or share\n\n"
+    "  grill plan --date 2026-12-20   plan toward your interview day\n\n"
+    '  grill grade 21 --answer "1.0, global norm"   try the grader'
+)
 
 
 def _version(value: bool) -> None:
@@ -86,6 +98,7 @@ def build_app(names: Collection[str] | None = None) -> typer.Typer:
         add_completion=True,
         pretty_exceptions_enable=False,
         rich_markup_mode="rich",
+        epilog=_EPILOG,
     )
     built.callback(invoke_without_command=True)(_root)
     for name, target in COMMANDS.items():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import sys
 from pathlib import Path
-from typing import Annotated, cast
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
@@ -32,6 +32,9 @@ from grill.session import (
 )
 from grill.store import Store
 from grill.ui.study import render_due, render_history, render_orphans, render_review, render_undo
+
+if TYPE_CHECKING:  # fsrs, the drill screen and the prompt load when a drill starts
+    from grill.scheduler import Scheduler
 
 __all__ = ["drill", "due", "history", "orphans", "review", "today", "undo"]
 
@@ -112,11 +115,30 @@ def drill(
     lib = library(deck)
     options = _options(lib, deck, new, limit, section)
     settings = load_settings()
+    scheduler = Scheduler(settings.desired_retention)
     with Store.open() as store:
-        session = Drill(
-            store, Scheduler(settings.desired_retention), lib, options, grader=_grader(), clock=now
-        )
-        run_drill(out(), session, reader_for(sys.stdin, out()), flip=flip)
+        session = Drill(store, scheduler, lib, options, grader=_grader(), clock=now)
+        summary = run_drill(out(), session, reader_for(sys.stdin, out()), flip=flip)
+        if summary.session_id is not None:
+            _show_readiness(store, lib, options, scheduler, settings.target)
+
+
+def _show_readiness(
+    store: Store, lib: Library, options: DrillOptions, scheduler: Scheduler, target: int
+) -> None:
+    """After a session: the expected cold score, on the interview day when one is set."""
+    from grill.readiness import readiness, recall_at
+    from grill.ui.drill import render_readiness
+
+    main = lib.main_deck()
+    if main is None:
+        return
+    moment = now()
+    deadline = options.deadline
+    interview = deadline.at if deadline is not None and deadline.active(moment) else None
+    at = interview or moment
+    ready = readiness(main, recall_at(store.states(main.name).values(), at, scheduler), at, target)
+    render_readiness(out(), ready, interview=interview)
 
 
 def today() -> None:

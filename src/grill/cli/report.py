@@ -116,7 +116,9 @@ def plan(
     if simulate:
         scenario = scenario_for(lib, settings, moment, learners)
         err().print(f"simulating {scenario.days} study days, {learners} learners per model...")
-        sys.stdout.write(format_result(run(scenario)) + "\n")
+        with err().status("simulating") as status:  # a spinner on a terminal, silent in a pipe
+            result = run(scenario, progress=lambda step: status.update(f"simulating: {step}"))
+        sys.stdout.write(format_result(result) + "\n")
         return
     with Store.open() as store:
         view = plan_view(store, lib, settings, moment)

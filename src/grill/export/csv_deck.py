@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import Any
 
 from grill.deck import dump_deck, load_library, parse_deck
 from grill.errors import DeckError, UsageError
+from grill.files import write_atomically
 
 __all__ = ["CsvCard", "NewDeck", "deck_data", "read_csv", "write_deck"]
 
@@ -185,7 +185,7 @@ def write_deck(
     )
     text = header + dump_deck(data)
     deck = parse_deck(text, str(path))  # a DeckError here is a bug in this module, not the CSV
-    _write(path, text)
+    write_atomically(path, text)
     points = sum(len(c.rubric.points) for c in deck.cards)
     return NewDeck(path=path, name=name, cards=len(deck.cards), points=points)
 
@@ -199,14 +199,3 @@ def _check_name_is_free(name: str, path: Path) -> None:
     for deck in decks:
         if deck.name == name and Path(deck.path).resolve() != path.resolve():
             raise UsageError(f"there is already a deck named '{name}' ({deck.path})")
-
-
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None

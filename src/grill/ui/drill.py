@@ -29,6 +29,7 @@ from rich.text import Text
 from grill.answers import clean_answer
 from grill.errors import UsageError
 from grill.model import Card, Grade, Rating, SessionStatus, Verdict
+from grill.readiness import Readiness
 from grill.session import Drill, DrillSummary
 from grill.ui.prompt import Reader
 
@@ -36,6 +37,7 @@ __all__ = [
     "format_duration",
     "render_feedback",
     "render_question",
+    "render_readiness",
     "render_reveal",
     "render_summary",
     "run_drill",
@@ -196,6 +198,19 @@ def render_summary(console: Console, summary: DrillSummary, now: datetime) -> No
     console.print()
     console.print(Rule(Text("session summary", style="bold"), align="left"))
     console.print(grid)
+
+
+def render_readiness(console: Console, ready: Readiness, *, interview: datetime | None) -> None:
+    """One line after the summary: the expected cold score and the chance of reaching the target,
+    now or on the interview day (if study stopped here)."""
+    when = f"on {interview:%a %d %b} (interview)" if interview else "if asked cold now"
+    text = Text.assemble(
+        ("ready     ", "bold"),
+        f"expected {ready.expected:.1f}/{ready.total} cold · P(≥{ready.target}) ",
+        (f"{ready.p_target:.0%}", "bold"),
+        f" · {when}",
+    )
+    console.print(text)
 
 
 def _outlook(summary: DrillSummary, now: datetime) -> str:

@@ -24,9 +24,9 @@ from rich.text import Text
 from grill.answers import CONTROL
 
 if TYPE_CHECKING:  # prompt_toolkit is imported on first use: it is slow to load
-    from prompt_toolkit.key_binding import KeyPressEvent
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-__all__ = ["ANSWER_HINT", "LineReader", "Reader", "TerminalReader", "reader_for"]
+__all__ = ["ANSWER_HINT", "LineReader", "Reader", "TerminalReader", "answer_keys", "reader_for"]
 
 ANSWER_HINT = "Enter: submit · Alt-Enter: new line · Ctrl-C: end the session"
 
@@ -88,6 +88,25 @@ class LineReader:
 _WORDS = {"again": "1", "hard": "2", "good": "3", "easy": "4", "undo": "u", "quit": "q"}
 
 
+def answer_keys() -> KeyBindings:
+    """The keys of every multi-line answer: Enter submits, Alt-Enter (Esc Enter, Ctrl-J) adds a
+    line. Enter submitting keeps a one-line answer one key away, as people type in a drill."""
+    from prompt_toolkit.key_binding import KeyBindings
+
+    bindings = KeyBindings()
+
+    @bindings.add("enter")
+    def _submit(event: KeyPressEvent) -> None:
+        event.current_buffer.validate_and_handle()
+
+    @bindings.add("escape", "enter")
+    @bindings.add("c-j")
+    def _newline(event: KeyPressEvent) -> None:
+        event.current_buffer.insert_text("\n")
+
+    return bindings
+
+
 class TerminalReader:
     """prompt_toolkit input for a real terminal (see the module docstring for the keys)."""
 
@@ -96,23 +115,11 @@ class TerminalReader:
 
     def answer(self) -> str | None:
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.key_binding import KeyBindings
-
-        bindings = KeyBindings()
-
-        @bindings.add("enter")
-        def _submit(event: KeyPressEvent) -> None:
-            event.current_buffer.validate_and_handle()
-
-        @bindings.add("escape", "enter")
-        @bindings.add("c-j")
-        def _newline(event: KeyPressEvent) -> None:
-            event.current_buffer.insert_text("\n")
 
         session: PromptSession[str] = PromptSession(
             "> ",
             multiline=True,
-            key_bindings=bindings,
+            key_bindings=answer_keys(),
             prompt_continuation="  ",
         )
         try:

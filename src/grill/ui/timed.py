@@ -29,18 +29,20 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from grill.answers import MAX_ANSWER_CHARS, clean_answer
 from grill.mock import Countdown
 from grill.model import Point
+from grill.ui.prompt import answer_keys
 
 if TYPE_CHECKING:  # prompt_toolkit is imported on first use: it is slow to load
     from prompt_toolkit import PromptSession
     from prompt_toolkit.formatted_text import FormattedText
     from prompt_toolkit.input import Input
-    from prompt_toolkit.key_binding import KeyPressEvent
     from prompt_toolkit.output import Output
     from prompt_toolkit.styles import Style
 
 __all__ = [
+    "fit_answer",
     "LineInput",
     "TerminalInput",
     "TimedInput",
@@ -92,6 +94,12 @@ def is_terminal(stdin: TextIO | None = None, stdout: TextIO | None = None) -> bo
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     return bool(stdin.isatty() and stdout.isatty())
+
+
+def fit_answer(text: str) -> str:
+    """A timed answer as graded and stored: cleaned, and cut at the length limit rather than
+    refused, because the clock has already run and what was typed counts."""
+    return clean_answer(text[:MAX_ANSWER_CHARS])
 
 
 def clock_text(seconds: float) -> str:
@@ -149,18 +157,8 @@ class TerminalInput:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.key_binding import KeyBindings
 
-        bindings = KeyBindings()
-        if multiline:  # the drill's keys: Enter submits, Alt-Enter (Esc Enter) adds a line
-
-            @bindings.add("enter")
-            def _submit(event: KeyPressEvent) -> None:
-                event.current_buffer.validate_and_handle()
-
-            @bindings.add("escape", "enter")
-            @bindings.add("c-j")
-            def _newline(event: KeyPressEvent) -> None:
-                event.current_buffer.insert_text("\n")
-
+        # a multi-line answer takes the drill's keys; a one-line one, prompt_toolkit's own
+        bindings = answer_keys() if multiline else KeyBindings()
         return PromptSession(
             multiline=multiline,
             key_bindings=bindings,
@@ -206,7 +204,7 @@ class TerminalInput:
             pre_run=pre_run,
             prompt_continuation="  ",
         )
-        return TimedText(text, expired or timer.expired)
+        return TimedText(fit_answer(text), expired or timer.expired)
 
     def ask_ticks(self, points: Sequence[Point]) -> tuple[str, ...]:
         from prompt_toolkit import PromptSession
@@ -248,7 +246,7 @@ class LineInput:
                 lines.append(self._line())
             except EOFError:
                 break
-        text = "\n".join(lines).strip("\n")
+        text = fit_answer("\n".join(lines).strip("\n"))
         for line in text.splitlines() or [""]:
             self.console.print(Text(f"> {line}"))  # echoed: no terminal shows piped input
         return TimedText(text, timer.expired)
