@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
@@ -29,9 +30,11 @@ from rich.text import Text
 from grill.answers import clean_answer
 from grill.errors import UsageError
 from grill.model import Card, Grade, Rating, SessionStatus, Verdict
-from grill.readiness import Readiness
 from grill.session import Drill, DrillSummary
 from grill.ui.prompt import Reader
+
+if TYPE_CHECKING:  # readiness brings fsrs, which `grill due` (importing this module) never needs
+    from grill.readiness import Readiness
 
 __all__ = [
     "format_duration",
