@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tmux_util import wait_for_width
 
 from grill.model import Rating, SessionStatus
 from grill.store import Store
@@ -91,7 +92,9 @@ def test_a_drill_in_a_real_terminal(tmux: Tmux, grill_home: Path) -> None:
     }
     grill = f"{shlex.quote(sys.executable)} -m grill drill --new 2"
     assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-    tmux.start(f"env -i {assignments} {grill}; echo grill-exited-$?; sleep 60")
+    tmux.start(
+        f"{wait_for_width(tmux.width)} env -i {assignments} {grill}; echo grill-exited-$?; sleep 60"
+    )
 
     screen = tmux.wait_for("Healthy loss curve phases?")
     assert "#1 · A Loss curves · tier 1-15" in screen

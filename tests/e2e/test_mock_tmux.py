@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from tmux_util import wait_for_width
 
 from grill.model import Mode, SessionStatus
 from grill.store import Store
@@ -53,7 +54,10 @@ class Screen:
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
         # the terminal, not the test's COLUMNS, sets the width; the window stays open after
         # grill exits so its last screen can be read
-        shell = f"env -u COLUMNS -u LINES {exports} {command}; echo GRILL-EXIT=$?; sleep 120"
+        shell = (
+            f"{wait_for_width(width)} env -u COLUMNS -u LINES {exports} {command};"
+            " echo GRILL-EXIT=$?; sleep 120"
+        )
         self.tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), shell)
 
     def text(self) -> str:
