@@ -617,7 +617,9 @@ class _ModelUnpickler(pickle.Unpickler):
 def _cache_file(raw: bytes, shown: str, builtin: bool) -> Path:
     from grill import __version__
 
-    key = hashlib.sha256(raw + f"\0{shown}\0{builtin}\0{__version__}".encode()).hexdigest()
+    digest = hashlib.sha256(raw)  # fed in two parts: joining them would copy the whole deck
+    digest.update(f"\0{shown}\0{builtin}\0{__version__}".encode())
+    key = digest.hexdigest()
     return grill_home() / "cache" / "decks" / f"{key[:40]}.pickle"
 
 
