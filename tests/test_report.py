@@ -343,3 +343,25 @@ def test_a_mock_records_the_prediction_made_just_before_it(
     assert 0 < expected < 5
     (entry,) = gather(store, lib, Settings(), NOW).mocks
     assert entry.predicted == pytest.approx(expected) and entry.asked == 5
+
+
+def test_a_report_that_fails_halfway_leaves_the_previous_one_whole(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import grill.report as report_pkg
+    from grill.errors import StoreError
+
+    replay(store, load_library([]), days=2)
+    target = tmp_path / "out" / "progress.json"
+    assert runner.invoke(app, ["report", "-o", str(target)]).exit_code == 0
+    before = target.read_text(encoding="utf-8")
+
+    def broken(data: object, out: io.TextIOBase, chunks: object) -> None:
+        out.write('{"schema": 1, "half')
+        raise StoreError("the database went away while the log was read")
+
+    monkeypatch.setattr(report_pkg, "write_json", broken)
+    failed = runner.invoke(app, ["report", "-o", str(target)])
+    assert isinstance(failed.exception, StoreError)
+    assert target.read_text(encoding="utf-8") == before
+    assert [p.name for p in target.parent.iterdir()] == ["progress.json"]  # no temporary left

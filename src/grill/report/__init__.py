@@ -7,6 +7,7 @@ docs/report-json.md), `csvlog` (the review log) and `terminal` (the `grill stats
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from grill.errors import UsageError
@@ -64,9 +65,12 @@ def write_report(
     `library` that numbers the cards), the JSON and CSV reports stream the review log from it
     as they write, instead of taking `data.log`: a long log never sits in memory."""
     key = format_for(path, fmt)
+    # written beside the target and renamed at the end: a failure halfway (a full disk, a
+    # database error while the log streams) leaves the previous report, never half of one
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("w", encoding="utf-8", newline="" if key == "csv" else None) as out:
+        with tmp.open("w", encoding="utf-8", newline="" if key == "csv" else None) as out:
             if key == "json":
                 chunks = (
                     None
@@ -79,6 +83,9 @@ def write_report(
                 write_csv(data, out, rows)
             else:
                 out.write(render(data, key))
+        os.replace(tmp, path)
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
     return key
