@@ -644,3 +644,30 @@ def test_the_built_in_decks_have_no_phrase_problems() -> None:
 
     library = load_library(user_decks=False)
     assert [p for deck in library.decks for p in check_deck(deck)] == []
+
+
+def test_a_denial_does_not_outweigh_an_equally_strong_stated_phrase() -> None:
+    state = card(
+        pt("state", "estimates", "adam .. settle", "estimates not (settled|reliable)"),
+        pt("nan", "nan"),
+        correct=2,
+    )
+    # the "because" of warmup: the estimates have not settled yet, so the point is stated
+    answer = "the adam estimates haven't settled yet, so full lr sends the loss to nan"
+    assert verdict(state, answer) == "correct"
+    weak = card(pt("state", "estimates", "adam .. settle"), pt("nan", "nan"), correct=2)
+    assert verdict(weak, answer) == "wrong"  # only a weaker phrase is stated
+
+
+def test_misconception_sides_of_dots_stay_close_in_a_long_sentence() -> None:
+    c = card(
+        pt("skip", "skip .. update"),
+        wrong=(pt("keep", "keep .. (update|step)"),),
+    )
+    long = (
+        "keep a moving average of recent losses and, if a batch comes in at ten times that "
+        "average, skip the update"
+    )
+    assert verdict(c, long) == "correct"
+    assert verdict(c, "keep the update and clip it") == "wrong"
+    assert verdict(c, "keep the bad batch's update anyway") == "wrong"

@@ -27,7 +27,9 @@ Phrases
                    A passive `by` between two of their words ("old skills wiped out by the new
                    task") turns the order around, so such a placement does not count.
     `a .. b`       `a` is matched before `b` (every word of `a` before every word of `b`), in one
-                   sentence; each side is a bag with its own window.
+                   sentence; each side is a bag with its own window. In misconceptions and red
+                   flags `b` starts at most 6 words after `a` ends, so a long sentence does not
+                   pair words from unrelated clauses ("keep a moving average ... skip the update").
     `(x|y z)`      alternatives; `(x|)` makes `x` optional (an optional part simply drops out,
                    unless it holds a negator). An alternative made only of filler words
                    (`that's it`) cannot be checked and is left out; `check_deck` reports it in a
@@ -63,6 +65,9 @@ Negation
     purpose or condition clause (`so ...`, `if ...`, `otherwise ...`), is a contradiction: a flag
     that makes the answer wrong. A negated misconception or red flag is not one ("roll back,
     don't restart from scratch").
+    A key point denied by a stronger phrase is a contradiction even when a weaker one matches,
+    unless another of its phrases matching as many words is stated ("Adam's moment estimates
+    haven't settled" states the optimizer-state point as well as denying "settle").
 
 Verdict of a card answer
     empty, "idk"-like or contentless -> wrong. Any misconception, contradiction, or `order`
@@ -1284,6 +1289,7 @@ def phrase_error(phrase: str) -> str | None:
 _BACK = 3  # a negator this many words before a matched word negates it
 _BACK_STRICT = 5  # the same for misconceptions and red flags ("would not put it down to X")
 _AHEAD = 3  # a verbal negator this many words after the last matched word negates the match
+_GAP = 6  # misconceptions: at most this many words from one side of `..` to the next
 
 
 @dataclass(frozen=True)
@@ -1514,6 +1520,8 @@ def _match_segments(
         return acc, False
     fallback = None
     for positions, negated in _bag_matches(view, s, variant.segments[k], after, variant, strict):
+        if strict and k > 0 and min(positions) - after > _GAP:
+            break
         rest = _match_segments(view, s, variant, k + 1, max(positions), strict, acc + positions)
         if rest is None:
             continue
@@ -1536,11 +1544,14 @@ def _point_hits(
     best: _Hit | None = None
     negated: _Hit | None = None
     widest: _Hit | None = None
+    stated = 0  # the most words any phrase matches not negated
     for phrase in phrases:
         for variant in _compile(phrase).variants:
             hit = _match_variant(view, variant, strict)
             if hit is None:
                 continue
+            if not hit.negated:
+                stated = max(stated, len(hit.positions))
             if hit.negated:
                 if negated is None or (hit.contradiction and not negated.contradiction):
                     negated = hit
@@ -1553,6 +1564,8 @@ def _point_hits(
                 best.positions[0],
             ):
                 best = hit
+    if widest is not None and len(widest.positions) <= stated:
+        widest = None  # as strong a phrase is stated: the denial does not outweigh it
     return best or negated, widest
 
 
