@@ -671,3 +671,13 @@ def test_misconception_sides_of_dots_stay_close_in_a_long_sentence() -> None:
     assert verdict(c, long) == "correct"
     assert verdict(c, "keep the update and clip it") == "wrong"
     assert verdict(c, "keep the bad batch's update anyway") == "wrong"
+
+
+def test_a_one_word_key_point_is_not_swapped_by_a_bare_mention_of_its_partner() -> None:
+    c = card(pt("uf", "underflow"), pt("scale", "multiply .. loss"), correct=1)
+    answer = "multiply the loss by a constant; dynamic scaling backs off when it sees an overflow"
+    assert verdict(c, answer) == "correct"
+    two = card(pt("uf", "grads underflow"), pt("scale", "multiply .. loss"), correct=1)
+    assert [f.id for f in grade(two, "multiply the loss, or tiny grads overflow").flags] == [
+        "swapped"
+    ]

@@ -1588,6 +1588,8 @@ def _original_span(text: str, start: int, end: int) -> str:
 
 # The standard's swap pairs, as the normaliser writes them: a key point that does not match but
 # matches with one side of a pair exchanged for the other is a swapped fact or a reversed direction.
+# Only phrases of two words or more are swapped: a one-word phrase (`underflow`) swapped is a bare
+# mention of the other side ("backs off when it sees an overflow"), which states nothing false.
 _SWAP_TEXT = """fp16 | bf16
 mantissa | exponent
 old | new
@@ -1629,8 +1631,8 @@ def _swapped_variants(phrase: str) -> tuple[_Variant, ...]:
     """Each variant of a phrase with one slot (or one `per layer` pair of slots) swapped."""
     out: list[_Variant] = []
     for variant in _compile(phrase).variants:
-        if variant.bare_negation:
-            continue
+        if variant.bare_negation or sum(map(len, variant.segments)) < 2:
+            continue  # a bare mention of the other side ("backs off on overflow") swaps nothing
         for k, bag in enumerate(variant.segments):
             for i, slot in enumerate(bag):
                 for span, replacement in _slot_swaps(bag, i, slot):
