@@ -474,6 +474,7 @@ def test_case_parts_need_their_items() -> None:
         "rule out bit flips later",
         "before blaming bit flips",
         "I would not put this down to bit flips",
+        "it's tempting to blame bit flips, but without evidence that's a non-answer",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -681,3 +682,20 @@ def test_a_one_word_key_point_is_not_swapped_by_a_bare_mention_of_its_partner() 
     assert [f.id for f in grade(two, "multiply the loss, or tiny grads overflow").flags] == [
         "swapped"
     ]
+
+
+def test_a_misconception_refused_later_in_its_sentence_does_not_count() -> None:
+    c = card(pt("clip", "clip"), wrong=(pt("batch", "(increase|raise|bump) batch size"),))
+    for answer in (
+        "clip grads; bumping the batch size won't fix it",
+        "clip grads. some raise the batch size to smooth it, but that narrows the lr range,"
+        " so I wouldn't",
+        "clip grads, unlike raising the batch size",
+    ):
+        assert verdict(c, answer) == "correct", answer
+    for answer in (
+        "clip grads and raise the batch size",
+        "raise the batch size, it won't hurt, and clip grads",
+        "clip grads; raise the batch size. I wouldn't wait",
+    ):
+        assert verdict(c, answer) == "wrong", answer

@@ -48,7 +48,10 @@ Negation
     Negators: `no`, `not`, `n't`, `!=`, `never`, `without`, `nothing`, `none`, `neither`, `nor`,
     `lack`, `instead of`, `rather than`, and folded predicates (`unnecessary`, `unneeded` = not
     needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations. `avoid`
-    is a soft negator: it only stops a misconception or red flag from counting.
+    and `unlike` are soft negators, and dismissals (`rare`, `myth`, `tempting`, ...) soft
+    negators on either side: they only stop a misconception or red flag from counting. So do a
+    verbal negation of a verb of helping after it ("raising the batch won't smooth it") and a
+    later clause of its sentence that is only a verbal negation ("..., so I wouldn't").
     Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
     `because`, `which`.
     A phrase containing a negator matches only where the answer negates: its negator matches any
@@ -158,7 +161,7 @@ _HARD_NEGATORS = frozenset(
     "no not never without nothing nothin none neither nor cannot lack lacks lacking lacked".split()
 )
 _VERBAL_NEGATORS = frozenset({"never", "cannot"})
-_SOFT_NEGATORS = frozenset({"avoid", "avoids", "avoiding", "avoided"})
+_SOFT_NEGATORS = frozenset({"avoid", "avoids", "avoiding", "avoided", "unlike"})
 # Folded negated predicates: word -> the words after the (verbal) negator.
 _NEGATED_PREDICATES = {
     "unnecessary": "needed",
@@ -871,7 +874,9 @@ _VERBAL_STEMS = _stems_of(_VERBAL_NEGATORS) | {"n't"}
 _SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
 # Dismissals: they stop a misconception or red flag from counting, whichever side they stand on
 # ("bit flips are rare", "the bit-flip myth", "a last resort", "rule out bit flips").
-_DISMISS_STEMS = _stems_of("unlikely rare rarely seldom myth resort improbable doubtful".split())
+_DISMISS_STEMS = _stems_of(
+    "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted".split()
+)
 _BLAME_STEMS = _stems_of("blame blaming assume assuming suspect suspecting jump".split())
 _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
@@ -884,6 +889,8 @@ _SUBORDINATE_STEMS = _stems_of("so if when unless until otherwise lest".split())
 # `check the schedule isn't broken` suspects the schedule: a key point, not its negation.
 _CHECK_STEMS = _stems_of("check checks checking ensure verify confirm whether test".split())
 _CHECK_LINKS = _stems_of("that if whether".split())
+# Verbs of helping: a misconception followed by "won't <verb>" is rejected ("won't smooth it").
+_HELP_STEMS = _stems_of("help helps fix fixes solve solves smooth cure save rescue work".split())
 _PREDICATE_STEMS = _stems_of(
     """need needed required require requires necessary help helps matter matters use used
     work works important relevant useful apply applies enabled true correct right case
@@ -1402,9 +1409,28 @@ def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> b
             break
         if tok.neg == 1 and tok.pred and (strict or not tok.hypo):
             return True
+        if strict and tok.neg == 1 and tok.verbal and _helps(sentence, q):
+            return True  # "raising the batch size won't smooth it"
         if strict and tok.neg == 2 and tok.pred:
             return True
     return False
+
+
+def _helps(sentence: Sequence[_Tok], q: int) -> bool:
+    """Is the verbal negator at q followed, in its clause, by a verb of helping ("won't fix")?"""
+    nxt = sentence[q + 1] if q + 1 < len(sentence) else None
+    return nxt is not None and nxt.clause == sentence[q].clause and nxt.word in _HELP_STEMS
+
+
+def _refused(sentence: Sequence[_Tok], after: int) -> bool:
+    """A later clause of the sentence that is only a verbal negation ("..., so I wouldn't")."""
+    clauses: dict[int, list[_Tok]] = {}
+    for tok in sentence[after + 1 :]:
+        clauses.setdefault(tok.clause, []).append(tok)
+    last = sentence[after].clause
+    return any(
+        c != last and all(t.neg == 1 and t.verbal for t in toks) for c, toks in clauses.items()
+    )
 
 
 def _bag_matches(
@@ -1491,6 +1517,7 @@ def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
         sentence = view.answer.sentences[s]
         one_clause = len({sentence[p].clause for p in positions}) == 1
         main = not any(sentence[p].sub for p in positions)
+        negated = negated or (strict and _refused(sentence, max(positions)))
         result = _Hit(s, positions, negated, one_clause and main)
         if not negated:
             return result
