@@ -699,3 +699,15 @@ def test_a_misconception_refused_later_in_its_sentence_does_not_count() -> None:
         "clip grads; raise the batch size. I wouldn't wait",
     ):
         assert verdict(c, answer) == "wrong", answer
+
+
+def test_a_key_point_stated_with_a_number_out_of_range_or_kind_is_wrong() -> None:
+    warm = card(pt("steps", "{2000-8000} steps"), pt("ramp", "linear ramp"), correct=2)
+    assert verdict(warm, "a linear ramp from zero over about 2-8k steps") == "correct"
+    for answer in ("a linear ramp from zero over about 500 steps", "linear ramp, 200k steps"):
+        g = grade(warm, answer)
+        assert g.verdict is Verdict.WRONG and [f.id for f in g.flags] == ["number"], answer
+    assert verdict(warm, "a linear ramp from zero") == "partial"  # no number: missing, not wrong
+    skip = card(pt("t", "{5-20x} (average|avg)"), pt("skip", "skip"), correct=2)
+    assert verdict(skip, "skip when the loss is 10x the moving average") == "correct"
+    assert verdict(skip, "skip when the loss is 10% above the moving average") == "wrong"

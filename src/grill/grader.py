@@ -73,11 +73,15 @@ Negation
     haven't settled" states the optimizer-state point as well as denying "settle").
 
 Verdict of a card answer
-    empty, "idk"-like or contentless -> wrong. Any misconception, contradiction, or `order`
-    violation (matched points of `order` appearing out of order, by their first match) -> a flag
-    -> wrong. Otherwise: matched points >= `correct` (default: the standard's list rule, see
-    `correct_needed`) and every `requires` point matched -> correct; matched >= `partial`
-    (default 1) or any point matched only by a `vague` phrase -> partial; else wrong.
+    empty, "idk"-like or contentless -> wrong. Any misconception, contradiction, swapped fact
+    (a missed key point of two words or more that matches with one side of a swap pair such as
+    fp16/bf16 or increase/decrease exchanged), wrong number (a missed key point whose phrase
+    matches, in one clause, when its number may be any number of any kind: "500 steps" for
+    `{2000-8000} steps`, "10%" for `{10x}`), or `order` violation (matched points of `order`
+    appearing out of order, by their first match) -> a flag -> wrong. Otherwise: matched
+    points >= `correct` (default: the standard's list rule, see `correct_needed`) and every
+    `requires` point matched -> correct; matched >= `partial` (default 1) or any point matched
+    only by a `vague` phrase -> partial; else wrong.
     Score: (matched + 0.5 * vague-only) / points, capped at 1; 0 when a flag makes it wrong.
 
 Verdict of a case answer
@@ -1712,6 +1716,46 @@ def _swap_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]]) -
 
 _SWAP_CLAUSES = 1
 
+_ANY_NUMBER = tuple(_Num(-1e18, 1e18, kind) for kind in ("", "%", "x"))
+
+
+@lru_cache(maxsize=4096)
+def _number_variants(phrase: str) -> tuple[_Variant, ...]:
+    """Each variant of a phrase with a number slot, that slot accepting any number of any kind."""
+    out: list[_Variant] = []
+    for variant in _compile(phrase).variants:
+        if variant.bare_negation:
+            continue
+        if not any(sl.nums and not sl.words for seg in variant.segments for sl in seg):
+            continue
+        if sum(map(len, variant.segments)) < 2:
+            continue  # a bare number is no statement about anything
+        segments = tuple(
+            tuple(_Slot(sl.words, _ANY_NUMBER) if sl.nums and not sl.words else sl for sl in seg)
+            for seg in variant.segments
+        )
+        out.append(replace(variant, segments=segments))
+    return tuple(out)
+
+
+def _number_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]]) -> _Hit | None:
+    """A key point's phrase matching only with its number out of range or of another kind.
+
+    "about 500 steps" against `{2000-8000} steps`: the answer states the point with a wrong
+    number, which the standard counts as wrong, not as a missing point.
+    """
+    for phrase in phrases:
+        for variant in _number_variants(phrase):
+            hit = _match_variant(view, variant, strict=False)
+            if hit is None or hit.negated:
+                continue
+            if all((hit.sentence, q) in used for q in hit.positions):
+                continue
+            sentence = view.answer.sentences[hit.sentence]
+            if len({sentence[p].clause for p in hit.positions}) == 1:
+                return hit
+    return None
+
 
 # ---------------------------------------------------------------- grading
 
@@ -1814,6 +1858,9 @@ def grade(card: Card, answer: str) -> Grade:
         elif (swap := _swap_hit(view, _valid(point.match), used)) is not None:
             says = f"swaps a fact or reverses a direction of a key point: {point.says}"
             flags.append(Flag("swapped", says, _hit_text(view, swap)))
+        elif (num := _number_hit(view, _valid(point.match), used)) is not None:
+            says = f"gives a number out of range or of the wrong kind for a key point: {point.says}"
+            flags.append(Flag("number", says, _hit_text(view, num)))
         elif point.vague:
             vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
             vague += vhit is not None and not vhit.negated
