@@ -711,3 +711,19 @@ def test_a_key_point_stated_with_a_number_out_of_range_or_kind_is_wrong() -> Non
     skip = card(pt("t", "{5-20x} (average|avg)"), pt("skip", "skip"), correct=2)
     assert verdict(skip, "skip when the loss is 10x the moving average") == "correct"
     assert verdict(skip, "skip when the loss is 10% above the moving average") == "wrong"
+
+
+def test_a_contrast_of_the_explanation_turned_around_is_wrong() -> None:
+    c = replace(
+        card(pt("batch", "bad batch"), pt("clip", "clip"), correct=1),
+        explanation="If it recurs in the same place, it's the data, not the optimizer. "
+        "It is periodic rather than random.",
+    )
+    assert verdict(c, "a bad batch; if it recurs it's the data, not the optimiser") == "correct"
+    assert verdict(c, "a bad batch. the optimizer isn't the issue, it's the data") == "correct"
+    for answer in (
+        "a bad batch; if it recurs it's the optimiser, not the data",
+        "a bad batch, and it's random rather than periodic",
+    ):
+        g = grade(c, answer)
+        assert g.verdict is Verdict.WRONG and [f.id for f in g.flags] == ["reversed"], answer

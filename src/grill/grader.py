@@ -77,7 +77,10 @@ Verdict of a card answer
     (a missed key point of two words or more that matches with one side of a swap pair such as
     fp16/bf16 or increase/decrease exchanged), wrong number (a missed key point whose phrase
     matches, in one clause, when its number may be any number of any kind: "500 steps" for
-    `{2000-8000} steps`, "10%" for `{10x}`), or `order` violation (matched points of `order`
+    `{2000-8000} steps`, "10%" for `{10x}`), a contrast of the card's explanation turned
+    around ("A rather than B", "A instead of B", "A, not B" answered "B, not A": a B word at most
+    3 words before a negator and an A word at most 3 after it in its clause), or an `order`
+    violation (matched points of `order`
     appearing out of order, by their first match) -> a flag -> wrong. Otherwise: matched
     points >= `correct` (default: the standard's list rule, see `correct_needed`) and every
     `requires` point matched -> correct; matched >= `partial` (default 1) or any point matched
@@ -1865,6 +1868,7 @@ def grade(card: Card, answer: str) -> Grade:
             vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
             vague += vhit is not None and not vhit.negated
     flags.extend(_verdict_flags(card.answer, answer))
+    flags.extend(_contrast_flags(card.explanation, analysed))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -1907,6 +1911,60 @@ def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
             if m:
                 says = f"answers {opposite} where the answer is {word}"
                 return [Flag("verdict", says, m.group(0).strip(" ,.;:!-"))]
+    return []
+
+
+_Contrast = tuple[frozenset[str], frozenset[str]]
+
+
+@lru_cache(maxsize=1024)
+def _contrasts(explanation: str | None) -> tuple[_Contrast, ...]:
+    """The explanation's contrasts, (A words, B words): "A rather than B", "A instead of B",
+    "A, not B" ("it's the data, not the optimizer"), with words on both sides left out."""
+    if not explanation:
+        return ()
+    folded = _fold(explanation)
+    out: list[_Contrast] = []
+    for offset, piece in _sentences(folded):
+        toks = _analyse_sentence(piece, offset)
+        for p, tok in enumerate(toks):
+            if tok.neg != 1 or p == 0:
+                continue
+            surface = folded[tok.start : tok.end]
+            if not (
+                surface.startswith(("rather", "instead"))
+                or (surface == "not" and toks[p - 1].clause != tok.clause)
+            ):
+                continue
+            before = {t.word for t in toks[max(0, p - 2) : p] if not t.neg and t.num is None}
+            after = {
+                t.word
+                for t in toks[p + 1 : p + 3]
+                if not t.neg and t.num is None and t.clause == tok.clause
+            }
+            if before - after and after - before:
+                out.append((frozenset(before - after), frozenset(after - before)))
+    return tuple(out)
+
+
+def _contrast_flags(explanation: str | None, answer: _Answer) -> list[Flag]:
+    """An explanation's contrast turned around: "B, not A" where it says "A, not B".
+
+    The B word stands at most 3 words before a negator and the A word at most 3 after it, in
+    the negator's clause ("it's the optimiser, not the data"; "random rather than periodic").
+    """
+    for a_words, b_words in _contrasts(explanation):
+        for sentence in answer.sentences:
+            for n, tok in enumerate(sentence):
+                if tok.neg != 1:
+                    continue
+                if any(t.word in b_words for t in sentence[max(0, n - 3) : n]) and any(
+                    t.word in a_words and t.clause == tok.clause for t in sentence[n + 1 : n + 4]
+                ):
+                    start = min(t.start for t in sentence[max(0, n - 3) : n + 4])
+                    end = max(t.end for t in sentence[max(0, n - 3) : n + 4])
+                    says = "turns around a contrast of the explanation"
+                    return [Flag("reversed", says, _original_span(answer.text, start, end))]
     return []
 
 
