@@ -87,6 +87,14 @@ def test_light_stemming_and_british_spelling() -> None:
     assert normalise("spikes clipping") == normalise("spike clip")
     assert normalise("regularisation behaviour") == normalise("regularization behavior")
     assert normalise("scaled") == normalise("scale") == normalise("scaling")
+    assert normalise("the optimiser's initialisation, normalisation; minimise it") == normalise(
+        "the optimizer's initialization, normalization; minimize it"
+    )
+    assert normalise("compute under-utilised, it has learnt") == normalise(
+        "compute underutilized, it has learned"
+    )
+    # `whilst` ends a clause and turns the side, like `while`
+    assert normalise("train falls whilst val rises") == normalise("train falls while val rises")
 
 
 def test_words_ending_in_ly_that_are_not_adverbs_keep_one_stem() -> None:

@@ -154,11 +154,11 @@ _STOPWORDS = frozenset(
 
 # Words that end a clause for the scope of negation (commas and brackets do too).
 _CLAUSE_WORDS = frozenset(
-    """and but so because since while whereas although though however then if unless until which
-    that who when where otherwise yet therefore hence plus""".split()
+    """and but so because since while whilst whereas although though however then if unless until
+    which that who when where otherwise yet therefore hence plus""".split()
 )
 # Words that turn a sentence to the other side: a negated phrase may not straddle them.
-_STRONG_WORDS = frozenset("but however although though whereas while yet instead".split())
+_STRONG_WORDS = frozenset("but however although though whereas while whilst yet instead".split())
 
 _AUX = frozenset(
     "is are was were be been am do does did will would should can could may might must need "
@@ -286,6 +286,7 @@ skip: skipping, discard, discarding, ignore, ignoring
 ratio: fraction, proportion, share, mix ratio
 replay: rehearsal, replay buffer, replaying
 fix: fixes, remedy, remedies, mitigation, mitigations, mitigate, solution
+underutilized: underutilised, under utilized, under utilised, underused, under used
 """
 """canonical: variants. A line starting with spaces continues the one above."""
 
@@ -378,6 +379,8 @@ _EXCEPTIONS = {
     "series": "series",
     "process": "process",
     "family": "family",
+    "learnt": "learn",
+    "unlearnt": "unlearn",
 }
 _INFLECTIONS = (
     ("sses", "ss"),
