@@ -735,3 +735,14 @@ def test_a_contrast_of_the_explanation_turned_around_is_wrong() -> None:
     ):
         g = grade(c, answer)
         assert g.verdict is Verdict.WRONG and [f.id for f in g.flags] == ["reversed"], answer
+
+
+def test_list_markers_are_not_numbers() -> None:
+    assert normalise("1. clip at 1.0\n2. on the global norm") == normalise(
+        "clip at 1.0\non the global norm"
+    )
+    assert normalise("a) lr too low\n• frozen layer") == normalise("lr too low\nfrozen layer")
+    c = card(pt("one", "{1}"), pt("global", "global norm"), wrong=(pt("v", "{1.01-100}"),))
+    assert verdict(c, "1) clip at 1.0\n2) on the global norm") == "correct"
+    assert verdict(c, "(1) clip at 1.0 (2) global norm") == "correct"
+    assert verdict(c, "- clip at 2.0\n- global norm") == "wrong"  # a real number still counts

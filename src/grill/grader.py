@@ -6,7 +6,8 @@ grade. The verdict follows `../shared/grading-standard.md`; the phrase language 
 `docs/rubrics.md`.
 
 Normalisation (answers and phrases alike)
-    Unicode is folded (NFKC, curly quotes, dashes, arrows, `×`), text is lowercased, split into
+    Unicode is folded (NFKC, curly quotes, dashes, arrows, `×`), list markers (`1.`, `2)`,
+    `(3)`, `a)`, `•` opening a line; `(2)` inline) are dropped, text is lowercased, split into
     sentences at `.` `!` `?` `;` and line breaks, and into words. Each word is lightly stemmed
     (`spikes` = `spike`, `clipping` = `clip`, British `-ise` = `-ize`), then a lexicon folds
     abbreviations and synonyms to one canonical form (`learning rate` = `step size` = `lr`,
@@ -606,6 +607,9 @@ _UNICODE = str.maketrans(
 )
 _Repl = str | Callable[[re.Match[str]], str]
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
+    # list markers are not numbers: `1.`, `2)`, `(3)`, `a)`, `•` opening a line; `(2)`, `3)` inline
+    (re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.)]|\(?[a-h]\)|[•·▪‣◦*+])[ \t]+"), "\n"),
+    (re.compile(r"\(\d{1,2}\)(?=\s)|(?<=[,;:]\s)\d{1,2}\)(?=\s)"), " , "),
     (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
     (re.compile(r"\bper cent\b"), "percent"),
