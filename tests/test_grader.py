@@ -746,3 +746,14 @@ def test_list_markers_are_not_numbers() -> None:
     assert verdict(c, "1) clip at 1.0\n2) on the global norm") == "correct"
     assert verdict(c, "(1) clip at 1.0 (2) global norm") == "correct"
     assert verdict(c, "- clip at 2.0\n- global norm") == "wrong"  # a real number still counts
+
+
+def test_fractions_in_words_are_shares() -> None:
+    for typed in ("a tenth of peak", "one tenth of peak", "10% of peak", "0.1 of peak"):
+        assert matches("{5-15%} (of|) peak", typed), typed
+    assert not matches("{5-15%} (of|) peak", "a fifth of peak")
+    assert matches("{15-25%}", "a fifth") and matches("{70-80%}", "three quarters")
+    assert matches("{1.5-2x}", "one and a half to two times")
+    assert matches("{2500} steps", "two and a half thousand steps")
+    assert normalise("half precision") == normalise("fp16")  # no article: not a share
+    assert normalise("the third phase") == [["third", "phas"]]  # an ordinal stays a word

@@ -16,7 +16,9 @@ Normalisation (answers and phrases alike)
     dropped. Numbers are read from digits or words with `k`/`thousand`/`million` multipliers
     (`2k` = `2000` = `two thousand`), ranges (`2-8k`, `2k to 8k`, `between 2000 and 8000`,
     `two to eight thousand`), and carry their kind: plain, percent (`10%`, `ten percent`) or
-    multiplier (`10x`, `10×`, `ten times`, `twice`, `an order of magnitude`). A long word that
+    multiplier (`10x`, `10×`, `ten times`, `twice`, `an order of magnitude`); shares in words
+    are percentages (`a tenth` = `one tenth` = 10%, `a fifth`, `three quarters`, `a hundredth`)
+    and `one and a half` is 1.5. A long word that
     is neither known nor in the card's rubric is matched to a rubric or lexicon word one typo away
     (two for words of nine letters or more), with the same first letter.
 
@@ -337,6 +339,15 @@ _NUMBER_WORDS = {
     "seventy": 70,
     "eighty": 80,
     "ninety": 90,
+}
+# "a tenth", "one fifth", "three quarters": a share, read as a percentage.
+_FRACTIONS = {
+    **dict.fromkeys(("tenth", "tenths"), 100 / 10),
+    **dict.fromkeys(("fifth", "fifths"), 100 / 5),
+    **dict.fromkeys(("quarter", "quarters"), 100 / 4),
+    **dict.fromkeys(("third", "thirds"), 100 / 3),
+    **dict.fromkeys(("half", "halves"), 100 / 2),
+    **dict.fromkeys(("hundredth", "hundredths"), 100 / 100),
 }
 _MAGNITUDES = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
 _SUFFIX_MAG = {"k": 1e3, "m": 1e6, "b": 1e9, "bn": 1e9}
@@ -737,6 +748,23 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
     i = 0
     while i < len(raws):
         r = raws[i]
+        if r.text == "half" and len(out) >= 3 and [x.text for x in out[-2:]] == ["and", "a"]:
+            whole = out[-3].num
+            if whole is not None and whole.kind == "" and whole.lo == whole.hi:
+                value = whole.lo + 0.5  # "one and a half"
+                out[-3:] = [_Raw("#", out[-3].start, r.end, _Num(value, value, ""))]
+                i += 1
+                continue
+        if r.text in _FRACTIONS and out and not out[-1].sep:
+            prev = out[-1]
+            count = 1.0 if prev.text in ("a", "an") else None
+            if prev.text == "#" and prev.num is not None and prev.num.kind == "":
+                count = prev.num.lo  # "one tenth", "two fifths" (number words only)
+            if count is not None:
+                share = count * _FRACTIONS[r.text]
+                out[-1] = _Raw("#", prev.start, r.end, _Num(share, share, "%"))
+                i += 1
+                continue
         if r.sep or r.num is not None or r.text not in _NUMBER_WORDS:
             if r.text == "twice":
                 out.append(_Raw("double", r.start, r.end))
