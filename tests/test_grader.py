@@ -608,7 +608,17 @@ YES_CARD = replace(
 
 
 @pytest.mark.parametrize(
-    "typed", ["No, linear is better; decay to 10%", "nope. to 10%", "Not really - to 10%"]
+    "typed",
+    [
+        "No, linear is better; decay to 10%",
+        "nope. to 10%",
+        "Not really - to 10%",
+        "Not usually. Most runs decay linearly to 10%",
+        "Absolutely not; a constant schedule with a cooldown to 10%",
+        "I wouldn't say so: inverse square root, ending near 10%",
+        "Not any more - WSD schedules to 10% replaced it",
+        "No need on modern GPUs; to 10%",
+    ],
 )
 def test_the_opposite_verdict_word_is_wrong(typed: str) -> None:
     g = grade(YES_CARD, typed)
@@ -617,7 +627,15 @@ def test_the_opposite_verdict_word_is_wrong(typed: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "typed", ["yes, to 10%", "Yeah to 10%", "to 10%", "to ten percent of the peak"]
+    "typed",
+    [
+        "yes, to 10%",
+        "Yeah to 10%",
+        "to 10%",
+        "to ten percent of the peak",
+        "Not only common, the default: to 10%",
+        "Nothing else comes close; to 10%",
+    ],
 )
 def test_the_right_verdict_word_or_none_is_no_flag(typed: str) -> None:
     assert grade(YES_CARD, typed).verdict.label == "correct"

@@ -1926,10 +1926,18 @@ def grade(card: Card, answer: str) -> Grade:
 
 
 _YES = r"(?:yes|yep|yeah|yup|yea|absolutely|definitely|correct)"
-_NO = r"(?:no|nope|nah|not really|not necessarily|never)"
+_NO = (
+    r"(?:no|nope|nah|never|hardly|not (?:really|necessarily|usually|always|quite|at all|"
+    r"any ?more|nowadays|these days|in practice|typically|normally|for llms)|"
+    r"(?:absolutely|definitely|certainly|of course) not|i (?:wouldn't|would not) say so|"
+    r"i (?:don't|do not) think so)"
+)
 _VERDICT_WORDS = {
     "yes": re.compile(rf"^[\s\W]*{_YES}(?:\s*(?:[,.;:!\-]|$)|\s+(?=[a-z]))"),
-    "no": re.compile(rf"^[\s\W]*(?:{_NO}\s*(?:[,.;:!\-]|$)|(?:nope|nah)\b)"),
+    "no": re.compile(
+        rf"^[\s\W]*(?:{_NO}\s*(?:[,.;:!\-]|$)|(?:nope|nah|(?:absolutely|definitely) not|"
+        r"no need|not needed)\b)"
+    ),
 }
 
 
