@@ -775,3 +775,11 @@ def test_fractions_in_words_are_shares() -> None:
     assert matches("{2500} steps", "two and a half thousand steps")
     assert normalise("half precision") == normalise("fp16")  # no article: not a share
     assert normalise("the third phase") == [["third", "phas"]]  # an ordinal stays a word
+
+
+def test_an_aside_between_commas_does_not_split_a_clause() -> None:
+    c = card(pt("range", "bf16 range"), wrong=(pt("safer", "fp16 (is|) safer"),))
+    assert verdict(c, "bf16 has the range. fp16, in practice, is safer") == "wrong"
+    assert verdict(c, "bf16 has the range. fp16, honestly, is safer") == "wrong"
+    # a list of items is not an aside
+    assert verdict(c, "bf16 range; fp16, small grads, safer with bf16") == "correct"

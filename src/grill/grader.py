@@ -56,7 +56,8 @@ Negation
     verbal negation of a verb of helping after it ("raising the batch won't smooth it") and a
     later clause of its sentence that is only a verbal negation ("..., so I wouldn't").
     Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
-    `because`, `which`.
+    `because`, `which`; an aside between two of them (`in practice`, `honestly`, `in my
+    experience`) does not end one.
     A phrase containing a negator matches only where the answer negates: its negator matches any
     negator of the answer in the same window (`no loss scaling` matches `loss scaling isn't
     needed`), and the sentence must not change side between them (`but`, `however`, ...).
@@ -924,6 +925,12 @@ _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
 _NEG_PREDICATES = {_stem(k): _stem(v) for k, v in _NEGATED_PREDICATES.items()}
+# Words of an aside between commas: "FP16, in practice, is safer" keeps one clause.
+_ASIDE_STEMS = _stems_of(
+    """practice honestly frankly arguably admittedly generally typically usually often mostly
+    importantly crucially notably experience view opinion course fact truth theory reality
+    short fair least mind general""".split()
+)
 _COUNTERFACTUAL = frozenset("it this that them these those one".split())
 _NOT_A_NEGATION = frozenset({"only", "sure", "necessarily"})  # `not only X` asserts X
 # Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
@@ -1004,7 +1011,23 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         dismiss = word in _DISMISS_STEMS
         neg = 2 if word in _SOFT_STEMS or dismiss else 0
         out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub, pred=dismiss))
-    return _mark_predicates(out)
+    return _mark_predicates(_join_asides(out))
+
+
+def _join_asides(toks: list[_Tok]) -> list[_Tok]:
+    """A comma-bounded aside ("FP16, in practice, is safer") does not split its clause."""
+    clauses = sorted({t.clause for t in toks})
+    if len(clauses) < 3:
+        return toks
+    merge: dict[int, int] = {}
+    for a, b, c in zip(clauses, clauses[1:], clauses[2:], strict=False):
+        words = [t.word for t in toks if t.clause == b]
+        if words and len(words) <= 3 and all(w in _ASIDE_STEMS for w in words):
+            target = merge.get(a, a)
+            merge[b] = merge[c] = target
+    if not merge:
+        return toks
+    return [replace(t, clause=merge[t.clause]) if t.clause in merge else t for t in toks]
 
 
 def _mark_predicates(toks: list[_Tok]) -> list[_Tok]:
