@@ -783,3 +783,11 @@ def test_an_aside_between_commas_does_not_split_a_clause() -> None:
     assert verdict(c, "bf16 has the range. fp16, honestly, is safer") == "wrong"
     # a list of items is not an aside
     assert verdict(c, "bf16 range; fp16, small grads, safer with bf16") == "correct"
+
+
+def test_percent_faster_is_a_multiplier_and_a_hundred_is_a_number() -> None:
+    assert matches("{1.5-2x}", "fifty to a hundred per cent faster")
+    assert matches("{100} steps", "a hundred steps")
+    assert not matches("{5-20x}", "10% above the average")  # a small percentage stays one
+    speed = card(pt("x", "{1.5-2x}", "{50-100%} faster"), pt("volta", "volta"), correct=2)
+    assert verdict(speed, "roughly fifty to a hundred per cent faster on volta") == "correct"

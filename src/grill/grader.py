@@ -766,6 +766,11 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
                 out[-1] = _Raw("#", prev.start, r.end, _Num(share, share, "%"))
                 i += 1
                 continue
+        nxt = raws[i + 1].text if i + 1 < len(raws) else ""
+        if r.text in ("a", "an") and nxt in _MAGNITUDES:
+            out.append(_Raw("#", r.start, r.end, _Num(1.0, 1.0, "")))  # "a hundred"
+            i += 1
+            continue
         if r.sep or r.num is not None or r.text not in _NUMBER_WORDS:
             if r.text == "twice":
                 out.append(_Raw("double", r.start, r.end))
@@ -1118,6 +1123,8 @@ def _in_range(value: _Num, spec: _Num) -> bool:
     if value.kind != spec.kind:
         if spec.kind == "%" and value.kind in ("", "x") and value.hi <= 1:
             lo, hi = lo * 100, hi * 100  # 0.1 of peak = 10%
+        elif spec.kind == "x" and value.kind == "%" and value.lo >= 20:
+            lo, hi = 1 + lo / 100, 1 + hi / 100  # 50-100% faster = 1.5-2x
         else:
             return False
     return spec.lo - eps <= lo and hi <= spec.hi + eps
