@@ -93,6 +93,7 @@ def test_light_stemming_and_british_spelling() -> None:
     assert normalise("compute under-utilised, it has learnt") == normalise(
         "compute underutilized, it has learned"
     )
+    assert normalise("val loss climbs, then creeps up") == normalise("val loss rises, then goes up")
     # `whilst` ends a clause and turns the side, like `while`
     assert normalise("train falls whilst val rises") == normalise("train falls while val rises")
 

@@ -278,7 +278,9 @@ dataset: data set, datasets, data sets
 high: big, large, huge, enormous, massive
 low: small, tiny, little
 increase: higher, larger, bigger, greater, raise, raising, bump, grow, grows, growing, rise,
-    rises, rising, go up, goes up, going up, increment
+    rises, rising, go up, goes up, going up, increment, climb, climbs, climbing, climbed,
+    creep up, creeps up, creeping up, tick up, ticks up, ticking up, turn up, turns up,
+    turning up, turn upward, turns upward, turning upward
 decrease: lower, lowering, smaller, reduce, reducing, reduction, cut, cutting, halve, halving,
     decline, go down, goes down, going down, fall, falls, falling, shrink, less, fewer
 double: twice, doubling, doubled, doubles
