@@ -6,7 +6,8 @@ grade. The verdict follows `../shared/grading-standard.md`; the phrase language 
 `docs/rubrics.md`.
 
 Normalisation (answers and phrases alike)
-    Unicode is folded (NFKC, curly quotes, dashes, arrows, `×`), text is lowercased, split into
+    Unicode is folded (NFKC, curly quotes, dashes, arrows, `×`), list markers (`1.`, `2)`,
+    `(3)`, `a)`, `•` opening a line; `(2)` inline) are dropped, text is lowercased, split into
     sentences at `.` `!` `?` `;` and line breaks, and into words. Each word is lightly stemmed
     (`spikes` = `spike`, `clipping` = `clip`, British `-ise` = `-ize`), then a lexicon folds
     abbreviations and synonyms to one canonical form (`learning rate` = `step size` = `lr`,
@@ -15,7 +16,9 @@ Normalisation (answers and phrases alike)
     dropped. Numbers are read from digits or words with `k`/`thousand`/`million` multipliers
     (`2k` = `2000` = `two thousand`), ranges (`2-8k`, `2k to 8k`, `between 2000 and 8000`,
     `two to eight thousand`), and carry their kind: plain, percent (`10%`, `ten percent`) or
-    multiplier (`10x`, `10×`, `ten times`, `twice`, `an order of magnitude`). A long word that
+    multiplier (`10x`, `10×`, `ten times`, `twice`, `an order of magnitude`); shares in words
+    are percentages (`a tenth` = `one tenth` = 10%, `a fifth`, `three quarters`, `a hundredth`)
+    and `one and a half` is 1.5. A long word that
     is neither known nor in the card's rubric is matched to a rubric or lexicon word one typo away
     (two for words of nine letters or more), with the same first letter.
 
@@ -27,7 +30,9 @@ Phrases
                    A passive `by` between two of their words ("old skills wiped out by the new
                    task") turns the order around, so such a placement does not count.
     `a .. b`       `a` is matched before `b` (every word of `a` before every word of `b`), in one
-                   sentence; each side is a bag with its own window.
+                   sentence; each side is a bag with its own window. In misconceptions and red
+                   flags `b` starts at most 6 words after `a` ends, so a long sentence does not
+                   pair words from unrelated clauses ("keep a moving average ... skip the update").
     `(x|y z)`      alternatives; `(x|)` makes `x` optional (an optional part simply drops out,
                    unless it holds a negator). An alternative made only of filler words
                    (`that's it`) cannot be checked and is left out; `check_deck` reports it in a
@@ -46,9 +51,13 @@ Negation
     Negators: `no`, `not`, `n't`, `!=`, `never`, `without`, `nothing`, `none`, `neither`, `nor`,
     `lack`, `instead of`, `rather than`, and folded predicates (`unnecessary`, `unneeded` = not
     needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations. `avoid`
-    is a soft negator: it only stops a misconception or red flag from counting.
+    and `unlike` are soft negators, and dismissals (`rare`, `myth`, `tempting`, ...) soft
+    negators on either side: they only stop a misconception or red flag from counting. So do a
+    verbal negation of a verb of helping after it ("raising the batch won't smooth it") and a
+    later clause of its sentence that is only a verbal negation ("..., so I wouldn't").
     Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
-    `because`, `which`.
+    `because`, `which`; an aside between two of them (`in practice`, `honestly`, `in my
+    experience`) does not end one.
     A phrase containing a negator matches only where the answer negates: its negator matches any
     negator of the answer in the same window (`no loss scaling` matches `loss scaling isn't
     needed`), and the sentence must not change side between them (`but`, `however`, ...).
@@ -63,13 +72,23 @@ Negation
     purpose or condition clause (`so ...`, `if ...`, `otherwise ...`), is a contradiction: a flag
     that makes the answer wrong. A negated misconception or red flag is not one ("roll back,
     don't restart from scratch").
+    A key point denied by a stronger phrase is a contradiction even when a weaker one matches,
+    unless another of its phrases matching as many words is stated ("Adam's moment estimates
+    haven't settled" states the optimizer-state point as well as denying "settle").
 
 Verdict of a card answer
-    empty, "idk"-like or contentless -> wrong. Any misconception, contradiction, or `order`
-    violation (matched points of `order` appearing out of order, by their first match) -> a flag
-    -> wrong. Otherwise: matched points >= `correct` (default: the standard's list rule, see
-    `correct_needed`) and every `requires` point matched -> correct; matched >= `partial`
-    (default 1) or any point matched only by a `vague` phrase -> partial; else wrong.
+    empty, "idk"-like or contentless -> wrong. Any misconception, contradiction, swapped fact
+    (a missed key point of two words or more that matches with one side of a swap pair such as
+    fp16/bf16 or increase/decrease exchanged), wrong number (a missed key point whose phrase
+    matches, in one clause, when its number may be any number of any kind: "500 steps" for
+    `{2000-8000} steps`, "10%" for `{10x}`), a contrast of the card's explanation turned
+    around ("A rather than B", "A instead of B", "A, not B" answered "B, not A": a B word at most
+    3 words before a negator and an A word at most 3 after it in its clause), or an `order`
+    violation (matched points of `order`
+    appearing out of order, by their first match) -> a flag -> wrong. Otherwise: matched
+    points >= `correct` (default: the standard's list rule, see `correct_needed`) and every
+    `requires` point matched -> correct; matched >= `partial` (default 1) or any point matched
+    only by a `vague` phrase -> partial; else wrong.
     Score: (matched + 0.5 * vague-only) / points, capped at 1; 0 when a flag makes it wrong.
 
 Verdict of a case answer
@@ -139,11 +158,11 @@ _STOPWORDS = frozenset(
 
 # Words that end a clause for the scope of negation (commas and brackets do too).
 _CLAUSE_WORDS = frozenset(
-    """and but so because since while whereas although though however then if unless until which
-    that who when where otherwise yet therefore hence plus""".split()
+    """and but so because since while whilst whereas although though however then if unless until
+    which that who when where otherwise yet therefore hence plus""".split()
 )
 # Words that turn a sentence to the other side: a negated phrase may not straddle them.
-_STRONG_WORDS = frozenset("but however although though whereas while yet instead".split())
+_STRONG_WORDS = frozenset("but however although though whereas while whilst yet instead".split())
 
 _AUX = frozenset(
     "is are was were be been am do does did will would should can could may might must need "
@@ -153,7 +172,7 @@ _HARD_NEGATORS = frozenset(
     "no not never without nothing nothin none neither nor cannot lack lacks lacking lacked".split()
 )
 _VERBAL_NEGATORS = frozenset({"never", "cannot"})
-_SOFT_NEGATORS = frozenset({"avoid", "avoids", "avoiding", "avoided"})
+_SOFT_NEGATORS = frozenset({"avoid", "avoids", "avoiding", "avoided", "unlike"})
 # Folded negated predicates: word -> the words after the (verbal) negator.
 _NEGATED_PREDICATES = {
     "unnecessary": "needed",
@@ -259,7 +278,9 @@ dataset: data set, datasets, data sets
 high: big, large, huge, enormous, massive
 low: small, tiny, little
 increase: higher, larger, bigger, greater, raise, raising, bump, grow, grows, growing, rise,
-    rises, rising, go up, goes up, going up, increment
+    rises, rising, go up, goes up, going up, increment, climb, climbs, climbing, climbed,
+    creep up, creeps up, creeping up, tick up, ticks up, ticking up, turn up, turns up,
+    turning up, turn upward, turns upward, turning upward
 decrease: lower, lowering, smaller, reduce, reducing, reduction, cut, cutting, halve, halving,
     decline, go down, goes down, going down, fall, falls, falling, shrink, less, fewer
 double: twice, doubling, doubled, doubles
@@ -271,6 +292,7 @@ skip: skipping, discard, discarding, ignore, ignoring
 ratio: fraction, proportion, share, mix ratio
 replay: rehearsal, replay buffer, replaying
 fix: fixes, remedy, remedies, mitigation, mitigations, mitigate, solution
+underutilized: underutilised, under utilized, under utilised, underused, under used
 """
 """canonical: variants. A line starting with spaces continues the one above."""
 
@@ -321,6 +343,15 @@ _NUMBER_WORDS = {
     "eighty": 80,
     "ninety": 90,
 }
+# "a tenth", "one fifth", "three quarters": a share, read as a percentage.
+_FRACTIONS = {
+    **dict.fromkeys(("tenth", "tenths"), 100 / 10),
+    **dict.fromkeys(("fifth", "fifths"), 100 / 5),
+    **dict.fromkeys(("quarter", "quarters"), 100 / 4),
+    **dict.fromkeys(("third", "thirds"), 100 / 3),
+    **dict.fromkeys(("half", "halves"), 100 / 2),
+    **dict.fromkeys(("hundredth", "hundredths"), 100 / 100),
+}
 _MAGNITUDES = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
 _SUFFIX_MAG = {"k": 1e3, "m": 1e6, "b": 1e9, "bn": 1e9}
 _PERCENT_WORDS = frozenset({"percent", "pct", "percentage"})
@@ -363,6 +394,8 @@ _EXCEPTIONS = {
     "series": "series",
     "process": "process",
     "family": "family",
+    "learnt": "learn",
+    "unlearnt": "unlearn",
 }
 _INFLECTIONS = (
     ("sses", "ss"),
@@ -588,6 +621,9 @@ _UNICODE = str.maketrans(
 )
 _Repl = str | Callable[[re.Match[str]], str]
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
+    # list markers are not numbers: `1.`, `2)`, `(3)`, `a)`, `•` opening a line; `(2)`, `3)` inline
+    (re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.)]|\(?[a-h]\)|[•·▪‣◦*+])[ \t]+"), "\n"),
+    (re.compile(r"\(\d{1,2}\)(?=\s)|(?<=[,;:]\s)\d{1,2}\)(?=\s)"), " , "),
     (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
     (re.compile(r"\bper cent\b"), "percent"),
@@ -715,6 +751,28 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
     i = 0
     while i < len(raws):
         r = raws[i]
+        if r.text == "half" and len(out) >= 3 and [x.text for x in out[-2:]] == ["and", "a"]:
+            whole = out[-3].num
+            if whole is not None and whole.kind == "" and whole.lo == whole.hi:
+                value = whole.lo + 0.5  # "one and a half"
+                out[-3:] = [_Raw("#", out[-3].start, r.end, _Num(value, value, ""))]
+                i += 1
+                continue
+        if r.text in _FRACTIONS and out and not out[-1].sep:
+            prev = out[-1]
+            count = 1.0 if prev.text in ("a", "an") else None
+            if prev.text == "#" and prev.num is not None and prev.num.kind == "":
+                count = prev.num.lo  # "one tenth", "two fifths" (number words only)
+            if count is not None:
+                share = count * _FRACTIONS[r.text]
+                out[-1] = _Raw("#", prev.start, r.end, _Num(share, share, "%"))
+                i += 1
+                continue
+        nxt = raws[i + 1].text if i + 1 < len(raws) else ""
+        if r.text in ("a", "an") and nxt in _MAGNITUDES:
+            out.append(_Raw("#", r.start, r.end, _Num(1.0, 1.0, "")))  # "a hundred"
+            i += 1
+            continue
         if r.sep or r.num is not None or r.text not in _NUMBER_WORDS:
             if r.text == "twice":
                 out.append(_Raw("double", r.start, r.end))
@@ -866,12 +924,20 @@ _VERBAL_STEMS = _stems_of(_VERBAL_NEGATORS) | {"n't"}
 _SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
 # Dismissals: they stop a misconception or red flag from counting, whichever side they stand on
 # ("bit flips are rare", "the bit-flip myth", "a last resort", "rule out bit flips").
-_DISMISS_STEMS = _stems_of("unlikely rare rarely seldom myth resort improbable doubtful".split())
+_DISMISS_STEMS = _stems_of(
+    "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted".split()
+)
 _BLAME_STEMS = _stems_of("blame blaming assume assuming suspect suspecting jump".split())
 _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
 _NEG_PREDICATES = {_stem(k): _stem(v) for k, v in _NEGATED_PREDICATES.items()}
+# Words of an aside between commas: "FP16, in practice, is safer" keeps one clause.
+_ASIDE_STEMS = _stems_of(
+    """practice honestly frankly arguably admittedly generally typically usually often mostly
+    importantly crucially notably experience view opinion course fact truth theory reality
+    short fair least mind general""".split()
+)
 _COUNTERFACTUAL = frozenset("it this that them these those one".split())
 _NOT_A_NEGATION = frozenset({"only", "sure", "necessarily"})  # `not only X` asserts X
 # Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
@@ -879,6 +945,8 @@ _SUBORDINATE_STEMS = _stems_of("so if when unless until otherwise lest".split())
 # `check the schedule isn't broken` suspects the schedule: a key point, not its negation.
 _CHECK_STEMS = _stems_of("check checks checking ensure verify confirm whether test".split())
 _CHECK_LINKS = _stems_of("that if whether".split())
+# Verbs of helping: a misconception followed by "won't <verb>" is rejected ("won't smooth it").
+_HELP_STEMS = _stems_of("help helps fix fixes solve solves smooth cure save rescue work".split())
 _PREDICATE_STEMS = _stems_of(
     """need needed required require requires necessary help helps matter matters use used
     work works important relevant useful apply applies enabled true correct right case
@@ -950,7 +1018,23 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         dismiss = word in _DISMISS_STEMS
         neg = 2 if word in _SOFT_STEMS or dismiss else 0
         out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub, pred=dismiss))
-    return _mark_predicates(out)
+    return _mark_predicates(_join_asides(out))
+
+
+def _join_asides(toks: list[_Tok]) -> list[_Tok]:
+    """A comma-bounded aside ("FP16, in practice, is safer") does not split its clause."""
+    clauses = sorted({t.clause for t in toks})
+    if len(clauses) < 3:
+        return toks
+    merge: dict[int, int] = {}
+    for a, b, c in zip(clauses, clauses[1:], clauses[2:], strict=False):
+        words = [t.word for t in toks if t.clause == b]
+        if words and len(words) <= 3 and all(w in _ASIDE_STEMS for w in words):
+            target = merge.get(a, a)
+            merge[b] = merge[c] = target
+    if not merge:
+        return toks
+    return [replace(t, clause=merge[t.clause]) if t.clause in merge else t for t in toks]
 
 
 def _mark_predicates(toks: list[_Tok]) -> list[_Tok]:
@@ -1041,6 +1125,8 @@ def _in_range(value: _Num, spec: _Num) -> bool:
     if value.kind != spec.kind:
         if spec.kind == "%" and value.kind in ("", "x") and value.hi <= 1:
             lo, hi = lo * 100, hi * 100  # 0.1 of peak = 10%
+        elif spec.kind == "x" and value.kind == "%" and value.lo >= 20:
+            lo, hi = 1 + lo / 100, 1 + hi / 100  # 50-100% faster = 1.5-2x
         else:
             return False
     return spec.lo - eps <= lo and hi <= spec.hi + eps
@@ -1284,6 +1370,7 @@ def phrase_error(phrase: str) -> str | None:
 _BACK = 3  # a negator this many words before a matched word negates it
 _BACK_STRICT = 5  # the same for misconceptions and red flags ("would not put it down to X")
 _AHEAD = 3  # a verbal negator this many words after the last matched word negates the match
+_GAP = 6  # misconceptions: at most this many words from one side of `..` to the next
 
 
 @dataclass(frozen=True)
@@ -1396,9 +1483,28 @@ def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> b
             break
         if tok.neg == 1 and tok.pred and (strict or not tok.hypo):
             return True
+        if strict and tok.neg == 1 and tok.verbal and _helps(sentence, q):
+            return True  # "raising the batch size won't smooth it"
         if strict and tok.neg == 2 and tok.pred:
             return True
     return False
+
+
+def _helps(sentence: Sequence[_Tok], q: int) -> bool:
+    """Is the verbal negator at q followed, in its clause, by a verb of helping ("won't fix")?"""
+    nxt = sentence[q + 1] if q + 1 < len(sentence) else None
+    return nxt is not None and nxt.clause == sentence[q].clause and nxt.word in _HELP_STEMS
+
+
+def _refused(sentence: Sequence[_Tok], after: int) -> bool:
+    """A later clause of the sentence that is only a verbal negation ("..., so I wouldn't")."""
+    clauses: dict[int, list[_Tok]] = {}
+    for tok in sentence[after + 1 :]:
+        clauses.setdefault(tok.clause, []).append(tok)
+    last = sentence[after].clause
+    return any(
+        c != last and all(t.neg == 1 and t.verbal for t in toks) for c, toks in clauses.items()
+    )
 
 
 def _bag_matches(
@@ -1485,6 +1591,7 @@ def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
         sentence = view.answer.sentences[s]
         one_clause = len({sentence[p].clause for p in positions}) == 1
         main = not any(sentence[p].sub for p in positions)
+        negated = negated or (strict and _refused(sentence, max(positions)))
         result = _Hit(s, positions, negated, one_clause and main)
         if not negated:
             return result
@@ -1514,6 +1621,8 @@ def _match_segments(
         return acc, False
     fallback = None
     for positions, negated in _bag_matches(view, s, variant.segments[k], after, variant, strict):
+        if strict and k > 0 and min(positions) - after > _GAP:
+            break
         rest = _match_segments(view, s, variant, k + 1, max(positions), strict, acc + positions)
         if rest is None:
             continue
@@ -1536,11 +1645,14 @@ def _point_hits(
     best: _Hit | None = None
     negated: _Hit | None = None
     widest: _Hit | None = None
+    stated = 0  # the most words any phrase matches not negated
     for phrase in phrases:
         for variant in _compile(phrase).variants:
             hit = _match_variant(view, variant, strict)
             if hit is None:
                 continue
+            if not hit.negated:
+                stated = max(stated, len(hit.positions))
             if hit.negated:
                 if negated is None or (hit.contradiction and not negated.contradiction):
                     negated = hit
@@ -1553,6 +1665,8 @@ def _point_hits(
                 best.positions[0],
             ):
                 best = hit
+    if widest is not None and len(widest.positions) <= stated:
+        widest = None  # as strong a phrase is stated: the denial does not outweigh it
     return best or negated, widest
 
 
@@ -1575,6 +1689,8 @@ def _original_span(text: str, start: int, end: int) -> str:
 
 # The standard's swap pairs, as the normaliser writes them: a key point that does not match but
 # matches with one side of a pair exchanged for the other is a swapped fact or a reversed direction.
+# Only phrases of two words or more are swapped: a one-word phrase (`underflow`) swapped is a bare
+# mention of the other side ("backs off when it sees an overflow"), which states nothing false.
 _SWAP_TEXT = """fp16 | bf16
 mantissa | exponent
 old | new
@@ -1616,8 +1732,8 @@ def _swapped_variants(phrase: str) -> tuple[_Variant, ...]:
     """Each variant of a phrase with one slot (or one `per layer` pair of slots) swapped."""
     out: list[_Variant] = []
     for variant in _compile(phrase).variants:
-        if variant.bare_negation:
-            continue
+        if variant.bare_negation or sum(map(len, variant.segments)) < 2:
+            continue  # a bare mention of the other side ("backs off on overflow") swaps nothing
         for k, bag in enumerate(variant.segments):
             for i, slot in enumerate(bag):
                 for span, replacement in _slot_swaps(bag, i, slot):
@@ -1669,6 +1785,46 @@ def _swap_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]]) -
 
 
 _SWAP_CLAUSES = 1
+
+_ANY_NUMBER = tuple(_Num(-1e18, 1e18, kind) for kind in ("", "%", "x"))
+
+
+@lru_cache(maxsize=4096)
+def _number_variants(phrase: str) -> tuple[_Variant, ...]:
+    """Each variant of a phrase with a number slot, that slot accepting any number of any kind."""
+    out: list[_Variant] = []
+    for variant in _compile(phrase).variants:
+        if variant.bare_negation:
+            continue
+        if not any(sl.nums and not sl.words for seg in variant.segments for sl in seg):
+            continue
+        if sum(map(len, variant.segments)) < 2:
+            continue  # a bare number is no statement about anything
+        segments = tuple(
+            tuple(_Slot(sl.words, _ANY_NUMBER) if sl.nums and not sl.words else sl for sl in seg)
+            for seg in variant.segments
+        )
+        out.append(replace(variant, segments=segments))
+    return tuple(out)
+
+
+def _number_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]]) -> _Hit | None:
+    """A key point's phrase matching only with its number out of range or of another kind.
+
+    "about 500 steps" against `{2000-8000} steps`: the answer states the point with a wrong
+    number, which the standard counts as wrong, not as a missing point.
+    """
+    for phrase in phrases:
+        for variant in _number_variants(phrase):
+            hit = _match_variant(view, variant, strict=False)
+            if hit is None or hit.negated:
+                continue
+            if all((hit.sentence, q) in used for q in hit.positions):
+                continue
+            sentence = view.answer.sentences[hit.sentence]
+            if len({sentence[p].clause for p in hit.positions}) == 1:
+                return hit
+    return None
 
 
 # ---------------------------------------------------------------- grading
@@ -1772,10 +1928,14 @@ def grade(card: Card, answer: str) -> Grade:
         elif (swap := _swap_hit(view, _valid(point.match), used)) is not None:
             says = f"swaps a fact or reverses a direction of a key point: {point.says}"
             flags.append(Flag("swapped", says, _hit_text(view, swap)))
+        elif (num := _number_hit(view, _valid(point.match), used)) is not None:
+            says = f"gives a number out of range or of the wrong kind for a key point: {point.says}"
+            flags.append(Flag("number", says, _hit_text(view, num)))
         elif point.vague:
             vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
             vague += vhit is not None and not vhit.negated
     flags.extend(_verdict_flags(card.answer, answer))
+    flags.extend(_contrast_flags(card.explanation, analysed))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -1798,10 +1958,18 @@ def grade(card: Card, answer: str) -> Grade:
 
 
 _YES = r"(?:yes|yep|yeah|yup|yea|absolutely|definitely|correct)"
-_NO = r"(?:no|nope|nah|not really|not necessarily|never)"
+_NO = (
+    r"(?:no|nope|nah|never|hardly|not (?:really|necessarily|usually|always|quite|at all|"
+    r"any ?more|nowadays|these days|in practice|typically|normally|for llms)|"
+    r"(?:absolutely|definitely|certainly|of course) not|i (?:wouldn't|would not) say so|"
+    r"i (?:don't|do not) think so)"
+)
 _VERDICT_WORDS = {
     "yes": re.compile(rf"^[\s\W]*{_YES}(?:\s*(?:[,.;:!\-]|$)|\s+(?=[a-z]))"),
-    "no": re.compile(rf"^[\s\W]*(?:{_NO}\s*(?:[,.;:!\-]|$)|(?:nope|nah)\b)"),
+    "no": re.compile(
+        rf"^[\s\W]*(?:{_NO}\s*(?:[,.;:!\-]|$)|(?:nope|nah|(?:absolutely|definitely) not|"
+        r"no need|not needed)\b)"
+    ),
 }
 
 
@@ -1818,6 +1986,60 @@ def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
             if m:
                 says = f"answers {opposite} where the answer is {word}"
                 return [Flag("verdict", says, m.group(0).strip(" ,.;:!-"))]
+    return []
+
+
+_Contrast = tuple[frozenset[str], frozenset[str]]
+
+
+@lru_cache(maxsize=1024)
+def _contrasts(explanation: str | None) -> tuple[_Contrast, ...]:
+    """The explanation's contrasts, (A words, B words): "A rather than B", "A instead of B",
+    "A, not B" ("it's the data, not the optimizer"), with words on both sides left out."""
+    if not explanation:
+        return ()
+    folded = _fold(explanation)
+    out: list[_Contrast] = []
+    for offset, piece in _sentences(folded):
+        toks = _analyse_sentence(piece, offset)
+        for p, tok in enumerate(toks):
+            if tok.neg != 1 or p == 0:
+                continue
+            surface = folded[tok.start : tok.end]
+            if not (
+                surface.startswith(("rather", "instead"))
+                or (surface == "not" and toks[p - 1].clause != tok.clause)
+            ):
+                continue
+            before = {t.word for t in toks[max(0, p - 2) : p] if not t.neg and t.num is None}
+            after = {
+                t.word
+                for t in toks[p + 1 : p + 3]
+                if not t.neg and t.num is None and t.clause == tok.clause
+            }
+            if before - after and after - before:
+                out.append((frozenset(before - after), frozenset(after - before)))
+    return tuple(out)
+
+
+def _contrast_flags(explanation: str | None, answer: _Answer) -> list[Flag]:
+    """An explanation's contrast turned around: "B, not A" where it says "A, not B".
+
+    The B word stands at most 3 words before a negator and the A word at most 3 after it, in
+    the negator's clause ("it's the optimiser, not the data"; "random rather than periodic").
+    """
+    for a_words, b_words in _contrasts(explanation):
+        for sentence in answer.sentences:
+            for n, tok in enumerate(sentence):
+                if tok.neg != 1:
+                    continue
+                if any(t.word in b_words for t in sentence[max(0, n - 3) : n]) and any(
+                    t.word in a_words and t.clause == tok.clause for t in sentence[n + 1 : n + 4]
+                ):
+                    start = min(t.start for t in sentence[max(0, n - 3) : n + 4])
+                    end = max(t.end for t in sentence[max(0, n - 3) : n + 4])
+                    says = "turns around a contrast of the explanation"
+                    return [Flag("reversed", says, _original_span(answer.text, start, end))]
     return []
 
 
