@@ -1,7 +1,7 @@
 """Agreement of the grader with the labelled answer sets, against the floors of issue 4.
 
-Prints a report (run with `-s` to see it). `dev.jsonl` and `dev2.jsonl` are what rubrics are
-tuned on; their floors
+Prints a report (run with `-s` to see it). `dev.jsonl`, `dev2.jsonl` and `dev3.jsonl` are what
+rubrics are tuned on; their floors
 are the issue's test floors, with "trap rejected" read strictly (graded wrong). `holdout.jsonl`
 is never used for tuning: only its totals are printed, and it is held to the issue's goals for
 unseen answers (92% correct-vs-not, 85% three-way, 90% of traps rejected — not accepted as
@@ -27,7 +27,7 @@ def _report(name: str) -> Report:
     return report
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "dev3"])
 def test_tuning_sets_meet_the_test_floors(name: str) -> None:
     report = _report(name)
     assert report.binary >= FLOOR_BINARY, report.format(name)
@@ -43,7 +43,7 @@ def test_holdout_set_meets_the_goals_for_unseen_answers() -> None:
     assert report.correct_accepted >= 0.90, summary
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "holdout"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "holdout"])
 def test_a_grader_that_accepts_everything_would_fail(name: str) -> None:
     """The floors can fail: grading every answer correct misses them on both sets."""
     report = evaluate(load_library(user_decks=False), load_rows(HERE / f"{name}.jsonl"))
