@@ -12,8 +12,10 @@ grill_env() {  # $1: extras ("" or "test")
     fi
     if [ ! -f "$stamp" ] || [ "$_root/pyproject.toml" -nt "$stamp" ]; then
         echo "grill: installing grill${extras:+ with [$extras]} into .venv..." >&2
-        "$_venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$_root${extras:+[$extras]}" >&2 \
-            || { echo "grill: pip install failed (see above)" >&2; exit 1; }
+        # pip's own chatter goes to a log, shown only when the install fails
+        "$_venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+            -e "$_root${extras:+[$extras]}" >"$_venv/pip-install.log" 2>&1 \
+            || { tail -n 30 "$_venv/pip-install.log" >&2; echo "grill: pip install failed (log: $_venv/pip-install.log)" >&2; exit 1; }
         touch "$stamp"
     fi
 }
