@@ -26,6 +26,7 @@ __all__ = [
     "poisson_binomial",
     "predicted_score",
     "readiness",
+    "readiness_at",
     "recall_at",
 ]
 
@@ -195,6 +196,17 @@ def readiness(
         sections=tuple(g for g in sections if g.n),
         tiers=tiers,
     )
+
+
+def readiness_at(
+    deck: Deck,
+    states: Iterable[CardState],
+    at: datetime,
+    target: int,
+    scheduler: Scheduler | None = None,
+) -> Readiness:
+    """Readiness of `deck` at `at` from its stored card states (recall as FSRS predicts it)."""
+    return readiness(deck, recall_at(states, at, scheduler), at, target)
 
 
 def _group(

@@ -127,7 +127,7 @@ def _show_readiness(
     store: Store, lib: Library, options: DrillOptions, scheduler: Scheduler, target: int
 ) -> None:
     """After a session: the expected cold score, on the interview day when one is set."""
-    from grill.readiness import readiness, recall_at
+    from grill.readiness import readiness_at
     from grill.ui.drill import render_readiness
 
     main = lib.main_deck()
@@ -137,7 +137,7 @@ def _show_readiness(
     deadline = options.deadline
     interview = deadline.at if deadline is not None and deadline.active(moment) else None
     at = interview or moment
-    ready = readiness(main, recall_at(store.states(main.name).values(), at, scheduler), at, target)
+    ready = readiness_at(main, store.states(main.name).values(), at, target, scheduler)
     render_readiness(out(), ready, interview=interview)
 
 

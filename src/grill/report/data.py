@@ -21,7 +21,7 @@ from grill.clock import DAY_ROLLOVER_HOUR, study_day, to_utc
 from grill.config import Settings
 from grill.model import Card, CardState, Deck, Library, Mode, Rating, Review, SessionRecord
 from grill.plan import Deadline
-from grill.readiness import Readiness, readiness, recall_at
+from grill.readiness import Readiness, readiness_at
 from grill.scheduler import Scheduler
 from grill.store import Store
 
@@ -265,10 +265,10 @@ def gather(
     deadline = Deadline.on(settings.interview_date, now, scheduler)
     ahead = deadline if deadline is not None and deadline.active(now) else None
     target = settings.target
-    current = readiness(deck, recall_at(states.values(), now, scheduler), now, target)
+    current = readiness_at(deck, states.values(), now, target, scheduler)
     day = None
     if ahead is not None:
-        day = readiness(deck, recall_at(states.values(), ahead.at, scheduler), ahead.at, target)
+        day = readiness_at(deck, states.values(), ahead.at, target, scheduler)
     activity = _activity(_day_counts(store, now), now)
     streak, best = _streaks(activity, now)
     forecast, due_now = _forecast(deck, states, ahead, now)
@@ -385,7 +385,7 @@ def _history(
                 states[mine[i].card_id] = after
             i += 1
         if day >= start:
-            ready = readiness(deck, recall_at(states.values(), end, scheduler), end, target)
+            ready = readiness_at(deck, states.values(), end, target, scheduler)
             points.append(ReadinessPoint(day.date(), ready.expected, ready.p_target, ready.studied))
         day += timedelta(days=1)
     return tuple(points)

@@ -16,7 +16,7 @@ from grill.config import Settings
 from grill.errors import UsageError
 from grill.model import Deck, Library
 from grill.plan import Deadline
-from grill.readiness import Readiness, readiness, recall_at
+from grill.readiness import Readiness, readiness_at
 from grill.scheduler import Scheduler
 from grill.simulate import Projection, Scenario, project
 from grill.store import Store
@@ -100,8 +100,8 @@ def plan_view(store: Store, library: Library, settings: Settings, now: datetime)
         desired_retention=settings.desired_retention,
     )
     studied = stored.values()
-    idle = readiness(deck, recall_at(studied, deadline.at, scheduler), deadline.at, settings.target)
-    current = readiness(deck, recall_at(studied, now, scheduler), now, settings.target)
+    idle = readiness_at(deck, studied, deadline.at, settings.target, scheduler)
+    current = readiness_at(deck, studied, now, settings.target, scheduler)
     return PlanView(deck, deadline.at, now, settings.target, followed, idle, current)
 
 
