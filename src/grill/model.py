@@ -77,14 +77,6 @@ class Verdict(IntEnum):
     def label(self) -> str:
         return self.name.lower()
 
-    @classmethod
-    def parse(cls, text: str) -> Verdict:
-        key = text.strip().lower()
-        for verdict in cls:
-            if key == verdict.label:
-                return verdict
-        raise ValueError(f"unknown verdict {text!r}: use correct, partial or wrong")
-
 
 @dataclass(frozen=True)
 class Point:
