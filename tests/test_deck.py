@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from grill import deck as deck_module
 from grill.deck import deck_schema, load_deck, load_library, parse_deck
 from grill.errors import DeckError
+from grill.model import Card
 from grill.paths import builtin_decks_dir
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,9 +153,41 @@ def test_a_cached_deck_equals_the_parsed_one_and_follows_edits(tmp_path: Path) -
     )
     path.write_text(text)
     first = load_deck(path)
-    assert load_deck(path) == first  # second load comes from the cache
+    with pytest.MonkeyPatch.context() as patch:  # the second load must not parse
+        patch.setattr("grill.deck.parse_deck", lambda *a, **k: pytest.fail("parsed again"))
+        again = load_deck(path)
+    assert again == first and again.cards.ids == ("one", "two")
     path.write_text(text.replace("question: Two?", "question: Deux?"))
     assert load_deck(path).card("two").question == "Deux?"  # new content, new cache key
+
+
+def test_a_cached_deck_builds_a_card_only_when_it_is_read(tmp_path: Path) -> None:
+    """Listing or scheduling thousands of cached cards must not unpickle them all."""
+    path = tmp_path / "big.yaml"
+    cards = "".join(
+        f"  - id: c{i}\n    n: {i}\n    section: A\n    question: Q{i}?\n    answer: A{i}.\n"
+        f"    rubric:\n      points:\n        - id: p\n          says: a{i}\n"
+        f"          match: [a{i}]\n"
+        for i in range(1, 301)
+    )
+    path.write_text(f"deck: big\ntitle: Big\nsections:\n  - key: A\n    title: A\ncards:\n{cards}")
+    parsed = load_deck(path)
+    built: list[bytes] = []
+    real = deck_module._cached_card
+
+    def counting(blob: bytes, where: Path) -> Card:
+        built.append(blob)
+        return real(blob, where)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(deck_module, "_cached_card", counting)
+        cached = load_deck(path)
+        assert len(cached.cards) == 300 and cached.cards.numbers[:3] == (1, 2, 3)
+        assert cached.cards.sections == ("A",) * 300 and built == []
+        assert cached.card("c250") == parsed.card("c250") and len(built) == 1
+        assert cached.card("7") == parsed.card("7") and len(built) == 2
+        assert cached.card("c250") is cached.card("c250") and len(built) == 2
+        assert list(cached.cards) == list(parsed.cards) and len(built) == 300
 
 
 def test_a_tampered_cache_file_is_ignored_and_never_runs(tmp_path: Path, grill_home: Path) -> None:
@@ -178,3 +212,15 @@ def test_a_tampered_cache_file_is_ignored_and_never_runs(tmp_path: Path, grill_h
     cached.write_bytes(pickle.dumps(Evil()))
     assert load_deck(path).card("warmup-why").answer == "Because."
     assert not marker.exists()
+
+    # the same payload hidden in one card's row: refused when the card is read, and the
+    # damaged file is removed so that the next load parses the deck again
+    head, rows = pickle.loads(cached.read_bytes())
+    evil_rows = [(*row[:3], pickle.dumps(Evil())) for row in rows]
+    cached.write_bytes(pickle.dumps((head, evil_rows)))
+    deck = load_deck(path)
+    assert deck.cards.ids == ("warmup-why",)
+    with pytest.raises(DeckError, match="cache was damaged and has been removed"):
+        deck.card("warmup-why")
+    assert not marker.exists() and not cached.exists()
+    assert load_deck(path).card("warmup-why").answer == "Because."

@@ -11,16 +11,17 @@ importing yaml would cost `grill due` more than loading a small cached deck.
 
 from __future__ import annotations
 
-import gc
+import contextlib
 import hashlib
 import importlib.util
+import io
 import os
 import pickle
 import re
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import cache
+from dataclasses import dataclass, field, replace
+from functools import cache, partial
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,7 @@ from grill.answers import CONTROL
 from grill.errors import DeckError, DeckIssue
 from grill.model import (
     Card,
+    CardList,
     Case,
     CasePart,
     Deck,
@@ -603,8 +605,24 @@ def _duplicate_decks(decks: list[Deck]) -> list[DeckIssue]:
 # A valid deck is cached keyed on its bytes, its shown path and grill's version, as a pickle read
 # back by an unpickler that can build grill's own model classes and nothing else, so a tampered
 # cache file cannot run code. A cache that cannot be read or written is simply skipped.
+#
+# The file holds the deck without its cards, then each card's id, number and section beside the
+# card pickled on its own. Reading those rows costs little; a card is unpickled only when it is
+# read (CardList.deferred), so `grill due` over 20,000 cards builds the few that are due.
 
-_CACHEABLE = {"Card", "Case", "CasePart", "Deck", "FollowUp", "Point", "Rubric", "Section", "Tier"}
+_CACHE_FORMAT = "2"  # part of the key: a file in an older layout is never read
+_CACHEABLE = {
+    "Card",
+    "CardList",
+    "Case",
+    "CasePart",
+    "Deck",
+    "FollowUp",
+    "Point",
+    "Rubric",
+    "Section",
+    "Tier",
+}
 
 
 class _ModelUnpickler(pickle.Unpickler):
@@ -618,40 +636,56 @@ def _cache_file(raw: bytes, shown: str, builtin: bool) -> Path:
     from grill import __version__
 
     digest = hashlib.sha256(raw)  # fed in two parts: joining them would copy the whole deck
-    digest.update(f"\0{shown}\0{builtin}\0{__version__}".encode())
+    digest.update(f"\0{shown}\0{builtin}\0{__version__}\0{_CACHE_FORMAT}".encode())
     key = digest.hexdigest()
     return grill_home() / "cache" / "decks" / f"{key[:40]}.pickle"
 
 
 def _cache_get(raw: bytes, shown: str, builtin: bool) -> Deck | None:
-    # the collector would scan the young objects again and again while thousands are built:
-    # pausing it makes loading a 5,000-card deck about three times faster
-    enabled = gc.isenabled()
-    gc.disable()
+    path = _cache_file(raw, shown, builtin)
     try:
-        with _cache_file(raw, shown, builtin).open("rb") as fh:
-            deck = _ModelUnpickler(fh).load()
+        with path.open("rb") as fh:
+            head, rows = _ModelUnpickler(fh).load()
+        if not isinstance(head, Deck):
+            return None
+        ids, numbers, sections, blobs = zip(*rows, strict=True) if rows else ((),) * 4
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError):
         return None
-    finally:
-        # and once they are built, the objects alive now (the deck among them) leave the
-        # collector's generations for good: they live as long as the command, and 20,000 cards
-        # walked again by each later collection cost more than reading them did
-        gc.freeze()
-        if enabled:
-            gc.enable()
-    return deck if isinstance(deck, Deck) else None
+
+    def make(i: int) -> Card:
+        return _cached_card(blobs[i], path)
+
+    return replace(head, cards=CardList.deferred(ids, numbers, sections, make))
+
+
+def _cached_card(blob: bytes, path: Path) -> Card:
+    """One card of a cached deck, unpickled when it is first read."""
+    try:
+        card = _ModelUnpickler(io.BytesIO(blob)).load()
+    except (pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError):
+        card = None
+    if not isinstance(card, Card):
+        # its row was read from the same file moments ago, so this is tampering or a disk
+        # fault: drop the file so that the next command parses the deck again
+        path.unlink(missing_ok=True)
+        message = "the parsed-deck cache was damaged and has been removed: run the command again"
+        raise DeckError([DeckIssue(str(path), 1, 1, message)])
+    return card
 
 
 def _cache_put(raw: bytes, deck: Deck) -> None:
     path = _cache_file(raw, deck.path, deck.builtin)
+    dump = partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
+    rows = [(c.id, c.n, c.section, dump(c)) for c in deck.cards]
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(deck, protocol=pickle.HIGHEST_PROTOCOL))
+        tmp.write_bytes(dump((replace(deck, cards=CardList()), rows)))
         os.replace(tmp, path)
     except OSError:
-        pass
+        # on a full disk, a half-written file would take the room the review needs
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------- plain data -> model objects
@@ -702,7 +736,7 @@ def _build(data: dict[str, Any], root: yaml.Node | None, r: _Reader, builtin: bo
         name=name,
         title=data.get("title") or "",
         path=r.path,
-        cards=cards,
+        cards=CardList(cards),
         cases=cases,
         sections=sections,
         tiers=tiers,

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from enum import IntEnum, StrEnum
+from itertools import repeat
+from typing import overload
 
 from grill.errors import NotFoundError
 
 __all__ = [
     "BUILTIN_DECK",
     "Card",
+    "CardList",
     "CardState",
     "Case",
     "CaseGrade",
@@ -142,6 +145,104 @@ class Card:
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
+class CardList(Sequence[Card]):
+    """A deck's cards in source order: an immutable sequence that compares equal to a tuple of
+    the same cards.
+
+    A list read from the deck cache (`CardList.deferred`) knows each card's id, number and
+    section up front and builds a `Card` only when that card is read, so choosing today's cards
+    among 20,000 builds the few that are due. `ids`, `sections`, `numbers` and `find` never
+    build a card.
+    """
+
+    __slots__ = ("_built", "_by_id", "_make", "ids", "numbers", "sections")
+
+    ids: tuple[str, ...]
+    numbers: tuple[int, ...]
+    sections: tuple[str, ...]
+    _built: list[Card | None]
+    _make: Callable[[int], Card] | None
+    _by_id: dict[str, int] | None
+
+    def __init__(self, cards: Iterable[Card] = ()) -> None:
+        built = list(cards)
+        self._fill(
+            tuple(c.id for c in built),
+            tuple(c.n for c in built),
+            tuple(c.section for c in built),
+            list[Card | None](built),
+            None,
+        )
+
+    @classmethod
+    def deferred(
+        cls,
+        ids: tuple[str, ...],
+        numbers: tuple[int, ...],
+        sections: tuple[str, ...],
+        make: Callable[[int], Card],
+    ) -> CardList:
+        """Cards whose i-th is `make(i)`, called once, when that card is first read."""
+        cards = cls.__new__(cls)
+        cards._fill(ids, numbers, sections, [None] * len(ids), make)
+        return cards
+
+    def _fill(
+        self,
+        ids: tuple[str, ...],
+        numbers: tuple[int, ...],
+        sections: tuple[str, ...],
+        built: list[Card | None],
+        make: Callable[[int], Card] | None,
+    ) -> None:
+        self.ids, self.numbers, self.sections = ids, numbers, sections
+        self._built, self._make, self._by_id = built, make, None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, i: int) -> Card: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Card, ...]: ...
+    def __getitem__(self, i: int | slice) -> Card | tuple[Card, ...]:
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(*i.indices(len(self))))
+        card = self._built[i]
+        if card is not None:
+            return card
+        assert self._make is not None  # only a deferred list has unbuilt cards
+        made = self._make(i % len(self))
+        self._built[i] = made
+        return made
+
+    def __iter__(self) -> Iterator[Card]:
+        return (self[i] for i in range(len(self)))
+
+    def find(self, card_id: str) -> Card | None:
+        """The card with this id, if any."""
+        if self._by_id is None:
+            # built backwards so that, were an id repeated, its first card would win
+            count = len(self.ids)
+            self._by_id = dict(zip(reversed(self.ids), range(count - 1, -1, -1), strict=True))
+        at = self._by_id.get(card_id)
+        return None if at is None else self[at]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CardList | tuple):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.ids)
+
+    def __repr__(self) -> str:
+        return f"CardList({len(self)} cards)"
+
+    def __reduce__(self) -> tuple[type[CardList], tuple[tuple[Card, ...]]]:
+        return (CardList, (tuple(self),))
+
+
 @dataclass(frozen=True)
 class Section:
     key: str
@@ -209,7 +310,7 @@ class Deck:
     name: str
     title: str
     path: str
-    cards: tuple[Card, ...] = ()
+    cards: CardList = field(default_factory=CardList)
     cases: tuple[Case, ...] = ()
     sections: tuple[Section, ...] = ()
     tiers: tuple[Tier, ...] = ()
@@ -218,11 +319,17 @@ class Deck:
     description: str = ""
     builtin: bool = False
 
+    def __post_init__(self) -> None:
+        given: object = self.cards
+        if not isinstance(given, CardList):  # a plain tuple of cards is taken too
+            object.__setattr__(self, "cards", CardList(self.cards))
+
     def card(self, ref: str) -> Card | None:
         """A card by id, or by its number `n`."""
-        for card in self.cards:
-            if card.id == ref or (ref.isdigit() and card.n == int(ref)):
-                return card
+        if (found := self.cards.find(ref)) is not None:
+            return found
+        if ref.isdigit() and int(ref) in self.cards.numbers:
+            return self.cards[self.cards.numbers.index(int(ref))]
         return None
 
     def section_title(self, key: str) -> str:
@@ -260,6 +367,28 @@ class Library:
         decks = (self.deck(deck),) if deck else self.decks
         return tuple(card for d in decks for card in d.cards)
 
+    def keys(self, deck: str | None = None) -> list[tuple[str, str]]:
+        """(deck, card id) of every card, or of one deck's, in the order of `cards`, without
+        building a card."""
+        decks = (self.deck(deck),) if deck else self.decks
+        return [key for d in decks for key in zip(repeat(d.name), d.cards.ids)]
+
+    def sections(self, deck: str | None = None) -> dict[tuple[str, str], str]:
+        """The section of every card, or of one deck's, by (deck, card id)."""
+        decks = (self.deck(deck),) if deck else self.decks
+        return {
+            (d.name, card_id): section
+            for d in decks
+            for card_id, section in zip(d.cards.ids, d.cards.sections, strict=True)
+        }
+
+    def card_at(self, key: tuple[str, str]) -> Card:
+        """The card with this (deck, card id), as `keys` gives them."""
+        found = self.deck(key[0]).cards.find(key[1])
+        if found is None:
+            raise NotFoundError(f"no card '{key[1]}' in deck '{key[0]}'")
+        return found
+
     def cases(self) -> tuple[Case, ...]:
         return tuple(case for d in self.decks for case in d.cases)
 
@@ -281,7 +410,8 @@ class Library:
             if found is None:
                 raise NotFoundError(f"no card number {ref} in deck '{home.name if home else '-'}'")
             return found
-        matches = [c for c in self.cards(deck) if c.id == ref]
+        decks = (self.deck(deck),) if deck else self.decks
+        matches = [c for d in decks if (c := d.cards.find(ref)) is not None]
         if len(matches) > 1:
             names = ", ".join(f"{c.deck}/{c.id}" for c in matches)
             raise NotFoundError(f"'{ref}' is in several decks; say which: {names}")

@@ -86,7 +86,7 @@ def validate(
     if not paths:
         lib = library()
         _raise_phrase_issues(lib.decks)
-        out().print(f"[green]ok[/]: {len(lib.decks)} deck(s), {len(lib.cards())} cards")
+        out().print(f"[green]ok[/]: {len(lib.decks)} deck(s), {len(lib.keys())} cards")
         return
     issues = []
     for path in paths:

@@ -348,7 +348,7 @@ def _forecast(
 ) -> tuple[tuple[DayCount, ...], int]:
     """Cards coming due on each of the next FORECAST_DAYS study days (today: including overdue),
     with the interview date's adjustments when one is ahead; and the number due right now."""
-    known = {c.id for c in deck.cards}
+    known = set(deck.cards.ids)
     scoped = {k: s for k, s in states.items() if k in known}
     if deadline is not None:
         scoped = deadline.adjust_due(scoped, now)
@@ -366,7 +366,7 @@ def _history(
     deck: Deck, reviews: Sequence[Review], scheduler: Scheduler, target: int, now: datetime
 ) -> tuple[ReadinessPoint, ...]:
     """Readiness at the end of each study day since the first review (the last HISTORY_DAYS)."""
-    ids = {c.id for c in deck.cards}
+    ids = set(deck.cards.ids)
     mine = [r for r in reviews if r.deck == deck.name and r.card_id in ids and r.after]
     if not mine:
         return ()
@@ -437,7 +437,6 @@ def _weakest(
     deck: Deck, ready: Readiness, states: Mapping[str, CardState], reviews: Sequence[Review]
 ) -> tuple[WeakCard, ...]:
     """The studied cards least likely to be recalled cold now, with their last answer."""
-    cards = {c.id: c for c in deck.cards}
     by_card: dict[str, list[Review]] = {}
     for r in reviews:
         if r.deck == deck.name:
@@ -445,7 +444,9 @@ def _weakest(
     studied = [c for c in ready.cards if c.studied]
     weakest = sorted(studied, key=lambda c: (c.chance, c.n))[:WEAKEST]
     return tuple(
-        _weak_card(cards[c.id], c.chance, states.get(c.id), by_card.get(c.id, [])) for c in weakest
+        _weak_card(card, c.chance, states.get(c.id), by_card.get(c.id, []))
+        for c in weakest
+        if (card := deck.card(c.id)) is not None
     )
 
 
@@ -472,7 +473,11 @@ def _weak_card(
 
 
 def _numbers(library: Library) -> dict[tuple[str, str], int]:
-    return {(c.deck, c.id): c.n for c in library.cards()}
+    return {
+        (d.name, card_id): n
+        for d in library.decks
+        for card_id, n in zip(d.cards.ids, d.cards.numbers, strict=True)
+    }
 
 
 def iter_log(store: Store, library: Library) -> Iterator[LogRow]:

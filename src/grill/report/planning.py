@@ -90,7 +90,7 @@ def plan_view(store: Store, library: Library, settings: Settings, now: datetime)
         )
     deck = _deck(library)
     stored = {s.card_id: s for s in store.states(deck.name).values()}
-    states = [stored.get(c.id) for c in deck.cards]
+    states = [stored.get(card_id) for card_id in deck.cards.ids]
     followed = project(
         states,
         deadline.at,
