@@ -100,6 +100,25 @@ def test_due_json_has_due_and_new_with_id_n_deck_due() -> None:
     assert len(data["new"]) == 14
 
 
+def test_due_lists_the_oldest_twenty_and_counts_the_rest_unless_asked_for_all() -> None:
+    for n in range(1, 26):
+        grill("review", str(n), "--rating", "good", now=f"2026-12-02T09:{n:02d}:00+00:00")
+    later = "2027-03-01T09:00:00+00:00"
+
+    def due_rows(*args: str) -> tuple[list[int], str]:
+        screen = grill("due", *args, now=later)
+        due_table = screen.split("New today")[0]
+        return [int(n) for n in re.findall(r"^│\s*(\d+) │", due_table, re.M)], flat(screen)
+
+    listed, screen = due_rows()
+    assert listed == list(range(1, 21))  # reviewed one minute apart: oldest first
+    assert "Due now: 25" in screen
+    assert "... and 5 more due: `grill due --all` lists them" in screen
+    listed, screen = due_rows("--all")
+    assert listed == list(range(1, 26)) and "more due" not in screen
+    assert len(due(later)["due"]) == 25  # JSON always has every card
+
+
 def test_options_new_limit_section_and_settings_file(grill_home: Path) -> None:
     assert [c["n"] for c in due(DAY1)["new"]][:3] == [1, 2, 3]
     section = json.loads(grill("due", "--json", "--section", "C"))

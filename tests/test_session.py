@@ -265,6 +265,16 @@ def test_orphans_are_found_against_the_library(store: Store) -> None:
     assert [o.card_id for o in find_orphans(store, smaller)] == ["c1"]
 
 
+def test_the_plan_counts_orphans_with_state_and_with_log_only_reviews(store: Store) -> None:
+    clock = Clock(T0)
+    _answer_all(_drill(store, clock, new_limit=3), clock)  # c1-c3 get a state
+    store.record_review("d", "c6", reviewed_at=T0, rating=Rating.GOOD, schedule=None)
+    assert plan(store, _library(), DrillOptions(), clock.now).orphans == 0
+    smaller = Library((Deck("d", "Deck", "d.yaml", cards=(_card(2), _card(4))),))
+    assert plan(store, smaller, DrillOptions(), clock.now).orphans == 3  # c1, c3; c6 in the log
+    assert [o.card_id for o in find_orphans(store, smaller)] == ["c1", "c3", "c6"]
+
+
 def test_an_edited_card_keeps_its_state_and_history(store: Store) -> None:
     clock = Clock(T0)
     _answer_all(_drill(store, clock, new_limit=1), clock)

@@ -113,6 +113,8 @@ class Plan:
     """New cards already introduced this study day (counted against the daily limit)."""
     lead: int = 0
     """How many of `new` come before the due cards (an interview date's pace; else 0)."""
+    orphans: int = 0
+    """Cards with history that no loaded deck defines (`find_orphans` lists them)."""
 
     @property
     def queue(self) -> list[Card]:
@@ -121,17 +123,18 @@ class Plan:
         return new[: self.lead] + [c for c, _ in self.due] + new[self.lead :]
 
 
-def _in_scope(library: Library, options: DrillOptions) -> tuple[Card, ...]:
-    cards = library.cards(options.deck)
+def _in_scope(library: Library, options: DrillOptions) -> list[tuple[str, str]]:
+    """The (deck, card id) of the cards the options allow, in deck then source order. Keys,
+    not cards: among thousands, `plan` builds only the cards it returns."""
+    keys = library.keys(options.deck)
     if options.section:
-        key = options.section.strip().lower()
-        known = sorted({c.section for c in cards})
-        cards = tuple(c for c in cards if c.section.lower() == key)
-        if not cards:
-            raise NotFoundError(
-                f"no cards in section '{options.section}' (sections: {', '.join(known)})"
-            )
-    return cards
+        wanted = options.section.strip().lower()
+        sections = library.sections(options.deck)
+        keys = [k for k in keys if sections[k].lower() == wanted]
+        if not keys:
+            known = ", ".join(sorted(set(sections.values())))
+            raise NotFoundError(f"no cards in section '{options.section}' (sections: {known})")
+    return keys
 
 
 def new_introduced(store: Store, now: datetime) -> int:
@@ -154,16 +157,16 @@ def _states(
 
 def plan(store: Store, library: Library, options: DrillOptions, now: datetime) -> Plan:
     """The queue for a drill starting at `now` (see the module docstring for the order)."""
-    cards = _in_scope(library, options)
+    keys = _in_scope(library, options)
     states, studied_keys = _states(store, options, now)
-    studied = [(c, states[(c.deck, c.id)]) for c in cards if (c.deck, c.id) in states]
+    studied = [(k, states[k]) for k in keys if k in states]
     due = sorted((p for p in studied if p[1].due <= now), key=lambda p: p[1].due)
     learning = sorted(
         (p for p in studied if _learning(p[1]) and now < p[1].due <= now + LEARN_AHEAD),
         key=lambda p: p[1].due,
     )
     introduced = new_introduced(store, now)
-    unseen = [c for c in cards if (c.deck, c.id) not in studied_keys]
+    unseen = [k for k in keys if k not in studied_keys]
     limit, lead = options.new_limit, 0
     if options.deadline is not None:
         due, limit, lead = _for_the_day(options.deadline, due, len(unseen) + introduced, now, limit)
@@ -173,22 +176,29 @@ def plan(store: Store, library: Library, options: DrillOptions, now: datetime) -
         lead = min(lead, len(new), options.limit)
         due = due[: options.limit - lead]
         new = new[: max(lead, options.limit - len(due))]
-    return Plan(tuple(due), tuple(new), tuple(learning), introduced, lead)
+    card = library.card_at
+    return Plan(
+        tuple((card(k), s) for k, s in due),
+        tuple(card(k) for k in new),
+        tuple((card(k), s) for k, s in learning),
+        introduced,
+        lead,
+        len(store.orphan_keys(_known(library), studied_keys)),
+    )
 
 
 def _for_the_day(
     deadline: Deadline,
-    due: list[tuple[Card, CardState]],
+    due: list[tuple[tuple[str, str], CardState]],
     unseen: int,
     now: datetime,
     per_day: int,
-) -> tuple[list[tuple[Card, CardState]], int, int]:
+) -> tuple[list[tuple[tuple[str, str], CardState]], int, int]:
     """With an interview date (grill.plan): due cards ranked by their gain on the day, the
     day's new-card limit and how many new cards to ask before the due ones (the pace)."""
-    cards = {state.key: (card, state) for card, state in due}
     _, ranked, _ = deadline.order([s for _, s in due], [], now, 0)
     pace = deadline.new_pace(unseen, now)
-    return [cards[s.key] for s in ranked], deadline.new_limit(unseen, now, per_day), pace
+    return [(s.key, s) for s in ranked], deadline.new_limit(unseen, now, per_day), pace
 
 
 def _learning(state: CardState) -> bool:
@@ -244,8 +254,11 @@ def record_answer(
 
 def find_orphans(store: Store, library: Library) -> list[Orphan]:
     """Stored cards (and cases) that no loaded deck defines any more, with their history."""
-    known = {(c.deck, c.id) for c in library.cards()} | {(c.deck, c.id) for c in library.cases()}
-    return store.orphans(known)
+    return store.orphans(_known(library))
+
+
+def _known(library: Library) -> set[tuple[str, str]]:
+    return {*library.keys(), *((c.deck, c.id) for c in library.cases())}
 
 
 def resolve_card(
@@ -518,11 +531,11 @@ class Drill:
 
     def _outlook(self, now: datetime) -> tuple[int, int, datetime | None]:
         """Cards due by the end of the next study day, new cards then, the next due time."""
-        cards = _in_scope(self.library, self.options)
+        keys = _in_scope(self.library, self.options)
         states = self.store.states()
-        scoped = [states[(c.deck, c.id)] for c in cards if (c.deck, c.id) in states]
+        scoped = [states[k] for k in keys if k in states]
         tomorrow_ends = study_day(now) + timedelta(days=2)
         due_tomorrow = sum(1 for s in scoped if s.due < tomorrow_ends)
-        unseen = sum(1 for c in cards if (c.deck, c.id) not in states)
+        unseen = len(keys) - len(scoped)
         upcoming = [s.due for s in scoped if s.due > now]
         return due_tomorrow, min(unseen, self.options.new_limit), min(upcoming, default=None)

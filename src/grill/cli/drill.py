@@ -31,7 +31,14 @@ from grill.session import (
     resolve_card,
 )
 from grill.store import Store
-from grill.ui.study import render_due, render_history, render_orphans, render_review, render_undo
+from grill.ui.study import (
+    SHOWN_DUE,
+    render_due,
+    render_history,
+    render_orphans,
+    render_review,
+    render_undo,
+)
 
 if TYPE_CHECKING:  # fsrs, the drill screen and the prompt load when a drill starts
     from grill.scheduler import Scheduler
@@ -147,11 +154,18 @@ def today() -> None:
 
 
 def due(
-    deck: DeckOpt = None, section: SectionOpt = None, new: NewOpt = None, as_json: JsonOpt = False
+    deck: DeckOpt = None,
+    section: SectionOpt = None,
+    new: NewOpt = None,
+    show_all: Annotated[
+        bool, typer.Option("--all", help=f"List every due card, not the first {SHOWN_DUE}.")
+    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
-    """The cards due now and the new cards available today.
+    """The cards due now, oldest first, and the new cards available today.
 
-    JSON: {"due": [{"id", "n", "deck", "due"}], "new": [...]} (a new card's "due" is null).
+    JSON (always every card): {"due": [{"id", "n", "deck", "due"}], "new": [...]} (a new
+    card's "due" is null).
 
     Example: grill due --json | jq '.due | length'
     """
@@ -160,7 +174,6 @@ def due(
     moment = now()
     with Store.open() as store:
         queue = plan(store, lib, options, moment)
-        orphaned = len(find_orphans(store, lib))
     if as_json:
         print_json(
             {
@@ -172,7 +185,14 @@ def due(
             }
         )
         return
-    render_due(out(), queue, options.new_limit, moment, orphaned)
+    render_due(
+        out(),
+        queue,
+        options.new_limit,
+        moment,
+        queue.orphans,
+        shown=None if show_all else SHOWN_DUE,
+    )
 
 
 def review(

@@ -524,22 +524,34 @@ class Store:
             (high,) = self._conn.execute("SELECT MAX(id) FROM reviews").fetchone()
         return low, high
 
-    def orphans(self, known: Collection[tuple[str, str]]) -> list[Orphan]:
-        """Cards with state or history whose (deck, card_id) is not in `known` (what the loaded
-        decks define: pass cards and cases). Their history is kept, never dropped.
+    def orphan_keys(
+        self,
+        known: Collection[tuple[str, str]],
+        studied: Collection[tuple[str, str]] | None = None,
+    ) -> list[tuple[str, str]]:
+        """(deck, card_id) of the cards with state or history that are not in `known` (what
+        the loaded decks define: pass cards and cases), sorted. `studied`: what `studied()`
+        returned, when the caller has it already.
 
         The log is not scanned: a card with a scheduled review always has a row in `cards`
         (`record_review` writes it in the same transaction; `undo_last` removes it only with
         the card's first and last scheduled review), so the cards with history are those in
         `cards` plus those with log-only reviews, which an index of their own lists."""
-        known = set(known)
         with self._errors("list orphaned cards"):
-            rows = self._conn.execute(
-                "SELECT deck, card_id FROM cards"
-                " UNION SELECT deck, card_id FROM reviews WHERE after_state IS NULL"
-            ).fetchall()
-            found = []
-            for deck, card_id in sorted({(str(d), str(c)) for d, c in rows} - known):
+            cursor = self._conn.cursor()
+            cursor.row_factory = None  # plain tuples: thousands of keys, no Row objects
+            keys = set(self.studied() if studied is None else studied)
+            keys.update(
+                cursor.execute("SELECT deck, card_id FROM reviews WHERE after_state IS NULL")
+            )
+        return sorted(keys.difference(known))
+
+    def orphans(self, known: Collection[tuple[str, str]]) -> list[Orphan]:
+        """The orphaned cards (`orphan_keys`) with their review count, last review and state.
+        Their history is kept, never dropped."""
+        found = []
+        with self._errors("list orphaned cards"):
+            for deck, card_id in self.orphan_keys(known):
                 count, last = self._conn.execute(
                     "SELECT COUNT(*), MAX(reviewed_at) FROM reviews WHERE deck = ? AND card_id = ?",
                     (deck, card_id),

@@ -14,6 +14,7 @@ from grill.session import Plan
 from grill.ui.drill import format_duration
 
 __all__ = [
+    "SHOWN_DUE",
     "render_due",
     "render_history",
     "render_orphans",
@@ -30,10 +31,21 @@ def _when(moment: datetime | None, now: datetime) -> str:
     return f"{local:%d %b %H:%M}" if local.year == now.year else f"{local:%d %b %Y %H:%M}"
 
 
+SHOWN_DUE = 20
+"""Due cards `grill due` lists before it only counts the rest (`--all` lists them all)."""
+
+
 def render_due(
-    console: Console, plan: Plan, new_limit: int, now: datetime, orphans: int = 0
+    console: Console,
+    plan: Plan,
+    new_limit: int,
+    now: datetime,
+    orphans: int = 0,
+    *,
+    shown: int | None = SHOWN_DUE,
 ) -> None:
-    """Cards due now (oldest first) and the new cards today's limit still allows."""
+    """Cards due now (oldest first, the first `shown` of them; None: all) and the new cards
+    today's limit still allows."""
     several = len({c.deck for c, _ in plan.due} | {c.deck for c in plan.new}) > 1
     due = Table(title=f"Due now: {len(plan.due)}", title_justify="left")
     due.add_column("#", justify="right")
@@ -41,13 +53,17 @@ def render_due(
     if several:
         due.add_column("deck", overflow="fold")
     due.add_column("due", no_wrap=True)
-    for card, state in plan.due:
+    listed = plan.due if shown is None else plan.due[:shown]
+    for card, state in listed:
         deck = [card.deck] if several else []
         due.add_row(str(card.n), card.id, *deck, _when(state.due, now))
     if plan.due:
         console.print(due)
     else:
         console.print(Text("Due now: none", style="bold"))
+    if len(listed) < len(plan.due):
+        more = len(plan.due) - len(listed)
+        console.print(Text(f"... and {more} more due: `grill due --all` lists them", style="dim"))
     title = f"New today: {len(plan.new)} (limit {new_limit}/day, {plan.new_today} introduced today)"
     if plan.new:
         new = Table(title=title, title_justify="left")
