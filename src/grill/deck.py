@@ -19,6 +19,7 @@ import os
 import pickle
 import re
 import sys
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
@@ -646,6 +647,7 @@ def _cache_get(raw: bytes, shown: str, builtin: bool) -> Deck | None:
     try:
         with path.open("rb") as fh:
             head, rows = _ModelUnpickler(fh).load()
+            _mark_used(fh.fileno())
         if not isinstance(head, Deck):
             return None
         ids, numbers, sections, blobs = zip(*rows, strict=True) if rows else ((),) * 4
@@ -686,6 +688,29 @@ def _cache_put(raw: bytes, deck: Deck) -> None:
         # on a full disk, a half-written file would take the room the review needs
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+    _prune_cache(path.parent)
+
+
+CACHE_KEEP_DAYS = 30
+"""A parsed-deck cache file unused this long is removed when another is written: every edit
+of a deck gives it a new key, and the old file would otherwise stay for good."""
+
+
+def _mark_used(fd: int) -> None:
+    """Bring a cache file's mtime to now when it is a day old, so that pruning sees it used
+    (once a day: a hit costs no write)."""
+    with contextlib.suppress(OSError):
+        if time.time() - os.fstat(fd).st_mtime > 86_400:
+            os.utime(fd)
+
+
+def _prune_cache(folder: Path) -> None:
+    cutoff = time.time() - CACHE_KEEP_DAYS * 86_400
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.name.endswith((".pickle", ".tmp")) and entry.stat().st_mtime < cutoff:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
 
 
 # ---------------------------------------------------------------- plain data -> model objects
