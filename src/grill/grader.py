@@ -52,7 +52,10 @@ Negation
     `lack`, `instead of`, `rather than`, and folded predicates (`unnecessary`, `unneeded` = not
     needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations. `avoid`
     and `unlike` are soft negators, and dismissals (`rare`, `myth`, `tempting`, ...) soft
-    negators on either side: they only stop a misconception or red flag from counting. So do a
+    negators on either side: they only stop a misconception or red flag from counting, also
+    when they stand between its words ("smoothing it that way would be backwards, since bigger
+    batches ..."); `before` up to two words ahead of a verb of blaming ("before anyone pins it
+    on bit flips") is a soft negator too. So do a
     verbal negation of a verb of helping after it ("raising the batch won't smooth it") and a
     later clause of its sentence that is only a verbal negation ("..., so I wouldn't").
     Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
@@ -637,6 +640,11 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"(?<![a-z0-9.])x\s?(\d+(?:\.\d+)?)(?![\d.]*[a-z0-9])"), r" \1x "),
     (re.compile(r"(?<![\d.])1\s*/\s*(?=[a-z(])"), " inversely "),
     (re.compile(r"\.{2,}"), ". "),
+    # a judgement, not the backward pass: "that would be backwards"
+    (
+        re.compile(r"\b(is|be|are|was|'s|seems|sounds|get it|got it|exactly) backwards\b"),
+        r"\1 counterproductive",
+    ),
     (re.compile(r"([a-z])\1{2,}"), r"\1"),  # `sloooow` = `slow`
 )
 _SENTENCE = re.compile(r"(?:[.!?;]+(?=\s|$|[\"')\]])|\n+|\.(?=[a-z]{2}))")
@@ -925,9 +933,12 @@ _SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
 # Dismissals: they stop a misconception or red flag from counting, whichever side they stand on
 # ("bit flips are rare", "the bit-flip myth", "a last resort", "rule out bit flips").
 _DISMISS_STEMS = _stems_of(
-    "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted".split()
+    """unlikely rare rarely seldom myth resort improbable doubtful tempting tempted
+    counterproductive misguided""".split()
 )
-_BLAME_STEMS = _stems_of("blame blaming assume assuming suspect suspecting jump".split())
+_BLAME_STEMS = _stems_of(
+    "blame blaming assume assuming suspect suspecting jump pin pins pinning attribute chalk".split()
+)
 _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
@@ -986,9 +997,10 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             out.append(_Tok("not", None, r.start, raws[i].end, 1, False, clause, side, sub))
             i += 1
             continue
-        if (word == "rul" and nxt == "out") or (word == _stem("before") and nxt in _BLAME_STEMS):
+        blame = _blame_after(raws, i) if word == _stem("before") else 0
+        if (word == "rul" and nxt == "out") or blame:
             out.append(_Tok("avoid", None, r.start, raws[i].end, 2, False, clause, side, sub))
-            i += 1
+            i += max(blame, 1)
             prev = "avoid"
             continue
         if word in _CHECK_STEMS or (word == "make" and nxt == "sure"):
@@ -1019,6 +1031,16 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         neg = 2 if word in _SOFT_STEMS or dismiss else 0
         out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub, pred=dismiss))
     return _mark_predicates(_join_asides(out))
+
+
+def _blame_after(raws: list[_Raw], i: int) -> int:
+    """After `before`: how many words up to a verb of blaming ("before anyone pins it on"), or 0."""
+    for k in range(i, min(i + 3, len(raws))):
+        if raws[k].sep:
+            return 0
+        if raws[k].text in _BLAME_STEMS:
+            return k - i + 1
+    return 0
 
 
 def _join_asides(toks: list[_Tok]) -> list[_Tok]:
@@ -1477,6 +1499,10 @@ def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> b
             if (tok.neg == 1 and (strict or not tok.hypo)) or (strict and tok.neg == 2):
                 return True
     last = max(picked)
+    if strict and any(
+        sentence[q].neg == 2 and sentence[q].pred for q in range(min(picked) + 1, last)
+    ):
+        return True  # a dismissal inside the placement: "smoothing it that way is backwards, ..."
     for q in range(last + 1, min(len(sentence), last + 1 + _AHEAD)):
         tok = sentence[q]
         if tok.clause != sentence[last].clause:
