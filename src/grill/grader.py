@@ -38,6 +38,10 @@ Phrases
                    (`that's it`) cannot be checked and is left out; `check_deck` reports it in a
                    required group, and a group of filler words only. Groups nest and may hold
                    `..`.
+    `= ...`        a phrase opening with `=` is tight: each bag's words stand next to each other
+                   (filler words skipped; an optional part leaves room for one word), in any
+                   order for key points and in order for misconceptions. `= value clip` matches
+                   "value clipping" but not "a value of 1.0 for clipping".
     `{lo-hi}`      a plain number, or both ends of a range, within [lo, hi]; `{lo-hi%}` a percentage
                    (a plain fraction such as `0.1` counts as 10%); `{lo-hix}` a multiplier.
                    `{v}`, `{v%}`, `{vx}` mean `{v-v}`. A bare number in a phrase (`1.0`, `2k`)
@@ -69,8 +73,10 @@ Negation
     `doesn't`, `is not`, `never`) follows the last matched word within 3 words in its clause and
     is itself followed by a predicate (`needed`, `required`, `necessary`, `helpful`, `used`, ...)
     or ends the clause ("X is not needed", but not "X doesn't underflow").
-    Under `check`, `make sure`, `ensure`, `verify` ("check the schedule isn't broken") a negator
-    does not negate key points: the point is named as a suspect; it still negates misconceptions.
+    Under `check`, `make sure`, `ensure`, `verify` ("check the schedule isn't broken", also in
+    a later clause that opens with `that`/`whether`: "check the lr isn't tiny, that nothing is
+    frozen") a negator does not negate key points: the point is named as a suspect; it still
+    negates misconceptions.
     A key point that matches only negated, with every matched word in one clause that is not a
     purpose or condition clause (`so ...`, `if ...`, `otherwise ...`), is a contradiction: a flag
     that makes the answer wrong. A negated misconception or red flag is not one ("roll back,
@@ -283,7 +289,7 @@ low: small, tiny, little
 increase: higher, larger, bigger, greater, raise, raising, bump, grow, grows, growing, rise,
     rises, rising, go up, goes up, going up, increment, climb, climbs, climbing, climbed,
     creep up, creeps up, creeping up, tick up, ticks up, ticking up, turn up, turns up,
-    turning up, turn upward, turns upward, turning upward
+    turning up, turn upward, turns upward, turning upward, uptick, upticks, upturn, upturns
 decrease: lower, lowering, smaller, reduce, reducing, reduction, cut, cutting, halve, halving,
     decline, go down, goes down, going down, fall, falls, falling, shrink, less, fewer
 double: twice, doubling, doubled, doubles
@@ -978,7 +984,8 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         i += 1
         nxt = raws[i].text if i < len(raws) else ""
         if r.sep:
-            clause, sub, hypo = clause + 1, False, False
+            # "check the lr isn't tiny, that nothing is frozen": the list of checks goes on
+            clause, sub, hypo = clause + 1, False, hypo and nxt in _CHECK_LINKS
             continue
         if r.text in ("#", "#mag"):
             out.append(_Tok("#", r.num, r.start, r.end, clause=clause, side=side, sub=sub))
@@ -1166,6 +1173,7 @@ class _Variant:
     negated: bool
     slack: int
     bare_negation: bool = False  # `(no|nothing)`: matches only an answer that is just a negation
+    tight: bool = False  # `= a b`: each bag's words stand next to each other (filler skipped)
 
 
 @dataclass(frozen=True)
@@ -1317,6 +1325,9 @@ def _join(acc: list[_Draft], options: list[_Draft]) -> list[_Draft]:
 @cache
 def _compile(phrase: str) -> _Phrase:
     stripped = phrase.strip()
+    tight = stripped.startswith("=")
+    if tight:
+        stripped = phrase = stripped[1:].strip()
     if not stripped:
         raise _PhraseError("empty phrase")
     if stripped.startswith("..") or stripped.endswith(".."):
@@ -1329,7 +1340,7 @@ def _compile(phrase: str) -> _Phrase:
                 "the phrase can match with no words at all (only filler words or optional parts)"
             )
         bare = all(slot.words == {"not"} and not slot.nums for bag in bags for slot in bag)
-        variant = _Variant(bags, negated, slack, bare)
+        variant = _Variant(bags, negated, slack, bare, tight)
         if variant not in variants:
             variants.append(variant)
     words = frozenset(w for v in variants for seg in v.segments for sl in seg for w in sl.words)
@@ -1545,7 +1556,7 @@ def _bag_matches(
     cands = [[p for p in view.candidates(s, slot) if p > after] for slot in bag]
     if any(not c for c in cands):
         return
-    width = _window(len(bag)) + variant.slack
+    width = (len(bag) if variant.tight else _window(len(bag))) + variant.slack
     anchors = cands[0] if strict else sorted({p for c in cands for p in c})
     seen: set[tuple[int, ...]] = set()
     for anchor in anchors:
