@@ -54,7 +54,8 @@ Phrases
 Negation
     Negators: `no`, `not`, `n't`, `!=`, `never`, `without`, `nothing`, `none`, `neither`, `nor`,
     `lack`, `instead of`, `rather than`, and folded predicates (`unnecessary`, `unneeded` = not
-    needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations. `avoid`
+    needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations
+    (but "can't just", "shouldn't just" after a modal are). `avoid`
     and `unlike` are soft negators, and dismissals (`rare`, `myth`, `tempting`, ...) soft
     negators on either side: they only stop a misconception or red flag from counting, also
     when they stand between its words ("smoothing it that way would be backwards, since bigger
@@ -957,6 +958,8 @@ _ASIDE_STEMS = _stems_of(
 )
 _COUNTERFACTUAL = frozenset("it this that them these those one".split())
 _NOT_A_NEGATION = frozenset({"only", "sure", "necessarily"})  # `not only X` asserts X
+# ... but after a modal it refuses: "you can't just keep training", "you shouldn't just lower it".
+_MODAL_STEMS = _stems_of("can could will would should must may might shall".split())
 # Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
 _SUBORDINATE_STEMS = _stems_of("so if when unless until otherwise lest".split())
 # `check the schedule isn't broken` suspects the schedule: a key point, not its negation.
@@ -992,7 +995,11 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             prev = "#"
             continue
         word = r.text
-        if word in _NEG_STEMS and nxt in _NOT_A_NEGATION:
+        if (
+            word in _NEG_STEMS
+            and nxt in _NOT_A_NEGATION
+            and not (word == "n't" and prev in _MODAL_STEMS and nxt == "only")
+        ):
             i += nxt != "necessarily"
             continue
         if word == "without" and nxt in _COUNTERFACTUAL:
