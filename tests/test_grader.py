@@ -335,6 +335,15 @@ def test_a_list_of_checks_goes_on_after_that() -> None:
     assert verdict(c, "check the lr isn't tiny, nothing is frozen") == "wrong"
 
 
+def test_rather_than_where_and_no_matter_how() -> None:
+    c = card(pt("val", "val (min|minimum)"), wrong=(pt("train-min", "train loss lowest"),))
+    assert verdict(c, "stop at the val minimum rather than where train loss is lowest") == (
+        "correct"
+    )
+    assert verdict(c, "stop at the val minimum, where train loss is lowest") == "wrong"
+    assert matches("(holds|works) .. regardless", "it works no matter how large the batch")
+
+
 def test_a_tight_phrase_wants_its_words_side_by_side() -> None:
     c = card(pt("one", "{1}"), wrong=(pt("by-value", "= value clip"),))
     assert verdict(c, "value clipping at 1.0") == "wrong"

@@ -53,7 +53,8 @@ Phrases
 
 Negation
     Negators: `no`, `not`, `n't`, `!=`, `never`, `without`, `nothing`, `none`, `neither`, `nor`,
-    `lack`, `instead of`, `rather than`, and folded predicates (`unnecessary`, `unneeded` = not
+    `lack`, `instead of`, `rather than` (a clause word right after them, "rather than where",
+    does not end their clause), and folded predicates (`unnecessary`, `unneeded` = not
     needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations
     (but "can't just", "shouldn't just" after a modal are). `avoid`
     and `unlike` are soft negators, and dismissals (`rare`, `myth`, `tempting`, ...) soft
@@ -637,6 +638,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
     (re.compile(r"\bper cent\b"), "percent"),
+    (re.compile(r"\bno matter\b"), "regardless"),  # not a negation: "no matter how large"
     (re.compile(r"!=|=/="), " not "),
     (re.compile(r"\bw/o\b"), "without"),
     (re.compile(r"\bw/"), "with "),
@@ -1010,6 +1012,7 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             clause, sub = clause + 1, True
             out.append(_Tok("not", None, r.start, raws[i].end, 1, False, clause, side, sub))
             i += 1
+            prev = "rather than"
             continue
         blame = _blame_after(raws, i) if word == _stem("before") else 0
         if (word == "rul" and nxt == "out") or blame:
@@ -1030,6 +1033,9 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             verbal = word in _VERBAL_STEMS or prev in _AUX_STEMS
             out.append(_Tok("not", None, r.start, r.end, 1, verbal, clause, side, sub, hypo))
             prev = "not"
+            continue
+        if prev == "rather than" and word in _CLAUSE_STEMS and word not in _STRONG_STEMS:
+            prev = word  # "rather than where the train loss is lowest": one clause
             continue
         if word in _CLAUSE_STEMS or word in _STRONG_STEMS:
             clause += 1
