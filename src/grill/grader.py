@@ -63,7 +63,8 @@ Negation
     batches ..."); `before` up to two words ahead of a verb of blaming ("before anyone pins it
     on bit flips") is a soft negator too. So do a
     verbal negation of a verb of helping after it ("raising the batch won't smooth it") and a
-    later clause of its sentence that is only a verbal negation ("..., so I wouldn't").
+    later clause of its sentence that is only a verbal negation ("..., so I wouldn't") or only
+    a dismissal ("..., that's a myth").
     Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
     `because`, `which`; an aside between two of them (`in practice`, `honestly`, `in my
     experience`) does not end one.
@@ -1547,13 +1548,15 @@ def _helps(sentence: Sequence[_Tok], q: int) -> bool:
 
 
 def _refused(sentence: Sequence[_Tok], after: int) -> bool:
-    """A later clause of the sentence that is only a verbal negation ("..., so I wouldn't")."""
+    """A later clause of the sentence that is only a verbal negation ("..., so I wouldn't") or
+    only a dismissal ("... to smooth it - that's a myth")."""
     clauses: dict[int, list[_Tok]] = {}
     for tok in sentence[after + 1 :]:
         clauses.setdefault(tok.clause, []).append(tok)
     last = sentence[after].clause
     return any(
-        c != last and all(t.neg == 1 and t.verbal for t in toks) for c, toks in clauses.items()
+        c != last and all((t.neg == 1 and t.verbal) or (t.neg == 2 and t.pred) for t in toks)
+        for c, toks in clauses.items()
     )
 
 
