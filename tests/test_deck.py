@@ -190,6 +190,54 @@ def test_a_cached_deck_builds_a_card_only_when_it_is_read(tmp_path: Path) -> Non
         assert list(cached.cards) == list(parsed.cards) and len(built) == 300
 
 
+def test_the_cache_serves_the_deck_from_any_working_folder_under_its_shown_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    path = folder / "mine.yaml"
+    builtin = builtin_decks_dir() / "training-behaviors.yaml"
+    path.write_text(builtin.read_text().replace("deck: training-behaviors", "deck: mine"))
+    load_library(user_decks=False)  # the built-in decks are cached first
+    parsed: list[tuple[str, int]] = []
+    monkeypatch.chdir(tmp_path)
+    first = load_library([path], user_decks=False, on_parse=lambda *told: parsed.append(told))
+    assert parsed == [("decks/mine.yaml", path.stat().st_size)]  # only the uncached file
+    monkeypatch.chdir(folder)
+    again = load_library([path], user_decks=False, on_parse=lambda *told: parsed.append(told))
+    assert len(parsed) == 1  # served from the cache
+    assert again.deck("mine").path == "mine.yaml" and first.deck("mine").path == "decks/mine.yaml"
+    assert again.deck("mine").cards == first.deck("mine").cards
+
+
+def test_cache_files_unused_for_a_month_are_pruned_and_a_hit_counts_as_use(
+    tmp_path: Path, grill_home: Path
+) -> None:
+    import os
+    import time
+
+    path = tmp_path / "mine.yaml"
+    text = (BROKEN / "duplicate-number.yaml").read_text()
+    path.write_text(
+        text.replace(
+            "n: 1\n    section: A\n    question: Two?", "n: 2\n    section: A\n    question: Two?"
+        )
+    )
+    load_deck(path)
+    (used,) = (grill_home / "cache" / "decks").glob("*.pickle")
+    stale = used.with_name("0" * 40 + ".pickle")
+    stale.write_bytes(b"an old deck")
+    month = time.time() - 31 * 86_400
+    os.utime(stale, (month, month))
+    os.utime(used, (month, month))
+    load_deck(path)  # a hit: the file is in use again
+    assert used.stat().st_mtime > time.time() - 60 and stale.exists()
+    path.write_text(path.read_text().replace("question: Two?", "question: Deux?"))
+    load_deck(path)  # writing the edited deck's file prunes what a month has not used
+    assert not stale.exists() and used.exists()
+    assert len(list((grill_home / "cache" / "decks").glob("*.pickle"))) == 2
+
+
 def test_a_tampered_cache_file_is_ignored_and_never_runs(tmp_path: Path, grill_home: Path) -> None:
     import pickle
 

@@ -3,7 +3,8 @@
 `tests/grading/dev.jsonl` tunes the grader; `tests/grading/dev2.jsonl` is a second tuning set,
 written independently of the rubrics; `tests/grading/dev3.jsonl` is a third tuning set of verbose
 answers whose traps each bury one false claim; `tests/grading/dev4.jsonl` is a fourth, with three
-subtle traps per card; `tests/grading/holdout.jsonl` only measures it.
+subtle traps per card; `tests/grading/holdout.jsonl` and `tests/grading/holdout2.jsonl` only
+measure it.
 These tests check what can be checked without a grader: every line parses, every card exists,
 kinds and labels agree, each card has enough answers (and, in dev, every kind; in dev2, at least
 two traps; in dev3, at least three), the loss-spike case follows the case rule, and no answer is
@@ -32,10 +33,10 @@ KIND_LABEL = {
 }
 PARTS = ("culprits", "triage", "prevention")
 RED_FLAGS = ("restart_from_scratch", "blame_bitflips", "only_lower_lr", "increase_batch_size")
-SETS = ("dev", "dev2", "dev3", "dev4", "holdout")
-MIN_PER_CARD = {"dev": 6, "dev2": 5, "dev3": 4, "dev4": 6, "holdout": 3}
+SETS = ("dev", "dev2", "dev3", "dev4", "holdout", "holdout2")
+MIN_PER_CARD = {"dev": 6, "dev2": 5, "dev3": 4, "dev4": 6, "holdout": 3, "holdout2": 5}
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3}
-MIN_CASE = {"dev": 10, "dev2": 10, "dev3": 8, "dev4": 12, "holdout": 6}
+MIN_CASE = {"dev": 10, "dev2": 10, "dev3": 8, "dev4": 12, "holdout": 6, "holdout2": 10}
 
 
 def load_set(name: str) -> list[dict[str, Any]]:

@@ -19,7 +19,8 @@ import os
 import pickle
 import re
 import sys
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from pathlib import Path
@@ -43,6 +44,9 @@ from grill.model import (
     Tier,
 )
 from grill.paths import builtin_decks_dir, grill_home, user_decks_dir
+
+OnParse = Callable[[str, int], None]
+"""Told (shown path, size in bytes) before a deck file missing from the cache is parsed."""
 
 
 def _lazy(name: str) -> ModuleType:
@@ -68,6 +72,7 @@ else:
 __all__ = [
     "MAX_DECK_BYTES",
     "MAX_LINE",
+    "OnParse",
     "deck_schema",
     "dump_deck",
     "load_deck",
@@ -521,8 +526,9 @@ def _char_at(text: str, line: int, column: int) -> str:
     return ""
 
 
-def load_deck(path: Path, *, builtin: bool = False) -> Deck:
-    """Read, decode and validate one deck file."""
+def load_deck(path: Path, *, builtin: bool = False, on_parse: OnParse | None = None) -> Deck:
+    """Read, decode and validate one deck file. `on_parse(shown path, bytes)` is called when
+    the file is not in the parsed-deck cache and is about to be parsed (about 0.25 ms a card)."""
     shown = _shown_path(path)
     try:
         size = path.stat().st_size
@@ -537,6 +543,8 @@ def load_deck(path: Path, *, builtin: bool = False) -> Deck:
     cached = _cache_get(raw, shown, builtin)
     if cached is not None:
         return cached
+    if on_parse is not None:
+        on_parse(shown, len(raw))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -566,10 +574,12 @@ def _shown_path(path: Path) -> str:
     return str(resolved)
 
 
-def load_library(extra: Iterable[Path] = (), *, user_decks: bool = True) -> Library:
+def load_library(
+    extra: Iterable[Path] = (), *, user_decks: bool = True, on_parse: OnParse | None = None
+) -> Library:
     """Every deck: the built-in ones, `$GRILL_HOME/decks/*.yaml`, then `extra` paths.
 
-    Raises one DeckError listing the issues of every invalid file.
+    Raises one DeckError listing the issues of every invalid file. `on_parse`: see `load_deck`.
     """
     files = [(p, True) for p in sorted(builtin_decks_dir().glob("*.yaml"))]
     if user_decks and user_decks_dir().is_dir():
@@ -579,7 +589,7 @@ def load_library(extra: Iterable[Path] = (), *, user_decks: bool = True) -> Libr
     issues: list[DeckIssue] = []
     for path, builtin in files:
         try:
-            decks.append(load_deck(path, builtin=builtin))
+            decks.append(load_deck(path, builtin=builtin, on_parse=on_parse))
         except DeckError as exc:
             issues.extend(exc.issues)
     issues.extend(_duplicate_decks(decks))
@@ -602,15 +612,17 @@ def _duplicate_decks(decks: list[Deck]) -> list[DeckIssue]:
 
 # ---------------------------------------------------------------- parsed-deck cache
 # Composing YAML costs ~0.25 ms a card, so 20,000 cards would add seconds to every command.
-# A valid deck is cached keyed on its bytes, its shown path and grill's version, as a pickle read
-# back by an unpickler that can build grill's own model classes and nothing else, so a tampered
-# cache file cannot run code. A cache that cannot be read or written is simply skipped.
+# A valid deck is cached keyed on its bytes and grill's version, not on its path: a path is shown
+# relative to the working folder, and neither running grill elsewhere nor moving a folder should
+# cost a parse. The cache is a pickle read back by an unpickler that can build grill's own model
+# classes and nothing else, so a tampered cache file cannot run code. A cache that cannot be read
+# or written is simply skipped.
 #
 # The file holds the deck without its cards, then each card's id, number and section beside the
 # card pickled on its own. Reading those rows costs little; a card is unpickled only when it is
 # read (CardList.deferred), so `grill due` over 20,000 cards builds the few that are due.
 
-_CACHE_FORMAT = "2"  # part of the key: a file in an older layout is never read
+_CACHE_FORMAT = "3"  # part of the key: a file in an older layout is never read
 _CACHEABLE = {
     "Card",
     "CardList",
@@ -632,20 +644,21 @@ class _ModelUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the deck cache")
 
 
-def _cache_file(raw: bytes, shown: str, builtin: bool) -> Path:
+def _cache_file(raw: bytes, builtin: bool) -> Path:
     from grill import __version__
 
     digest = hashlib.sha256(raw)  # fed in two parts: joining them would copy the whole deck
-    digest.update(f"\0{shown}\0{builtin}\0{__version__}\0{_CACHE_FORMAT}".encode())
+    digest.update(f"\0{builtin}\0{__version__}\0{_CACHE_FORMAT}".encode())
     key = digest.hexdigest()
     return grill_home() / "cache" / "decks" / f"{key[:40]}.pickle"
 
 
 def _cache_get(raw: bytes, shown: str, builtin: bool) -> Deck | None:
-    path = _cache_file(raw, shown, builtin)
+    path = _cache_file(raw, builtin)
     try:
         with path.open("rb") as fh:
             head, rows = _ModelUnpickler(fh).load()
+            _mark_used(fh.fileno())
         if not isinstance(head, Deck):
             return None
         ids, numbers, sections, blobs = zip(*rows, strict=True) if rows else ((),) * 4
@@ -655,7 +668,7 @@ def _cache_get(raw: bytes, shown: str, builtin: bool) -> Deck | None:
     def make(i: int) -> Card:
         return _cached_card(blobs[i], path)
 
-    return replace(head, cards=CardList.deferred(ids, numbers, sections, make))
+    return replace(head, path=shown, cards=CardList.deferred(ids, numbers, sections, make))
 
 
 def _cached_card(blob: bytes, path: Path) -> Card:
@@ -674,7 +687,7 @@ def _cached_card(blob: bytes, path: Path) -> Card:
 
 
 def _cache_put(raw: bytes, deck: Deck) -> None:
-    path = _cache_file(raw, deck.path, deck.builtin)
+    path = _cache_file(raw, deck.builtin)
     dump = partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
     rows = [(c.id, c.n, c.section, dump(c)) for c in deck.cards]
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
@@ -686,6 +699,29 @@ def _cache_put(raw: bytes, deck: Deck) -> None:
         # on a full disk, a half-written file would take the room the review needs
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+    _prune_cache(path.parent)
+
+
+CACHE_KEEP_DAYS = 30
+"""A parsed-deck cache file unused this long is removed when another is written: every edit
+of a deck gives it a new key, and the old file would otherwise stay for good."""
+
+
+def _mark_used(fd: int) -> None:
+    """Bring a cache file's mtime to now when it is a day old, so that pruning sees it used
+    (once a day: a hit costs no write)."""
+    with contextlib.suppress(OSError):
+        if time.time() - os.fstat(fd).st_mtime > 86_400:
+            os.utime(fd)
+
+
+def _prune_cache(folder: Path) -> None:
+    cutoff = time.time() - CACHE_KEEP_DAYS * 86_400
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.name.endswith((".pickle", ".tmp")) and entry.stat().st_mtime < cutoff:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
 
 
 # ---------------------------------------------------------------- plain data -> model objects

@@ -15,6 +15,7 @@ import typer
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.status import Status
 
     from grill.model import Library
 
@@ -83,11 +84,41 @@ def split_deck_option(values: list[str] | None) -> tuple[list[Path], list[str]]:
 
 
 def library(decks: list[str] | None = None) -> Library:
-    """The built-in and user decks plus any `--deck PATH` files; invalid decks raise DeckError."""
+    """The built-in and user decks plus any `--deck PATH` files; invalid decks raise DeckError.
+
+    A big deck read for the first time since it changed takes seconds to parse (it is cached
+    afterwards): a spinner on stderr names it meanwhile."""
     from grill.deck import load_library
 
     paths, _ = split_deck_option(decks)
-    return load_library(paths)
+    progress = _ParseProgress()
+    try:
+        return load_library(paths, on_parse=progress)
+    finally:
+        progress.stop()
+
+
+class _ParseProgress:
+    """The `on_parse` of `library`: a spinner once a deck big enough to be slow is parsed."""
+
+    SLOW_BYTES = 200_000  # about 0.5 s of parsing
+
+    def __init__(self) -> None:
+        self._status: Status | None = None
+
+    def __call__(self, shown: str, size: int) -> None:
+        if size < self.SLOW_BYTES and self._status is None:
+            return
+        message = f"reading {shown} ({size / 1e6:.1f} MB), new or changed since last time..."
+        if self._status is None:
+            self._status = err().status(message)  # a spinner on a terminal, silent in a pipe
+            self._status.start()
+        else:
+            self._status.update(message)
+
+    def stop(self) -> None:
+        if self._status is not None:
+            self._status.stop()
 
 
 def print_json(data: Any) -> None:

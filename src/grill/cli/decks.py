@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,6 +16,9 @@ from grill.grader import check_deck_lines
 from grill.model import Deck
 from grill.paths import user_decks_dir
 from grill.ui.cards import render_card, render_deck, render_library
+
+if TYPE_CHECKING:
+    from rich.status import Status
 
 app = typer.Typer(
     help="List, show and check decks.\n\nExample: grill decks validate ~/my-deck.yaml",
@@ -83,33 +86,34 @@ def validate(
 
     Example: grill decks validate my-deck.yaml
     """
-    if not paths:
-        lib = library()
-        _raise_phrase_issues(lib.decks)
-        out().print(f"[green]ok[/]: {len(lib.decks)} deck(s), {len(lib.keys())} cards")
-        return
-    issues = []
-    for path in paths:
-        try:
-            d = load_deck(path)
-            issues.extend(_phrase_issues(d))
-            if not _phrase_issues(d):
-                out().print(f"[green]ok[/] {path}: {len(d.cards)} cards, {len(d.cases)} case(s)")
-        except DeckError as exc:
-            issues.extend(exc.issues)
+    lib = None if paths else library()  # before the spinner: a parse shows one of its own
+    issues: list[DeckIssue] = []
+    passed: list[str] = []
+    with err().status("checking decks") as status:  # a spinner on a terminal, silent in a pipe
+        for path in paths or ():
+            try:
+                d = load_deck(path)
+            except DeckError as exc:
+                issues.extend(exc.issues)
+                continue
+            found = _phrase_issues(d, status)
+            issues.extend(found)
+            if not found:
+                passed.append(f"[green]ok[/] {path}: {len(d.cards)} cards, {len(d.cases)} case(s)")
+        if lib is not None:
+            issues.extend(i for d in lib.decks for i in _phrase_issues(d, status))
+            if not issues:
+                passed.append(f"[green]ok[/]: {len(lib.decks)} deck(s), {len(lib.keys())} cards")
+    for line in passed:  # once the spinner is gone: it shares the terminal with stdout
+        out().print(line)
     if issues:
         raise DeckError(issues)
 
 
-def _phrase_issues(deck: Deck) -> list[DeckIssue]:
+def _phrase_issues(deck: Deck, status: Status) -> list[DeckIssue]:
     """Rubric phrases the grader cannot read, located at their card or case."""
+    status.update(f"checking the rubric phrases of {deck.path} ({len(deck.cards):,} cards)...")
     return [DeckIssue(deck.path, max(line, 1), 1, msg) for line, msg in check_deck_lines(deck)]
-
-
-def _raise_phrase_issues(decks: tuple[Deck, ...]) -> None:
-    issues = [issue for d in decks for issue in _phrase_issues(d)]
-    if issues:
-        raise DeckError(issues)
 
 
 @app.command("schema")
