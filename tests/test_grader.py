@@ -347,6 +347,12 @@ def test_rather_than_where_and_no_matter_how() -> None:
     assert matches("(holds|works) .. regardless", "it works no matter how large the batch")
 
 
+def test_right_where_names_a_place_not_a_clause() -> None:
+    c = card(pt("sweep", "sweep"), wrong=(pt("edge", "right diverge"),))
+    assert verdict(c, "sweep, and take the lr right where it diverges") == "wrong"
+    assert verdict(c, "sweep; the right lr is 10x below where it diverges") == "correct"
+
+
 def test_a_tight_phrase_wants_its_words_side_by_side() -> None:
     c = card(pt("one", "{1}"), wrong=(pt("by-value", "= value clip"),))
     assert verdict(c, "value clipping at 1.0") == "wrong"

@@ -66,7 +66,8 @@ Negation
     later clause of its sentence that is only a verbal negation ("..., so I wouldn't") or only
     a dismissal ("..., that's a myth").
     Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
-    `because`, `which`; an aside between two of them (`in practice`, `honestly`, `in my
+    `because`, `which` (not `where`/`when` after `right`, `just`, `exactly`: "right where it
+    diverges"); an aside between two of them (`in practice`, `honestly`, `in my
     experience`) does not end one.
     A phrase containing a negator matches only where the answer negates: its negator matches any
     negator of the answer in the same window (`no loss scaling` matches `loss scaling isn't
@@ -959,6 +960,9 @@ _ASIDE_STEMS = _stems_of(
     importantly crucially notably experience view opinion course fact truth theory reality
     short fair least mind general""".split()
 )
+# "right where", "just when", "exactly where": the clause word names a place or time.
+_PLACE_STEMS = _stems_of("where when".split())
+_PINPOINT_STEMS = _stems_of("right exactly".split()) | {"only"}  # `just` folds to `only`
 _COUNTERFACTUAL = frozenset("it this that them these those one".split())
 _NOT_A_NEGATION = frozenset({"only", "sure", "necessarily"})  # `not only X` asserts X
 # ... but after a modal it refuses: "you can't just keep training", "you shouldn't just lower it".
@@ -1037,6 +1041,9 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             continue
         if prev == "rather than" and word in _CLAUSE_STEMS and word not in _STRONG_STEMS:
             prev = word  # "rather than where the train loss is lowest": one clause
+            continue
+        if word in _PLACE_STEMS and prev in _PINPOINT_STEMS:
+            prev = word  # "right where it diverges": a place, not a new clause
             continue
         if word in _CLAUSE_STEMS or word in _STRONG_STEMS:
             clause += 1
