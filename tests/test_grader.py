@@ -320,6 +320,7 @@ def test_dismissals_and_refusals_stop_a_misconception() -> None:
         == "correct"
     )
     assert verdict(smooth, "clip, then smooth it out with a bigger batch") == "wrong"
+    assert verdict(smooth, "clip; smoothing with a bigger batch would make it worse") == "correct"
     assert verdict(smooth, "clip; don't smooth it with a bigger batch - that's a myth") == (
         "correct"
     )

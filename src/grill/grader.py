@@ -651,7 +651,11 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"(?<![a-z0-9.])x\s?(\d+(?:\.\d+)?)(?![\d.]*[a-z0-9])"), r" \1x "),
     (re.compile(r"(?<![\d.])1\s*/\s*(?=[a-z(])"), " inversely "),
     (re.compile(r"\.{2,}"), ". "),
-    # a judgement, not the backward pass: "that would be backwards"
+    # judgements, not the backward pass: "that would be backwards", "that makes it worse"
+    (
+        re.compile(r"\b(make|makes|making|made) (it|things|this|that|matters) worse\b"),
+        r"\1 counterproductive",
+    ),
     (
         re.compile(r"\b(is|be|are|was|'s|seems|sounds|get it|got it|exactly) backwards\b"),
         r"\1 counterproductive",
