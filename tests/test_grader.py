@@ -309,6 +309,59 @@ def test_negated_misconceptions_do_not_count() -> None:
         assert g.verdict is Verdict.CORRECT, (answer, g.flags)
 
 
+def test_dismissals_and_refusals_stop_a_misconception() -> None:
+    blame = card(pt("rollback", "rollback .. ckpt"), wrong=(pt("flip", "bitflip"),))
+    smooth = card(pt("clip", "clip"), wrong=(pt("batch", "smooth .. increase batch"),))
+    keep = card(pt("ckpt", "ckpt"), wrong=(pt("extend", "keep train .. longer"),))
+    assert verdict(blame, "before anyone pins it on a bit flip, roll back to the ckpt") == "correct"
+    assert verdict(blame, "i'd pin it on a bit flip and roll back to the ckpt") == "wrong"
+    assert (
+        verdict(smooth, "clip; smoothing it out would be backwards, since a bigger batch costs")
+        == "correct"
+    )
+    assert verdict(smooth, "clip, then smooth it out with a bigger batch") == "wrong"
+    assert verdict(smooth, "clip; smoothing with a bigger batch would make it worse") == "correct"
+    assert verdict(smooth, "clip; don't smooth it with a bigger batch - that's a myth") == (
+        "correct"
+    )
+    assert verdict(smooth, "clip before the backwards pass; smooth it with a bigger batch") == (
+        "wrong"
+    )
+    assert verdict(keep, "it fixes the ckpt count, you can't just keep training longer") == (
+        "correct"
+    )
+    assert verdict(keep, "not just the ckpt: you can keep training longer") == "wrong"
+
+
+def test_a_list_of_checks_goes_on_after_that() -> None:
+    c = card(pt("lr", "lr (low|tiny)"), pt("frozen", "frozen"), correct=2)
+    assert verdict(c, "check the lr isn't tiny, that nothing is frozen") == "correct"
+    assert verdict(c, "check the lr isn't tiny, nothing is frozen") == "wrong"
+
+
+def test_rather_than_where_and_no_matter_how() -> None:
+    c = card(pt("val", "val (min|minimum)"), wrong=(pt("train-min", "train loss lowest"),))
+    assert verdict(c, "stop at the val minimum rather than where train loss is lowest") == (
+        "correct"
+    )
+    assert verdict(c, "stop at the val minimum, where train loss is lowest") == "wrong"
+    assert matches("(holds|works) .. regardless", "it works no matter how large the batch")
+
+
+def test_right_where_names_a_place_not_a_clause() -> None:
+    c = card(pt("sweep", "sweep"), wrong=(pt("edge", "right diverge"),))
+    assert verdict(c, "sweep, and take the lr right where it diverges") == "wrong"
+    assert verdict(c, "sweep; the right lr is 10x below where it diverges") == "correct"
+
+
+def test_a_tight_phrase_wants_its_words_side_by_side() -> None:
+    c = card(pt("one", "{1}"), wrong=(pt("by-value", "= value clip"),))
+    assert verdict(c, "value clipping at 1.0") == "wrong"
+    assert verdict(c, "a value of 1.0 for clipping") == "correct"
+    assert matches("= step size", "the step size") and not matches("= step size", "step and size")
+    assert matches("= lr (too|) low", "lr too low") and not matches("= lr (too|) low", "lr x y low")
+
+
 PRECISION = card(
     pt("range", "bf16 .. (wide|wider|increase) (range|exponent)"),
     pt("precision", "fp16 .. (increase|more) (mantissa|precision)"),

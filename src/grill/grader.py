@@ -38,6 +38,10 @@ Phrases
                    (`that's it`) cannot be checked and is left out; `check_deck` reports it in a
                    required group, and a group of filler words only. Groups nest and may hold
                    `..`.
+    `= ...`        a phrase opening with `=` is tight: each bag's words stand next to each other
+                   (filler words skipped; an optional part leaves room for one word), in any
+                   order for key points and in order for misconceptions. `= value clip` matches
+                   "value clipping" but not "a value of 1.0 for clipping".
     `{lo-hi}`      a plain number, or both ends of a range, within [lo, hi]; `{lo-hi%}` a percentage
                    (a plain fraction such as `0.1` counts as 10%); `{lo-hix}` a multiplier.
                    `{v}`, `{v%}`, `{vx}` mean `{v-v}`. A bare number in a phrase (`1.0`, `2k`)
@@ -49,14 +53,21 @@ Phrases
 
 Negation
     Negators: `no`, `not`, `n't`, `!=`, `never`, `without`, `nothing`, `none`, `neither`, `nor`,
-    `lack`, `instead of`, `rather than`, and folded predicates (`unnecessary`, `unneeded` = not
-    needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations. `avoid`
+    `lack`, `instead of`, `rather than` (a clause word right after them, "rather than where",
+    does not end their clause), and folded predicates (`unnecessary`, `unneeded` = not
+    needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations
+    (but "can't just", "shouldn't just" after a modal are). `avoid`
     and `unlike` are soft negators, and dismissals (`rare`, `myth`, `tempting`, ...) soft
-    negators on either side: they only stop a misconception or red flag from counting. So do a
+    negators on either side: they only stop a misconception or red flag from counting, also
+    when they stand between its words ("smoothing it that way would be backwards, since bigger
+    batches ..."); `before` up to two words ahead of a verb of blaming ("before anyone pins it
+    on bit flips") is a soft negator too. So do a
     verbal negation of a verb of helping after it ("raising the batch won't smooth it") and a
-    later clause of its sentence that is only a verbal negation ("..., so I wouldn't").
+    later clause of its sentence that is only a verbal negation ("..., so I wouldn't") or only
+    a dismissal ("..., that's a myth").
     Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
-    `because`, `which`; an aside between two of them (`in practice`, `honestly`, `in my
+    `because`, `which` (not `where`/`when` after `right`, `just`, `exactly`: "right where it
+    diverges"); an aside between two of them (`in practice`, `honestly`, `in my
     experience`) does not end one.
     A phrase containing a negator matches only where the answer negates: its negator matches any
     negator of the answer in the same window (`no loss scaling` matches `loss scaling isn't
@@ -66,8 +77,10 @@ Negation
     `doesn't`, `is not`, `never`) follows the last matched word within 3 words in its clause and
     is itself followed by a predicate (`needed`, `required`, `necessary`, `helpful`, `used`, ...)
     or ends the clause ("X is not needed", but not "X doesn't underflow").
-    Under `check`, `make sure`, `ensure`, `verify` ("check the schedule isn't broken") a negator
-    does not negate key points: the point is named as a suspect; it still negates misconceptions.
+    Under `check`, `make sure`, `ensure`, `verify` ("check the schedule isn't broken", also in
+    a later clause that opens with `that`/`whether`: "check the lr isn't tiny, that nothing is
+    frozen") a negator does not negate key points: the point is named as a suspect; it still
+    negates misconceptions.
     A key point that matches only negated, with every matched word in one clause that is not a
     purpose or condition clause (`so ...`, `if ...`, `otherwise ...`), is a contradiction: a flag
     that makes the answer wrong. A negated misconception or red flag is not one ("roll back,
@@ -280,7 +293,7 @@ low: small, tiny, little
 increase: higher, larger, bigger, greater, raise, raising, bump, grow, grows, growing, rise,
     rises, rising, go up, goes up, going up, increment, climb, climbs, climbing, climbed,
     creep up, creeps up, creeping up, tick up, ticks up, ticking up, turn up, turns up,
-    turning up, turn upward, turns upward, turning upward
+    turning up, turn upward, turns upward, turning upward, uptick, upticks, upturn, upturns
 decrease: lower, lowering, smaller, reduce, reducing, reduction, cut, cutting, halve, halving,
     decline, go down, goes down, going down, fall, falls, falling, shrink, less, fewer
 double: twice, doubling, doubled, doubles
@@ -627,6 +640,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
     (re.compile(r"\bper cent\b"), "percent"),
+    (re.compile(r"\bno matter\b"), "regardless"),  # not a negation: "no matter how large"
     (re.compile(r"!=|=/="), " not "),
     (re.compile(r"\bw/o\b"), "without"),
     (re.compile(r"\bw/"), "with "),
@@ -637,6 +651,15 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"(?<![a-z0-9.])x\s?(\d+(?:\.\d+)?)(?![\d.]*[a-z0-9])"), r" \1x "),
     (re.compile(r"(?<![\d.])1\s*/\s*(?=[a-z(])"), " inversely "),
     (re.compile(r"\.{2,}"), ". "),
+    # judgements, not the backward pass: "that would be backwards", "that makes it worse"
+    (
+        re.compile(r"\b(make|makes|making|made) (it|things|this|that|matters) worse\b"),
+        r"\1 counterproductive",
+    ),
+    (
+        re.compile(r"\b(is|be|are|was|'s|seems|sounds|get it|got it|exactly) backwards\b"),
+        r"\1 counterproductive",
+    ),
     (re.compile(r"([a-z])\1{2,}"), r"\1"),  # `sloooow` = `slow`
 )
 _SENTENCE = re.compile(r"(?:[.!?;]+(?=\s|$|[\"')\]])|\n+|\.(?=[a-z]{2}))")
@@ -925,9 +948,12 @@ _SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
 # Dismissals: they stop a misconception or red flag from counting, whichever side they stand on
 # ("bit flips are rare", "the bit-flip myth", "a last resort", "rule out bit flips").
 _DISMISS_STEMS = _stems_of(
-    "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted".split()
+    """unlikely rare rarely seldom myth resort improbable doubtful tempting tempted
+    counterproductive misguided""".split()
 )
-_BLAME_STEMS = _stems_of("blame blaming assume assuming suspect suspecting jump".split())
+_BLAME_STEMS = _stems_of(
+    "blame blaming assume assuming suspect suspecting jump pin pins pinning attribute chalk".split()
+)
 _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
@@ -938,8 +964,13 @@ _ASIDE_STEMS = _stems_of(
     importantly crucially notably experience view opinion course fact truth theory reality
     short fair least mind general""".split()
 )
+# "right where", "just when", "exactly where": the clause word names a place or time.
+_PLACE_STEMS = _stems_of("where when".split())
+_PINPOINT_STEMS = _stems_of("right exactly".split()) | {"only"}  # `just` folds to `only`
 _COUNTERFACTUAL = frozenset("it this that them these those one".split())
 _NOT_A_NEGATION = frozenset({"only", "sure", "necessarily"})  # `not only X` asserts X
+# ... but after a modal it refuses: "you can't just keep training", "you shouldn't just lower it".
+_MODAL_STEMS = _stems_of("can could will would should must may might shall".split())
 # Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
 _SUBORDINATE_STEMS = _stems_of("so if when unless until otherwise lest".split())
 # `check the schedule isn't broken` suspects the schedule: a key point, not its negation.
@@ -967,14 +998,19 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         i += 1
         nxt = raws[i].text if i < len(raws) else ""
         if r.sep:
-            clause, sub, hypo = clause + 1, False, False
+            # "check the lr isn't tiny, that nothing is frozen": the list of checks goes on
+            clause, sub, hypo = clause + 1, False, hypo and nxt in _CHECK_LINKS
             continue
         if r.text in ("#", "#mag"):
             out.append(_Tok("#", r.num, r.start, r.end, clause=clause, side=side, sub=sub))
             prev = "#"
             continue
         word = r.text
-        if word in _NEG_STEMS and nxt in _NOT_A_NEGATION:
+        if (
+            word in _NEG_STEMS
+            and nxt in _NOT_A_NEGATION
+            and not (word == "n't" and prev in _MODAL_STEMS and nxt == "only")
+        ):
             i += nxt != "necessarily"
             continue
         if word == "without" and nxt in _COUNTERFACTUAL:
@@ -985,10 +1021,12 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             clause, sub = clause + 1, True
             out.append(_Tok("not", None, r.start, raws[i].end, 1, False, clause, side, sub))
             i += 1
+            prev = "rather than"
             continue
-        if (word == "rul" and nxt == "out") or (word == _stem("before") and nxt in _BLAME_STEMS):
+        blame = _blame_after(raws, i) if word == _stem("before") else 0
+        if (word == "rul" and nxt == "out") or blame:
             out.append(_Tok("avoid", None, r.start, raws[i].end, 2, False, clause, side, sub))
-            i += 1
+            i += max(blame, 1)
             prev = "avoid"
             continue
         if word in _CHECK_STEMS or (word == "make" and nxt == "sure"):
@@ -1005,6 +1043,12 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             out.append(_Tok("not", None, r.start, r.end, 1, verbal, clause, side, sub, hypo))
             prev = "not"
             continue
+        if prev == "rather than" and word in _CLAUSE_STEMS and word not in _STRONG_STEMS:
+            prev = word  # "rather than where the train loss is lowest": one clause
+            continue
+        if word in _PLACE_STEMS and prev in _PINPOINT_STEMS:
+            prev = word  # "right where it diverges": a place, not a new clause
+            continue
         if word in _CLAUSE_STEMS or word in _STRONG_STEMS:
             clause += 1
             side += word in _STRONG_STEMS
@@ -1019,6 +1063,16 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         neg = 2 if word in _SOFT_STEMS or dismiss else 0
         out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub, pred=dismiss))
     return _mark_predicates(_join_asides(out))
+
+
+def _blame_after(raws: list[_Raw], i: int) -> int:
+    """After `before`: how many words up to a verb of blaming ("before anyone pins it on"), or 0."""
+    for k in range(i, min(i + 3, len(raws))):
+        if raws[k].sep:
+            return 0
+        if raws[k].text in _BLAME_STEMS:
+            return k - i + 1
+    return 0
 
 
 def _join_asides(toks: list[_Tok]) -> list[_Tok]:
@@ -1144,6 +1198,7 @@ class _Variant:
     negated: bool
     slack: int
     bare_negation: bool = False  # `(no|nothing)`: matches only an answer that is just a negation
+    tight: bool = False  # `= a b`: each bag's words stand next to each other (filler skipped)
 
 
 @dataclass(frozen=True)
@@ -1295,6 +1350,9 @@ def _join(acc: list[_Draft], options: list[_Draft]) -> list[_Draft]:
 @cache
 def _compile(phrase: str) -> _Phrase:
     stripped = phrase.strip()
+    tight = stripped.startswith("=")
+    if tight:
+        stripped = phrase = stripped[1:].strip()
     if not stripped:
         raise _PhraseError("empty phrase")
     if stripped.startswith("..") or stripped.endswith(".."):
@@ -1307,7 +1365,7 @@ def _compile(phrase: str) -> _Phrase:
                 "the phrase can match with no words at all (only filler words or optional parts)"
             )
         bare = all(slot.words == {"not"} and not slot.nums for bag in bags for slot in bag)
-        variant = _Variant(bags, negated, slack, bare)
+        variant = _Variant(bags, negated, slack, bare, tight)
         if variant not in variants:
             variants.append(variant)
     words = frozenset(w for v in variants for seg in v.segments for sl in seg for w in sl.words)
@@ -1477,6 +1535,10 @@ def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> b
             if (tok.neg == 1 and (strict or not tok.hypo)) or (strict and tok.neg == 2):
                 return True
     last = max(picked)
+    if strict and any(
+        sentence[q].neg == 2 and sentence[q].pred for q in range(min(picked) + 1, last)
+    ):
+        return True  # a dismissal inside the placement: "smoothing it that way is backwards, ..."
     for q in range(last + 1, min(len(sentence), last + 1 + _AHEAD)):
         tok = sentence[q]
         if tok.clause != sentence[last].clause:
@@ -1497,13 +1559,15 @@ def _helps(sentence: Sequence[_Tok], q: int) -> bool:
 
 
 def _refused(sentence: Sequence[_Tok], after: int) -> bool:
-    """A later clause of the sentence that is only a verbal negation ("..., so I wouldn't")."""
+    """A later clause of the sentence that is only a verbal negation ("..., so I wouldn't") or
+    only a dismissal ("... to smooth it - that's a myth")."""
     clauses: dict[int, list[_Tok]] = {}
     for tok in sentence[after + 1 :]:
         clauses.setdefault(tok.clause, []).append(tok)
     last = sentence[after].clause
     return any(
-        c != last and all(t.neg == 1 and t.verbal for t in toks) for c, toks in clauses.items()
+        c != last and all((t.neg == 1 and t.verbal) or (t.neg == 2 and t.pred) for t in toks)
+        for c, toks in clauses.items()
     )
 
 
@@ -1519,7 +1583,7 @@ def _bag_matches(
     cands = [[p for p in view.candidates(s, slot) if p > after] for slot in bag]
     if any(not c for c in cands):
         return
-    width = _window(len(bag)) + variant.slack
+    width = (len(bag) if variant.tight else _window(len(bag))) + variant.slack
     anchors = cands[0] if strict else sorted({p for c in cands for p in c})
     seen: set[tuple[int, ...]] = set()
     for anchor in anchors:
