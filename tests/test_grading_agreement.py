@@ -1,11 +1,11 @@
 """Agreement of the grader with the labelled answer sets, against the floors of issue 4.
 
-Prints a report (run with `-s` to see it). `dev.jsonl`, `dev2.jsonl` and `dev3.jsonl` are what
-rubrics are tuned on; their floors
-are the issue's test floors, with "trap rejected" read strictly (graded wrong). `holdout.jsonl`
-is never used for tuning: only its totals are printed, and it is held to the issue's goals for
-unseen answers (92% correct-vs-not, 85% three-way, 90% of traps rejected — not accepted as
-correct — and 90% of correct answers accepted).
+Prints a report (run with `-s` to see it). `dev.jsonl`, `dev2.jsonl`, `dev3.jsonl` and
+`dev4.jsonl` are what rubrics are tuned on; their floors are the issue's test floors, with "trap
+rejected" read strictly (graded wrong). `holdout.jsonl` and `holdout2.jsonl` are never used for
+tuning: only their totals are printed, and they are held to the issue's goals for unseen answers
+(92% correct-vs-not, 85% three-way, 90% of traps rejected — not accepted as correct — and 90% of
+correct answers accepted).
 """
 
 from __future__ import annotations
@@ -23,27 +23,28 @@ HERE = Path(__file__).parent / "grading"
 def _report(name: str) -> Report:
     library = load_library(user_decks=False)
     report = evaluate(library, load_rows(HERE / f"{name}.jsonl"))
-    print("\n" + report.format(name, per_card=name != "holdout"))
+    print("\n" + report.format(name, per_card=not name.startswith("holdout")))
     return report
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "dev3"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4"])
 def test_tuning_sets_meet_the_test_floors(name: str) -> None:
     report = _report(name)
     assert report.binary >= FLOOR_BINARY, report.format(name)
     assert report.traps_rejected >= FLOOR_TRAPS, report.format(name)  # graded wrong
 
 
-def test_holdout_set_meets_the_goals_for_unseen_answers() -> None:
-    report = _report("holdout")
-    summary = report.format("holdout", per_card=False)
+@pytest.mark.parametrize("name", ["holdout", "holdout2"])
+def test_holdout_sets_meet_the_goals_for_unseen_answers(name: str) -> None:
+    report = _report(name)
+    summary = report.format(name, per_card=False)
     assert report.binary >= 0.92, summary
     assert report.three_way >= 0.85, summary
     assert report.traps_not_accepted >= 0.90, summary
     assert report.correct_accepted >= 0.90, summary
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "holdout"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "holdout", "holdout2"])
 def test_a_grader_that_accepts_everything_would_fail(name: str) -> None:
     """The floors can fail: grading every answer correct misses them on both sets."""
     report = evaluate(load_library(user_decks=False), load_rows(HERE / f"{name}.jsonl"))
