@@ -845,3 +845,12 @@ def test_percent_faster_is_a_multiplier_and_a_hundred_is_a_number() -> None:
     assert not matches("{5-20x}", "10% above the average")  # a small percentage stays one
     speed = card(pt("x", "{1.5-2x}", "{50-100%} faster"), pt("volta", "volta"), correct=2)
     assert verdict(speed, "roughly fifty to a hundred per cent faster on volta") == "correct"
+
+
+def test_double_check_is_checking_not_doubling() -> None:
+    c = card(pt("check", "check .. lr"), wrong=(pt("raise", "(increase|double) (the|) lr"),))
+    for typed in ("double-check the lr", "double check the lr", "doublecheck the LR"):
+        assert normalise(typed) == normalise("check the lr"), typed
+        assert verdict(c, typed) == "correct", typed
+    assert verdict(c, "double the lr, then check the lr") == "wrong"
+    assert normalise("double the lr") == [["{2x}", "lr"]]

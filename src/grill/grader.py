@@ -18,7 +18,7 @@ Normalisation (answers and phrases alike)
     `two to eight thousand`), and carry their kind: plain, percent (`10%`, `ten percent`) or
     multiplier (`10x`, `10×`, `ten times`, `twice`, `an order of magnitude`); shares in words
     are percentages (`a tenth` = `one tenth` = 10%, `a fifth`, `three quarters`, `a hundredth`)
-    and `one and a half` is 1.5. A long word that
+    and `one and a half` is 1.5; `double-check` is `check`, not a multiplier. A long word that
     is neither known nor in the card's rubric is matched to a rubric or lexicon word one typo away
     (two for words of nine letters or more), with the same first letter.
 
@@ -641,6 +641,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
     (re.compile(r"\bper cent\b"), "percent"),
     (re.compile(r"\bno matter\b"), "regardless"),  # not a negation: "no matter how large"
+    # "double-check the lr" checks it: not a multiplier ("double the lr")
+    (re.compile(r"\b(?:double|triple)[- ]?(?=check)"), ""),
     (re.compile(r"!=|=/="), " not "),
     (re.compile(r"\bw/o\b"), "without"),
     (re.compile(r"\bw/"), "with "),
