@@ -854,3 +854,11 @@ def test_double_check_is_checking_not_doubling() -> None:
         assert verdict(c, typed) == "correct", typed
     assert verdict(c, "double the lr, then check the lr") == "wrong"
     assert normalise("double the lr") == [["{2x}", "lr"]]
+
+
+def test_a_negated_amount_is_a_hedge_not_a_bare_negation() -> None:
+    c = card(pt("nothing", "(nothing|none)", vague=("not much",)))
+    for hedge in ("not much", "Not a lot.", "not that much really", "not many"):
+        assert verdict(c, hedge) != "correct", hedge
+    assert verdict(c, "not a lot") == verdict(c, "not much") == "partial"
+    assert verdict(c, "none extra") == "correct"

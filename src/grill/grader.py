@@ -49,7 +49,8 @@ Phrases
     A number word that also names a multiplier (`double`, `twice`, `order of magnitude`) matches
     either that word or that multiplier. A phrase that is only filler words is an error
     (`phrase_error`); a phrase that is only a negation (`(no|nothing|none)`) matches only a
-    sentence that is itself a negation with at most one more word ("nothing", "none extra").
+    sentence that is itself a negation with at most one more word ("nothing", "none extra"),
+    not a negated amount ("not much", "not a lot": a hedge).
 
 Negation
     Negators: `no`, `not`, `n't`, `!=`, `never`, `without`, `nothing`, `none`, `neither`, `nor`,
@@ -641,6 +642,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
     (re.compile(r"\bper cent\b"), "percent"),
     (re.compile(r"\bno matter\b"), "regardless"),  # not a negation: "no matter how large"
+    (re.compile(r"\bnot (?:a lot|lots|a ton|a great deal|a whole lot|that much)\b"), "not much"),
     # "double-check the lr" checks it: not a multiplier ("double the lr")
     (re.compile(r"\b(?:double|triple)[- ]?(?=check)"), ""),
     (re.compile(r"!=|=/="), " not "),
@@ -1665,10 +1667,21 @@ def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
     return fallback
 
 
+# "not much", "not a lot": a hedge on an amount, not a bare negation.
+_HEDGED_AMOUNT = re.compile(r"\s*(?:much|many|a bit|a little)\b")
+
+
 def _bare_negation(view: _View) -> _Hit | None:
-    """A sentence that is only a negation, with at most one more word: "nothing", "none extra"."""
+    """A sentence that is only a negation, with at most one more word: "nothing", "none extra".
+
+    A negated amount ("not much", "not a lot") is a hedge, not a negation: it does not count.
+    """
+    folded = ""
     for s, sentence in enumerate(view.answer.sentences):
         if len(sentence) <= 2 and sentence[0].neg == 1:
+            folded = folded or _fold(view.answer.text)
+            if _HEDGED_AMOUNT.match(folded, sentence[0].end):
+                continue
             return _Hit(s, (0,), False, False)
     return None
 
