@@ -862,3 +862,17 @@ def test_a_negated_amount_is_a_hedge_not_a_bare_negation() -> None:
         assert verdict(c, hedge) != "correct", hedge
     assert verdict(c, "not a lot") == verdict(c, "not much") == "partial"
     assert verdict(c, "none extra") == "correct"
+
+
+def test_a_clause_taken_back_by_a_no_does_not_count() -> None:
+    c = card(pt("cos", "cosine"), wrong=(pt("scratch", "restart .. scratch"),))
+    for taken_back in (
+        "cosine? no - inverse sqrt",
+        "cosine - nope, inverse sqrt",
+        "cosine. no, linear",
+    ):
+        assert verdict(c, taken_back) == "wrong", taken_back
+    for kept in ("inverse sqrt? no, cosine", "cosine, no restarts", "cosine"):
+        assert verdict(c, kept) == "correct", kept
+    assert verdict(c, "cosine. restart from scratch? no - roll back") == "correct"
+    assert verdict(c, "cosine. restart from scratch") == "wrong"

@@ -86,6 +86,10 @@ Negation
     purpose or condition clause (`so ...`, `if ...`, `otherwise ...`), is a contradiction: a flag
     that makes the answer wrong. A negated misconception or red flag is not one ("roll back,
     don't restart from scratch").
+    A clause the answer takes back with a clause of its own that is only a "no" ("nope", "no
+    wait") does not count, as a key point or as a misconception: the clause right before it in
+    its sentence ("cosine - no, inverse sqrt"), or, when the "no" opens a sentence, the sentence
+    before if it is a question ("cosine? no - inverse sqrt"), else that sentence's last clause.
     A key point denied by a stronger phrase is a contradiction even when a weaker one matches,
     unless another of its phrases matching as many words is stated ("Adam's moment estimates
     haven't settled" states the optimizer-state point as well as denying "settle").
@@ -581,6 +585,7 @@ class _Tok:
     hypo: bool = False  # a negator under `check`/`make sure`: it does not negate key points
     pred: bool = False  # a verbal negator before a predicate (`not needed`) or ending its clause
     passive: bool = False  # `by` after a past participle ("wiped out by"): the agent follows
+    retracted: bool = False  # in a clause the answer takes back ("cosine? no - inverse sqrt")
 
 
 @dataclass
@@ -1132,12 +1137,47 @@ class _Answer:
 
 def _analyse(text: str) -> _Answer:
     folded = _fold(text)
-    sentences = []
+    sentences: list[list[_Tok]] = []
     for offset, piece in _sentences(folded):
         toks = _analyse_sentence(piece, offset)
         if toks:
-            sentences.append(tuple(toks))
-    return _Answer(text, tuple(sentences))
+            sentences.append(toks)
+    _mark_retractions(sentences, folded)
+    return _Answer(text, tuple(tuple(s) for s in sentences))
+
+
+# A clause made only of these words takes back what comes just before it: "cosine? no - ...",
+# "warmup ramps down - no wait, up". At least one of `_RETRACT_NO` must be there.
+_RETRACT_NO = frozenset({"no", "nope", "nah"})
+_RETRACT_WORDS = _RETRACT_NO | {"wait", "sorry", "scratch", "that", "oops", "not"}
+
+
+def _mark_retractions(sentences: list[list[_Tok]], folded: str) -> None:
+    """Mark the clause an answer takes back with a clause of its own that is only a "no".
+
+    Within a sentence the clause right before the "no" is taken back ("cosine - no, inverse
+    sqrt"); a sentence that opens with it takes back the sentence before when that one is a
+    question ("cosine? no - inverse sqrt"), else that sentence's last clause.
+    """
+    for s, sentence in enumerate(sentences):
+        clauses: dict[int, list[int]] = {}
+        for p, tok in enumerate(sentence):
+            clauses.setdefault(tok.clause, []).append(p)
+        order = sorted(clauses)
+        for k, c in enumerate(order):
+            surface = {folded[sentence[p].start : sentence[p].end] for p in clauses[c]}
+            if not (surface & _RETRACT_NO and surface <= _RETRACT_WORDS):
+                continue
+            if k > 0:
+                for p in clauses[order[k - 1]]:
+                    sentence[p] = replace(sentence[p], retracted=True)
+            elif s > 0:
+                before = sentences[s - 1]
+                gap = folded[before[-1].end : sentence[0].start]
+                last = before[-1].clause
+                for p, tok in enumerate(before):
+                    if "?" in gap or tok.clause == last:
+                        before[p] = replace(tok, retracted=True)
 
 
 def normalise(text: str) -> list[list[str]]:
@@ -1660,7 +1700,8 @@ def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
         one_clause = len({sentence[p].clause for p in positions}) == 1
         main = not any(sentence[p].sub for p in positions)
         negated = negated or (strict and _refused(sentence, max(positions)))
-        result = _Hit(s, positions, negated, one_clause and main)
+        taken_back = any(sentence[p].retracted for p in positions)
+        result = _Hit(s, positions, negated or taken_back, one_clause and main and not taken_back)
         if not negated:
             return result
         fallback = fallback or result
