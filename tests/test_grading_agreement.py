@@ -1,10 +1,10 @@
 """Agreement of the grader with the labelled answer sets, against the floors of issue 4.
 
-Prints a report (run with `-s` to see it). `dev.jsonl`, `dev2.jsonl`, `dev3.jsonl` and
-`dev4.jsonl` are what rubrics are tuned on; their floors are the issue's test floors, with "trap
-rejected" read strictly (graded wrong). `holdout.jsonl` and `holdout2.jsonl` are never used for
-tuning: only their totals are printed, and they are held to the issue's goals for unseen answers
-(92% correct-vs-not, 85% three-way, 90% of traps rejected — not accepted as correct — and 90% of
+Prints a report (run with `-s` to see it). `dev.jsonl` to `dev5.jsonl` are what rubrics are
+tuned on; their floors are the issue's test floors, with "trap rejected" read strictly (graded
+wrong). `holdout.jsonl`, `holdout2.jsonl` and `holdout3.jsonl` are never used for tuning: only
+their totals are printed, and they are held to the issue's goals for unseen answers (92%
+correct-vs-not, 85% three-way, 90% of traps rejected — not accepted as correct — and 90% of
 correct answers accepted).
 """
 
@@ -27,7 +27,7 @@ def _report(name: str) -> Report:
     return report
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "dev5"])
 def test_tuning_sets_meet_the_test_floors(name: str) -> None:
     report = _report(name)
     assert report.binary >= FLOOR_BINARY, report.format(name)
@@ -44,7 +44,9 @@ def test_holdout_sets_meet_the_goals_for_unseen_answers(name: str) -> None:
     assert report.correct_accepted >= 0.90, summary
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "holdout", "holdout2"])
+@pytest.mark.parametrize(
+    "name", ["dev", "dev2", "dev3", "dev4", "dev5", "holdout", "holdout2", "holdout3"]
+)
 def test_a_grader_that_accepts_everything_would_fail(name: str) -> None:
     """The floors can fail: grading every answer correct misses them on both sets."""
     report = evaluate(load_library(user_decks=False), load_rows(HERE / f"{name}.jsonl"))

@@ -3,7 +3,8 @@
 `tests/grading/dev.jsonl` tunes the grader; `tests/grading/dev2.jsonl` is a second tuning set,
 written independently of the rubrics; `tests/grading/dev3.jsonl` is a third tuning set of verbose
 answers whose traps each bury one false claim; `tests/grading/dev4.jsonl` is a fourth, with three
-subtle traps per card; `tests/grading/holdout.jsonl` and `tests/grading/holdout2.jsonl` only
+subtle traps per card, and `tests/grading/dev5.jsonl` a fifth, whose correct answers often reject a
+wrong idea first; `tests/grading/holdout.jsonl`, `holdout2.jsonl` and `holdout3.jsonl` only
 measure it.
 These tests check what can be checked without a grader: every line parses, every card exists,
 kinds and labels agree, each card has enough answers (and, in dev, every kind; in dev2, at least
@@ -33,10 +34,28 @@ KIND_LABEL = {
 }
 PARTS = ("culprits", "triage", "prevention")
 RED_FLAGS = ("restart_from_scratch", "blame_bitflips", "only_lower_lr", "increase_batch_size")
-SETS = ("dev", "dev2", "dev3", "dev4", "holdout", "holdout2")
-MIN_PER_CARD = {"dev": 6, "dev2": 5, "dev3": 4, "dev4": 6, "holdout": 3, "holdout2": 5}
-MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3}
-MIN_CASE = {"dev": 10, "dev2": 10, "dev3": 8, "dev4": 12, "holdout": 6, "holdout2": 10}
+SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "holdout", "holdout2", "holdout3")
+MIN_PER_CARD = {
+    "dev": 6,
+    "dev2": 5,
+    "dev3": 4,
+    "dev4": 6,
+    "dev5": 5,
+    "holdout": 3,
+    "holdout2": 5,
+    "holdout3": 4,
+}
+MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
+MIN_CASE = {
+    "dev": 10,
+    "dev2": 10,
+    "dev3": 8,
+    "dev4": 12,
+    "dev5": 10,
+    "holdout": 6,
+    "holdout2": 10,
+    "holdout3": 8,
+}
 
 
 def load_set(name: str) -> list[dict[str, Any]]:
@@ -122,7 +141,7 @@ def test_case_answers_follow_the_case_rule(name: str) -> None:
         assert row["label"] == case_label(parts, flags), row["_where"]
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "dev5"])
 def test_tuning_case_answers_show_every_verdict_and_red_flag(name: str) -> None:
     case = [row for row in load_set(name) if row["card"] == CASE_ID]
     assert {row["label"] for row in case} == {"correct", "partial", "wrong"}

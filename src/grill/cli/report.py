@@ -62,7 +62,8 @@ def report(
     Example: grill report -o progress.html
     """
     lib = library(deck)
-    with Store.open() as store:
+    # a long review log takes seconds to write: a spinner on a terminal, silent in a pipe
+    with Store.open() as store, err().status(f"writing {output}..."):
         data = gather(store, lib, load_settings(), now(), log=False)
         used = write_report(data, output, fmt, store=store, library=lib)
     err().print(f"wrote the {used} report to {output}")
