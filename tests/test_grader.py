@@ -876,3 +876,24 @@ def test_a_clause_taken_back_by_a_no_does_not_count() -> None:
         assert verdict(c, kept) == "correct", kept
     assert verdict(c, "cosine. restart from scratch? no - roll back") == "correct"
     assert verdict(c, "cosine. restart from scratch") == "wrong"
+
+
+def test_an_accuracy_moves_opposite_to_a_loss() -> None:
+    c = card(
+        pt("train", "train .. decrease", "train (accuracy|acc) .. increase"),
+        pt("val", "val .. increase", "val (accuracy|acc) .. (decrease|drop)"),
+        wrong=(pt("swapped", "train increase .. val decrease"),),
+    )
+    for typed in (
+        "train accuracy keeps rising while val accuracy drops",
+        "train acc goes up, val acc goes down",
+        "train loss keeps falling while val accuracy drops",
+    ):
+        assert verdict(c, typed) == "correct", typed
+    assert verdict(c, "train loss rising, val loss falling") == "wrong"
+    # a phrase without an accuracy word does not match a direction said of an accuracy
+    assert verdict(card(pt("val", "val .. increase")), "val accuracy increases") == "wrong"
+    assert (
+        verdict(card(pt("val", "val .. increase")), "on top of that val loss increases")
+        == "correct"
+    )

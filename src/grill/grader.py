@@ -46,6 +46,10 @@ Phrases
                    (a plain fraction such as `0.1` counts as 10%); `{lo-hix}` a multiplier.
                    `{v}`, `{v%}`, `{vx}` mean `{v-v}`. A bare number in a phrase (`1.0`, `2k`)
                    means itself.
+    A direction word (`increase`, `decrease`, `high`, `low`, `up`, `down`, `drop`) in a clause
+    about an accuracy-like metric (`accuracy`, `acc`, `f1`, `score`, `auc`, `bleu`, `top-1`) and
+    no loss does not match a phrase that names no such metric: accuracy moves opposite to the
+    loss ("val accuracy drops" is not `val .. decrease`).
     A number word that also names a multiplier (`double`, `twice`, `order of magnitude`) matches
     either that word or that multiplier. A phrase that is only filler words is an error
     (`phrase_error`); a phrase that is only a negation (`(no|nothing|none)`) matches only a
@@ -1243,6 +1247,7 @@ class _Variant:
     slack: int
     bare_negation: bool = False  # `(no|nothing)`: matches only an answer that is just a negation
     tight: bool = False  # `= a b`: each bag's words stand next to each other (filler skipped)
+    accuracy: bool = False  # names an accuracy-like metric: its directions are that metric's
 
 
 @dataclass(frozen=True)
@@ -1409,7 +1414,8 @@ def _compile(phrase: str) -> _Phrase:
                 "the phrase can match with no words at all (only filler words or optional parts)"
             )
         bare = all(slot.words == {"not"} and not slot.nums for bag in bags for slot in bag)
-        variant = _Variant(bags, negated, slack, bare, tight)
+        accuracy = any(slot.words & _ACCURACY_STEMS for bag in bags for slot in bag)
+        variant = _Variant(bags, negated, slack, bare, tight, accuracy)
         if variant not in variants:
             variants.append(variant)
     words = frozenset(w for v in variants for seg in v.segments for sl in seg for w in sl.words)
@@ -1483,6 +1489,32 @@ class _Hit:
     contradiction: bool  # negated inside one main clause: states the opposite of the phrase
 
 
+# Metrics that move opposite to the loss: "train accuracy rises" is "train loss falls". A direction
+# word in a clause about one of them (and no loss) does not match a phrase that names none.
+_ACCURACY_STEMS = _stems_of("accuracy acc f1 score auc bleu top1 top5".split())
+_LOSS_STEMS = _stems_of("loss error perplexity ppl nll entropy".split())
+_DIRECTION_STEMS = _stems_of("increase decrease high low up down drop upward downward".split())
+
+
+def _accuracy_positions(sentence: Sequence[_Tok]) -> frozenset[int]:
+    """Positions of a sentence whose clause is about an accuracy-like metric, not a loss."""
+    words = [
+        "top1" if t.word == "top" and q + 1 < len(sentence) and sentence[q + 1].num else t.word
+        for q, t in enumerate(sentence)
+    ]  # "top-1", "top 5"
+    if not _ACCURACY_STEMS.intersection(words):
+        return frozenset()
+    if not _LOSS_STEMS.intersection(words):
+        return frozenset(range(len(sentence)))
+    about: set[int] = set()
+    for c in {t.clause for t in sentence}:
+        where = [p for p, t in enumerate(sentence) if t.clause == c]
+        clause = {words[p] for p in where}
+        if clause & _ACCURACY_STEMS and not clause & _LOSS_STEMS:
+            about.update(where)
+    return frozenset(about)
+
+
 class _View:
     """One answer seen through one rubric: tokens, typo-resolved words and where they occur."""
 
@@ -1490,6 +1522,7 @@ class _View:
         self.answer = answer
         self.index: list[dict[str, list[int]]] = []
         self.numbers: list[list[int]] = []
+        self.accuracy = [_accuracy_positions(sentence) for sentence in answer.sentences]
         vocab, typos = prepared.vocab, prepared.typos
         folded = _fold(answer.text) if any(answer.sentences) else ""
         for sentence in answer.sentences:
@@ -1630,6 +1663,7 @@ def _bag_matches(
     width = (len(bag) if variant.tight else _window(len(bag))) + variant.slack
     anchors = cands[0] if strict else sorted({p for c in cands for p in c})
     seen: set[tuple[int, ...]] = set()
+    accuracy = view.accuracy[s] if not variant.accuracy else frozenset()
     for anchor in anchors:
         chosen = (
             _in_order(sentence, cands, anchor, width)
@@ -1638,6 +1672,10 @@ def _bag_matches(
         )
         if chosen is None:
             continue
+        if accuracy and any(
+            p in accuracy and slot.words & _DIRECTION_STEMS for slot, p in zip(bag, chosen)
+        ):
+            continue  # "val accuracy drops" is not "val (loss) drops"
         key = tuple(sorted(chosen))
         if key in seen or (strict and after >= 0 and _passive(sentence, after, key[0])):
             continue
