@@ -1673,7 +1673,8 @@ def _bag_matches(
         if chosen is None:
             continue
         if accuracy and any(
-            p in accuracy and slot.words & _DIRECTION_STEMS for slot, p in zip(bag, chosen)
+            p in accuracy and slot.words & _DIRECTION_STEMS
+            for slot, p in zip(bag, chosen, strict=True)
         ):
             continue  # "val accuracy drops" is not "val (loss) drops"
         key = tuple(sorted(chosen))
