@@ -897,3 +897,22 @@ def test_an_accuracy_moves_opposite_to_a_loss() -> None:
         verdict(card(pt("val", "val .. increase")), "on top of that val loss increases")
         == "correct"
     )
+
+
+def test_a_turned_contrast_needs_the_contrasts_own_words() -> None:
+    c = replace(
+        card(pt("data", "more data"), pt("small", "smaller model"), correct=1),
+        explanation="More data is the only fix that raises the ceiling rather than lowering the "
+        "variance. It is distinguishable from batch noise because it's periodic rather than random.",
+    )
+    # only the direction words of the contrast, turned around: no flag
+    assert verdict(c, "more data, or a smaller model rather than a bigger one") == "correct"
+    # a verbal negation starts no contrast with a word of the clause before it
+    assert (
+        verdict(c, "more data; it's periodic rather than random, it isn't batch noise") == "correct"
+    )
+    for turned in (
+        "more data; it lowers the variance rather than raising the ceiling",
+        "more data; it's random rather than periodic",
+    ):
+        assert [f.id for f in grade(c, turned).flags] == ["reversed"], turned

@@ -105,7 +105,9 @@ Verdict of a card answer
     matches, in one clause, when its number may be any number of any kind: "500 steps" for
     `{2000-8000} steps`, "10%" for `{10x}`), a contrast of the card's explanation turned
     around ("A rather than B", "A instead of B", "A, not B" answered "B, not A": a B word at most
-    3 words before a negator and an A word at most 3 after it in its clause), or an `order`
+    3 words before a negator, in its clause when the negator is verbal, and an A word at most 3
+    after it in its clause; a side's direction words count only when it has no other words), or
+    an `order`
     violation (matched points of `order`
     appearing out of order, by their first match) -> a flag -> wrong. Otherwise: matched
     points >= `correct` (default: the standard's list rule, see `correct_needed`) and every
@@ -2187,12 +2189,19 @@ def _contrast_flags(explanation: str | None, answer: _Answer) -> list[Flag]:
     The B word stands at most 3 words before a negator and the A word at most 3 after it, in
     the negator's clause ("it's the optimiser, not the data"; "random rather than periodic").
     """
-    for a_words, b_words in _contrasts(explanation):
+    for a_all, b_all in _contrasts(explanation):
+        # the contrast's own content, not only its direction words: "raises the ceiling rather
+        # than lowering the variance" is not turned around by "smaller rather than bigger"
+        a_words = a_all - _DIRECTION_STEMS or a_all
+        b_words = b_all - _DIRECTION_STEMS or b_all
         for sentence in answer.sentences:
             for n, tok in enumerate(sentence):
                 if tok.neg != 1:
                     continue
-                if any(t.word in b_words for t in sentence[max(0, n - 3) : n]) and any(
+                if any(
+                    t.word in b_words and (t.clause == tok.clause or not tok.verbal)
+                    for t in sentence[max(0, n - 3) : n]
+                ) and any(
                     t.word in a_words and t.clause == tok.clause for t in sentence[n + 1 : n + 4]
                 ):
                     start = min(t.start for t in sentence[max(0, n - 3) : n + 4])
