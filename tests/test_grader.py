@@ -903,7 +903,8 @@ def test_a_turned_contrast_needs_the_contrasts_own_words() -> None:
     c = replace(
         card(pt("data", "more data"), pt("small", "smaller model"), correct=1),
         explanation="More data is the only fix that raises the ceiling rather than lowering the "
-        "variance. It is distinguishable from batch noise because it's periodic rather than random.",
+        "variance. It is distinguishable from batch noise because it's periodic rather than "
+        "random.",
     )
     # only the direction words of the contrast, turned around: no flag
     assert verdict(c, "more data, or a smaller model rather than a bigger one") == "correct"
