@@ -917,3 +917,19 @@ def test_a_turned_contrast_needs_the_contrasts_own_words() -> None:
         "more data; it's random rather than periodic",
     ):
         assert [f.id for f in grade(c, turned).flags] == ["reversed"], turned
+
+
+def test_without_x_then_a_bad_outcome_says_x_is_needed() -> None:
+    c = card(pt("scale", "per tensor .. scal"))
+    for needed in (
+        "without per-tensor scaling factors it diverges",
+        "fp8 diverges without per-tensor scaling",
+        "without per-tensor scaling, the loss blows up to nan",
+    ):
+        assert verdict(c, needed) == "correct", needed
+    for denied in (
+        "it works fine without per-tensor scaling",
+        "without per-tensor scaling it doesn't diverge",
+        "it trains without per-tensor scaling and without any instabilities",
+    ):
+        assert verdict(c, denied) == "wrong", denied

@@ -70,6 +70,9 @@ Negation
     verbal negation of a verb of helping after it ("raising the batch won't smooth it") and a
     later clause of its sentence that is only a verbal negation ("..., so I wouldn't") or only
     a dismissal ("..., that's a myth").
+    `without X` next to a bad outcome that is not negated (`diverge`, `explode`, `nan`,
+    `underflow`, `fail`, ...: "without per-tensor scaling it diverges", "fp8 diverges without
+    per-tensor scaling") is a condition that says X is needed, not a negation of X.
     Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
     `because`, `which` (not `where`/`when` after `right`, `just`, `exactly`: "right where it
     diverges"); an aside between two of them (`in practice`, `honestly`, `in my
@@ -1001,6 +1004,22 @@ _PREDICATE_STEMS = _stems_of(
 )
 
 
+# Bad outcomes: "without X, <one of these>" says X is needed, it does not deny X.
+_BAD_STEMS = frozenset(
+    r.text
+    for r in _canonical(
+        _read_numbers(
+            _raw_tokens(
+                """diverge explode nan overflow underflow unstable spike fail crash break collapse
+                worse degrade hurt suffer forget stall die garbage corrupt""",
+                0,
+            )
+        )
+    )
+    if not r.sep
+)
+
+
 def _tokens(raws: list[_Raw]) -> list[_Tok]:
     """Mark negators and clauses, drop filler words: the tokens a phrase is matched against."""
     out: list[_Tok] = []
@@ -1031,6 +1050,10 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         if word == "without" and nxt in _COUNTERFACTUAL:
             clause, sub = clause + 1, True  # "without it, grads underflow" = "otherwise ..."
             i += 1
+            continue
+        if word == "without" and (_bad_after(raws, i) or _bad_before(out, clause)):
+            sub = True  # "without per-tensor scaling it diverges": the scaling is needed
+            prev = word
             continue
         if word in ("instead", "rather") and nxt in ("of", "than"):
             clause, sub = clause + 1, True
@@ -1078,6 +1101,24 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         neg = 2 if word in _SOFT_STEMS or dismiss else 0
         out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub, pred=dismiss))
     return _mark_predicates(_join_asides(out))
+
+
+def _bad_after(raws: list[_Raw], i: int) -> bool:
+    """After `without X`: a bad outcome follows in the sentence, not negated ("... it diverges")."""
+    named = False  # X comes first: "without any instabilities" names no X
+    for k in range(i, min(i + 10, len(raws))):
+        if raws[k].text in _STRONG_STEMS:
+            return False
+        if raws[k].text in _BAD_STEMS:
+            return named and not any(r.text in _NEG_STEMS for r in raws[max(i, k - 3) : k])
+        named = named or not (raws[k].stop or raws[k].sep)
+    return False
+
+
+def _bad_before(out: list[_Tok], clause: int) -> bool:
+    """Before `without X`: a bad outcome in the clause, not negated ("fp8 diverges without ...")."""
+    near = [t for t in out[-6:] if t.clause == clause]
+    return any(t.word in _BAD_STEMS for t in near) and not any(t.neg for t in near)
 
 
 def _blame_after(raws: list[_Raw], i: int) -> int:
