@@ -933,3 +933,33 @@ def test_without_x_then_a_bad_outcome_says_x_is_needed() -> None:
         "it trains without per-tensor scaling and without any instabilities",
     ):
         assert verdict(c, denied) == "wrong", denied
+
+
+def test_an_exception_ends_a_leading_negation() -> None:
+    c = card(
+        pt("none", "(nothing|none)", "not extra"), wrong=(pt("ls", "(except|besides) loss scal"),)
+    )
+    assert verdict(c, "nothing extra") == "correct"
+    for typed in ("nothing extra except loss scaling", "nothing extra besides loss scaling"):
+        assert [f.id for f in grade(c, typed).flags] == ["ls"], typed
+
+
+def test_only_then_is_a_time_not_a_new_clause() -> None:
+    c = card(pt("u", "unscale"), wrong=(pt("o", "only unscale"),))
+    assert verdict(c, "scale the loss, backprop, and only then unscale") == "wrong"
+    assert verdict(c, "scale the loss, backprop, then unscale") == "correct"
+
+
+def test_a_named_ratio_reads_as_shares() -> None:
+    assert normalise("old:new 1:9") == normalise("10% old / 90% new")
+    assert normalise("1:9 old to new") == normalise("10% old / 90% new")
+    c = card(pt("r", "{5-15%} old"), wrong=(pt("swap", "{85-95%} old .. {5-15%} new"),))
+    assert verdict(c, "old:new 1:9") == "correct"
+    assert verdict(c, "old:new 9:1") == "wrong"
+
+
+def test_a_passive_verb_of_losing_takes_no_object_after_it() -> None:
+    c = card(pt("old", "old .. forget"), wrong=(pt("new", "forget .. new"),))
+    assert verdict(c, "old knowledge is forgotten after fine-tuning on new data") == "correct"
+    assert verdict(c, "old skills get wiped out when you train on the new task") == "correct"
+    assert verdict(c, "the model forgets the new data, old skills too") == "wrong"

@@ -18,7 +18,8 @@ Normalisation (answers and phrases alike)
     `two to eight thousand`), and carry their kind: plain, percent (`10%`, `ten percent`) or
     multiplier (`10x`, `10×`, `ten times`, `twice`, `an order of magnitude`); shares in words
     are percentages (`a tenth` = `one tenth` = 10%, `a fifth`, `three quarters`, `a hundredth`)
-    and `one and a half` is 1.5; `double-check` is `check`, not a multiplier. A long word that
+    and `one and a half` is 1.5; a named ratio is read as shares (`old:new 1:9`, `1:9 old to
+    new` = `10% old / 90% new`); `double-check` is `check`, not a multiplier. A long word that
     is neither known nor in the card's rubric is matched to a rubric or lexicon word one typo away
     (two for words of nine letters or more), with the same first letter.
 
@@ -29,6 +30,8 @@ Phrases
                    is usually a swap ("forgets the new task" vs "the new task erases the old").
                    A passive `by` between two of their words ("old skills wiped out by the new
                    task") turns the order around, so such a placement does not count.
+                   So does a passive verb of losing after `is`/`are`/`get` ("old skills are
+                   forgotten after training on new data"): the words after it are no object.
     `a .. b`       `a` is matched before `b` (every word of `a` before every word of `b`), in one
                    sentence; each side is a bag with its own window. In misconceptions and red
                    flags `b` starts at most 6 words after `a` ends, so a long sentence does not
@@ -73,6 +76,9 @@ Negation
     `without X` next to a bad outcome that is not negated (`diverge`, `explode`, `nan`,
     `underflow`, `fail`, ...: "without per-tensor scaling it diverges", "fp8 diverges without
     per-tensor scaling") is a condition that says X is needed, not a negation of X.
+    `except`, `besides`, `apart from`, `aside from` and `other than` start a clause on the
+    other side ("nothing extra except loss scaling" does not negate the scaling); `then` after
+    `only`/`just`/`right` is a time, not a clause ("only then unscale").
     Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
     `because`, `which` (not `where`/`when` after `right`, `just`, `exactly`: "right where it
     diverges"); an aside between two of them (`in practice`, `honestly`, `in my
@@ -595,6 +601,7 @@ class _Tok:
     pred: bool = False  # a verbal negator before a predicate (`not needed`) or ending its clause
     passive: bool = False  # `by` after a past participle ("wiped out by"): the agent follows
     retracted: bool = False  # in a clause the answer takes back ("cosine? no - inverse sqrt")
+    pverb: bool = False  # a passive verb of losing ("is forgotten"): what follows is no object
 
 
 @dataclass
@@ -669,6 +676,16 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"(?<![a-z0-9.])x\s?(\d+(?:\.\d+)?)(?![\d.]*[a-z0-9])"), r" \1x "),
     (re.compile(r"(?<![\d.])1\s*/\s*(?=[a-z(])"), " inversely "),
     (re.compile(r"\.{2,}"), ". "),
+    # a ratio with its names: "old:new 1:9", "1:9 old to new" = "10% old / 90% new"
+    (
+        re.compile(
+            r"\b(?P<a>[a-z]+)\s*[:/]\s*(?P<b>[a-z]+)\s*(?:=|is|of|at|ratio|~|about|around)?\s*"
+            r"(?P<x>\d+(?:\.\d+)?)\s*:\s*(?P<y>\d+(?:\.\d+)?)\b"
+            r"|\b(?P<x2>\d+(?:\.\d+)?)\s*:\s*(?P<y2>\d+(?:\.\d+)?)\s+"
+            r"(?P<a2>[a-z]+)\s*(?:[:/]|to)\s*(?P<b2>[a-z]+)\b"
+        ),
+        lambda m: _ratio_shares(m),
+    ),
     # judgements, not the backward pass: "that would be backwards", "that makes it worse"
     (
         re.compile(r"\b(make|makes|making|made) (it|things|this|that|matters) worse\b"),
@@ -680,6 +697,17 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     (re.compile(r"([a-z])\1{2,}"), r"\1"),  # `sloooow` = `slow`
 )
+
+
+def _ratio_shares(m: re.Match[str]) -> str:
+    a, b = m.group("a") or m.group("a2"), m.group("b") or m.group("b2")
+    x, y = float(m.group("x") or m.group("x2")), float(m.group("y") or m.group("y2"))
+    if x + y <= 0:
+        return m.group(0)
+    share = 100 * x / (x + y)
+    return f" {share:g}% {a} / {100 - share:g}% {b} "
+
+
 _SENTENCE = re.compile(r"(?:[.!?;]+(?=\s|$|[\"')\]])|\n+|\.(?=[a-z]{2}))")
 _LEX_TOKEN = re.compile(
     r"(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e-?\d+)?|\.\d+)"
@@ -983,7 +1011,7 @@ _ASIDE_STEMS = _stems_of(
     short fair least mind general""".split()
 )
 # "right where", "just when", "exactly where": the clause word names a place or time.
-_PLACE_STEMS = _stems_of("where when".split())
+_PLACE_STEMS = _stems_of("where when then".split())
 _PINPOINT_STEMS = _stems_of("right exactly".split()) | {"only"}  # `just` folds to `only`
 _COUNTERFACTUAL = frozenset("it this that them these those one".split())
 _NOT_A_NEGATION = frozenset({"only", "sure", "necessarily"})  # `not only X` asserts X
@@ -1018,6 +1046,11 @@ _BAD_STEMS = frozenset(
     )
     if not r.sep
 )
+
+
+# An exception ends the scope of a negation before it: "nothing extra except loss scaling".
+_EXCEPT_STEMS = _stems_of("except besides".split())
+_FROM_THAN = frozenset({"from", "than"})
 
 
 def _tokens(raws: list[_Raw]) -> list[_Tok]:
@@ -1067,6 +1100,9 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             i += max(blame, 1)
             prev = "avoid"
             continue
+        if word in _EXCEPT_STEMS or (word in ("apart", "asid", "other") and nxt in _FROM_THAN):
+            clause, side = clause + 1, side + 1  # "nothing extra except loss scaling"
+            sub = hypo = False
         if word in _CHECK_STEMS or (word == "make" and nxt == "sure"):
             hypo = True
         if word in _NEG_PREDICATES:
@@ -1166,10 +1202,18 @@ def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
             before = text[toks[q - 1].start - offset : toks[q - 1].end - offset]
             if _PARTICIPLE.search(before):
                 toks[q] = replace(toks[q], passive=True)
+    for q, tok in enumerate(toks):
+        if tok.word in _LOSING_STEMS:
+            gap = text[(toks[q - 1].end - offset) if q else 0 : tok.start - offset]
+            surface = text[tok.start - offset : tok.end - offset]
+            if _PASSIVE_AUX.search(gap) and _PARTICIPLE.search(surface):
+                toks[q] = replace(tok, pverb=True)  # "old skills are forgotten after ..."
     return toks
 
 
 _PARTICIPLE = re.compile(r"(?:[a-z]{2}(?:ed|en)|\bout|\blost|\bforgot)$")
+_PASSIVE_AUX = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|gotten|getting)\s+$")
+_LOSING_STEMS = _stems_of("forget lost destroy clobber replace override degrade".split())
 
 
 @dataclass(frozen=True)
@@ -1749,8 +1793,9 @@ def _any_order(
 
 def _passive(sentence: Sequence[_Tok], a: int, b: int) -> bool:
     """A passive `by` between two words of a misconception: "old skills wiped out by the new task"
-    turns "old .. wipe out .. new" around, so the in-order reading does not hold."""
-    return any(sentence[q].passive for q in range(a + 1, b))
+    turns "old .. wipe out .. new" around, so the in-order reading does not hold; nor does a word
+    after a passive verb of losing ("old skills are forgotten after ... new")."""
+    return sentence[a].pverb or any(sentence[q].passive for q in range(a + 1, b))
 
 
 def _in_order(
