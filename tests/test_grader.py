@@ -963,3 +963,26 @@ def test_a_passive_verb_of_losing_takes_no_object_after_it() -> None:
     assert verdict(c, "old knowledge is forgotten after fine-tuning on new data") == "correct"
     assert verdict(c, "old skills get wiped out when you train on the new task") == "correct"
     assert verdict(c, "the model forgets the new data, old skills too") == "wrong"
+
+
+def test_saying_what_the_explanation_says_of_a_misconception_is_no_misconception() -> None:
+    c = replace(
+        card(
+            pt("one", "{1}"),
+            pt("global", "global"),
+            wrong=(pt("per", "(clip|clipping) per (tensor|param)"),),
+        ),
+        explanation="Global rather than per-parameter, because clipping per-tensor changes the "
+        "direction of the update, whereas global clipping just shortens it.",
+    )
+    assert verdict(
+        c, "1.0 on the global norm; clipping per-tensor changes the update direction"
+    ) == ("correct")
+    assert verdict(
+        c, "1.0 global norm; clipping per tensor changes the direction of the update"
+    ) == ("correct")
+    for trap in (
+        "1.0, clipping per tensor",
+        "clip per-tensor at 1.0, it changes the direction less",
+    ):
+        assert [f.id for f in grade(c, trap).flags] == ["per"], trap

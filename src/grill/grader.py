@@ -122,6 +122,9 @@ Verdict of a card answer
     points >= `correct` (default: the standard's list rule, see `correct_needed`) and every
     `requires` point matched -> correct; matched >= `partial` (default 1) or any point matched
     only by a `vague` phrase -> partial; else wrong.
+    A misconception's match followed, in its clause, by two or more of the words that follow
+    the same misconception where it matches the card's own explanation does not count: the
+    answer recites why it is wrong ("clipping per-tensor changes the direction of the update").
     Score: (matched + 0.5 * vague-only) / points, capped at 1; 0 when a flag makes it wrong.
 
 Verdict of a case answer
@@ -2186,6 +2189,8 @@ def grade(card: Card, answer: str) -> Grade:
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
+            if _recites(view, hit, _explained(card.explanation, tuple(_valid(wrong.match)))):
+                continue  # the card's own explanation: "clipping per-tensor changes the direction"
             flags.append(Flag(wrong.id, wrong.says, _hit_text(view, hit)))
     flags.extend(_order_flags(rubric, starts, view))
     if flags:
@@ -2202,6 +2207,49 @@ def grade(card: Card, answer: str) -> Grade:
     else:
         verdict = Verdict.WRONG
     return result(verdict, score, matched, flags)
+
+
+_RECITED = 6  # words after a misconception's match that say what the explanation says of it
+
+
+@lru_cache(maxsize=1024)
+def _explained(explanation: str | None, phrases: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    """Where a misconception matches the card's own explanation, the words that follow it there.
+
+    "clipping per-tensor changes the direction of the update" names per-tensor clipping to say
+    why it is wrong; an answer saying the same about it recites the card, not the misconception.
+    """
+    if not explanation or not phrases:
+        return ()
+    view = _view(_analyse(explanation), phrases)
+    out: list[frozenset[str]] = []
+    for phrase in phrases:
+        for variant in _compile(phrase).variants:
+            hit = _match_variant(view, variant, strict=True)
+            if hit is None or hit.negated:
+                continue
+            sentence = view.answer.sentences[hit.sentence]
+            last = max(hit.positions)
+            words = {
+                t.word
+                for t in sentence[last + 1 : last + 1 + _RECITED]
+                if t.num is None and t.clause == sentence[last].clause
+            }
+            words -= _compile(phrase).words | _DIRECTION_STEMS
+            if len(words) >= 2:
+                out.append(frozenset(words))
+    return tuple(out)
+
+
+def _recites(view: _View, hit: _Hit, contexts: tuple[frozenset[str], ...]) -> bool:
+    """Does the answer say of a misconception's match what the explanation says of it?"""
+    if not contexts:
+        return False
+    sentence = view.answer.sentences[hit.sentence]
+    last = max(hit.positions)
+    clause = sentence[last].clause
+    after = {t.word for t in sentence[last + 1 : last + 1 + _RECITED] if t.clause == clause}
+    return any(len(after & words) >= 2 for words in contexts)
 
 
 _YES = r"(?:yes|yep|yeah|yup|yea|absolutely|definitely|correct)"
