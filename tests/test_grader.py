@@ -986,3 +986,18 @@ def test_saying_what_the_explanation_says_of_a_misconception_is_no_misconception
         "clip per-tensor at 1.0, it changes the direction less",
     ):
         assert [f.id for f in grade(c, trap).flags] == ["per"], trap
+
+
+def test_unlike_x_ends_where_the_main_clause_starts() -> None:
+    c = card(pt("nan", "nan"), wrong=(pt("single", "single (spike|event)"),))
+    assert verdict(c, "nans. Unlike a bad batch it's a single event") == "wrong"
+    assert verdict(c, "nans. Unlike a single event it's persistent") == "correct"
+    assert verdict(c, "nans, unlike a single bad-batch event") == "correct"
+
+
+def test_a_negation_inside_a_condition_does_not_deny_its_consequence() -> None:
+    c = card(pt("plateau", "plateau"), wrong=(pt("data", "plateau .. data limited"),))
+    assert verdict(c, "plateau. if you never hit the plateau you're data-limited") == "wrong"
+    assert verdict(c, "plateau. if you never hit the plateau, you're data-limited") == "wrong"
+    assert verdict(c, "plateau. if you never hit the plateau you're not data-limited") == "correct"
+    assert verdict(c, "plateau. you never hit the plateau when data-limited") == "correct"

@@ -605,6 +605,7 @@ class _Tok:
     passive: bool = False  # `by` after a past participle ("wiped out by"): the agent follows
     retracted: bool = False  # in a clause the answer takes back ("cosine? no - inverse sqrt")
     pverb: bool = False  # a passive verb of losing ("is forgotten"): what follows is no object
+    cond: bool = False  # in a condition clause (`if ...`): its negation is part of the condition
 
 
 @dataclass
@@ -1051,6 +1052,9 @@ _BAD_STEMS = frozenset(
 )
 
 
+_CONDITION_STEMS = _stems_of("if when unless".split())
+# A subject after `unlike X` starts the main clause: "unlike a bad batch it's persistent".
+_SUBJECTS = frozenset("it this that they these those we you i".split())
 # An exception ends the scope of a negation before it: "nothing extra except loss scaling".
 _EXCEPT_STEMS = _stems_of("except besides".split())
 _FROM_THAN = frozenset({"from", "than"})
@@ -1060,7 +1064,8 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
     """Mark negators and clauses, drop filler words: the tokens a phrase is matched against."""
     out: list[_Tok] = []
     clause = side = 0
-    sub = hypo = False
+    sub = hypo = unlike = False
+    conds: set[int] = set()
     prev = ""
     i = 0
     while i < len(raws):
@@ -1131,14 +1136,23 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             side += word in _STRONG_STEMS
             sub = word in _SUBORDINATE_STEMS
             hypo = hypo and word in _CHECK_LINKS
+            if word in _CONDITION_STEMS:
+                conds.add(clause)
             prev = word
             continue
+        if unlike and r.text in _SUBJECTS and out and out[-1].word != "unlik":
+            clause, unlike = clause + 1, False  # "unlike a bad batch it's a single event"
+        if clause in conds and r.text in _SUBJECTS and out and out[-1].clause == clause:
+            clause, sub = clause + 1, False  # "if you never hit the plateau you're ...": the main
+        unlike = unlike or word == "unlik"
         prev = word
         if r.stop:
             continue
         dismiss = word in _DISMISS_STEMS
         neg = 2 if word in _SOFT_STEMS or dismiss else 0
         out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub, pred=dismiss))
+    if conds:
+        out = [replace(t, cond=True) if t.clause in conds else t for t in out]
     return _mark_predicates(_join_asides(out))
 
 
@@ -1694,11 +1708,14 @@ def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> b
     """Is this placement negated? `strict` (misconceptions) also heeds soft and `check` negators."""
     picked = set(chosen)
     back = _BACK_STRICT if strict else _BACK
+    last_clause = sentence[max(picked)].clause
     for p in picked:
         for q in range(max(0, p - back), p):
             tok = sentence[q]
             if q in picked or tok.clause != sentence[p].clause:
                 continue
+            if strict and tok.cond and tok.clause != last_clause:
+                continue  # "if you never hit the plateau you're data-limited": the condition
             if (tok.neg == 1 and (strict or not tok.hypo)) or (strict and tok.neg == 2):
                 return True
     last = max(picked)
@@ -1827,6 +1844,8 @@ def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
             continue
         positions, negated = hit
         sentence = view.answer.sentences[s]
+        if negated and strict and any(sentence[p].cond for p in positions):
+            negated = _negated(sentence, positions, strict)  # the condition's own negation
         one_clause = len({sentence[p].clause for p in positions}) == 1
         main = not any(sentence[p].sub for p in positions)
         negated = negated or (strict and _refused(sentence, max(positions)))
