@@ -65,7 +65,8 @@ Negation
     does not end their clause), and folded predicates (`unnecessary`, `unneeded` = not
     needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations
     (but "can't just", "shouldn't just" after a modal are). `avoid`
-    and `unlike` are soft negators, and dismissals (`rare`, `myth`, `tempting`, ...) soft
+    and `unlike` are soft negators (`unlike X` ends at a subject: "unlike a bad batch it's a
+    single event" states the event), and dismissals (`rare`, `myth`, `tempting`, ...) soft
     negators on either side: they only stop a misconception or red flag from counting, also
     when they stand between its words ("smoothing it that way would be backwards, since bigger
     batches ..."); `before` up to two words ahead of a verb of blaming ("before anyone pins it
@@ -95,6 +96,9 @@ Negation
     a later clause that opens with `that`/`whether`: "check the lr isn't tiny, that nothing is
     frozen") a negator does not negate key points: the point is named as a suspect; it still
     negates misconceptions.
+    A negator in a condition clause (`if`, `when`, `unless`; a subject after its first words
+    starts the main clause: "if you never hit the plateau you're data-limited") does not negate a
+    misconception that goes on into the main clause: it is part of the condition.
     A key point that matches only negated, with every matched word in one clause that is not a
     purpose or condition clause (`so ...`, `if ...`, `otherwise ...`), is a contradiction: a flag
     that makes the answer wrong. A negated misconception or red flag is not one ("roll back,
