@@ -1001,3 +1001,35 @@ def test_a_negation_inside_a_condition_does_not_deny_its_consequence() -> None:
     assert verdict(c, "plateau. if you never hit the plateau, you're data-limited") == "wrong"
     assert verdict(c, "plateau. if you never hit the plateau you're not data-limited") == "correct"
     assert verdict(c, "plateau. you never hit the plateau when data-limited") == "correct"
+
+
+def test_a_real_word_is_not_read_as_a_typo_of_another() -> None:
+    assert normalise("failing to learn") == [["fail", "to", "learn"]]
+    assert normalise("falling loss") == normalise("decreasing loss")
+
+
+def test_what_others_wrongly_say_and_off_the_table_are_dismissals() -> None:
+    c = card(pt("over", "overfit"), wrong=(pt("under", "underfit"), pt("s", "restart .. scratch")))
+    assert verdict(c, "some people read it as underfitting, but it's overfitting") == "correct"
+    assert verdict(c, "overfitting; restarting from scratch is off the table") == "correct"
+    assert verdict(c, "it's underfitting, not overfitting at all") == "wrong"
+    assert verdict(c, "overfitting, so restart from scratch") == "wrong"
+
+
+def test_not_that_negates_the_that_clause() -> None:
+    c = card(pt("range", "bf16 range"), wrong=(pt("prec", "bf16 .. more precise"),))
+    assert verdict(c, "bf16 has the range; it isn't that bf16 is more precise") == "correct"
+    assert verdict(c, "bf16 has the range, and bf16 is more precise") == "wrong"
+
+
+def test_an_un_opposite_between_misconception_sides_moves_the_subject() -> None:
+    c = card(pt("f", "fisher"), wrong=(pt("rev", "important .. move freely"),))
+    answer = "fisher: important weights stay anchored while unimportant ones move freely"
+    assert verdict(c, answer) == "correct"
+    assert verdict(c, "fisher: important weights move freely") == "wrong"
+
+
+def test_a_swapped_fact_is_read_in_the_phrases_order() -> None:
+    c = card(pt("over", "overfit"), pt("stop", "train less"), correct=1)
+    assert verdict(c, "overfitting: a growing train/val gap") == "correct"
+    assert [f.id for f in grade(c, "train more").flags] == ["swapped"]

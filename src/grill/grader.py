@@ -114,8 +114,9 @@ Negation
 Verdict of a card answer
     empty, "idk"-like or contentless -> wrong. Any misconception, contradiction, swapped fact
     (a missed key point of two words or more that matches with one side of a swap pair such as
-    fp16/bf16 or increase/decrease exchanged), wrong number (a missed key point whose phrase
-    matches, in one clause, when its number may be any number of any kind: "500 steps" for
+    fp16/bf16 or increase/decrease exchanged, in the phrase's order inside one clause, as a
+    misconception: "a growing train/val gap" is not `train less` swapped), wrong number (a
+    missed key point whose phrase matches, in one clause, when its number may be any number of any kind: "500 steps" for
     `{2000-8000} steps`, "10%" for `{10x}`), a contrast of the card's explanation turned
     around ("A rather than B", "A instead of B", "A, not B" answered "B, not A": a B word at most
     3 words before a negator, in its clause when the negator is verbal, and an A word at most 3
@@ -567,6 +568,8 @@ _KNOWN = (
     | _LEX.canon
     | frozenset(s for k in _LEX.multi for s in k)
     | frozenset(_stem(w) for w in _CLAUSE_WORDS | _HARD_NEGATORS | _AUX)
+    # real words one letter from a lexicon variant: never typos ("failing" is not "falling")
+    | frozenset(_stem(w) for w in "fail failing failed fails failure".split())
 )
 
 
@@ -672,6 +675,19 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bper cent\b"), "percent"),
     (re.compile(r"\bno matter\b"), "regardless"),  # not a negation: "no matter how large"
     (re.compile(r"\bnot (?:a lot|lots|a ton|a great deal|a whole lot|that much)\b"), "not much"),
+    # what others wrongly say: "some people read it as underfitting, but ..."
+    (
+        re.compile(
+            r"\b((?:some|many|most|a lot of) (?:people|folks|candidates|engineers|teams)"
+            r"|people|folks|candidates) (?:often |sometimes |usually )?(think|say|read|call|"
+            r"assume|believe|claim|blame|mistake|confuse|reach for|jump to|suggest)\b"
+        ),
+        r"\1 wrongly \2",
+    ),
+    (
+        re.compile(r"\b(?:off the table|out of the question|a non.?starter)\b"),
+        " counterproductive ",
+    ),
     # "double-check the lr" checks it: not a multiplier ("double the lr")
     (re.compile(r"\b(?:double|triple)[- ]?(?=check)"), ""),
     (re.compile(r"!=|=/="), " not "),
@@ -1003,7 +1019,7 @@ _SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
 # ("bit flips are rare", "the bit-flip myth", "a last resort", "rule out bit flips").
 _DISMISS_STEMS = _stems_of(
     """unlikely rare rarely seldom myth resort improbable doubtful tempting tempted
-    counterproductive misguided""".split()
+    counterproductive misguided mistakenly wrongly""".split()
 )
 _BLAME_STEMS = _stems_of(
     "blame blaming assume assuming suspect suspecting jump pin pins pinning attribute chalk".split()
@@ -1132,6 +1148,8 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         if prev == "rather than" and word in _CLAUSE_STEMS and word not in _STRONG_STEMS:
             prev = word  # "rather than where the train loss is lowest": one clause
             continue
+        if word == "that" and prev == "not":
+            continue  # "it isn't that bf16 is more precise": the negation covers the that-clause
         if word in _PLACE_STEMS and prev in _PINPOINT_STEMS:
             prev = word  # "right where it diverges": a place, not a new clause
             continue
@@ -1896,6 +1914,8 @@ def _match_segments(
     for positions, negated in _bag_matches(view, s, variant.segments[k], after, variant, strict):
         if strict and k > 0 and min(positions) - after > _GAP:
             break
+        if strict and k > 0 and _antonym_between(view.answer.sentences[s], acc, after, positions):
+            continue  # "important ones stay anchored while unimportant ones move freely"
         rest = _match_segments(view, s, variant, k + 1, max(positions), strict, acc + positions)
         if rest is None:
             continue
@@ -1904,6 +1924,17 @@ def _match_segments(
             return total, False
         fallback = fallback or (total, True)
     return fallback
+
+
+def _antonym_between(
+    sentence: Sequence[_Tok], acc: tuple[int, ...], after: int, positions: tuple[int, ...]
+) -> bool:
+    """Between two sides of `..`, the `un-` opposite of a word matched before: the second side
+    is said of the other thing ("important ... while unimportant ones move freely")."""
+    said = {sentence[p].word for p in acc}
+    return any(
+        t.word.startswith("un") and t.word[2:] in said for t in sentence[after + 1 : min(positions)]
+    )
 
 
 def _match_point_phrases(view: _View, phrases: Sequence[str], strict: bool) -> _Hit | None:
@@ -2041,13 +2072,14 @@ def _slot_swaps(
 
 
 def _swap_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]]) -> _Hit | None:
-    """A hit of a phrase with one side of a swap pair exchanged, not negated, in one clause.
+    """A hit of a phrase with one side of a swap pair exchanged, not negated, in one clause,
+    in the phrase's order (a claim, read like a misconception).
 
     Words that all belong to another key point's match (`used`) state that point, not a swap.
     """
     for phrase in phrases:
         for variant in _swapped_variants(phrase):
-            hit = _match_variant(view, variant, strict=False)
+            hit = _match_variant(view, variant, strict=True)
             if hit is not None and not hit.negated:
                 if all((hit.sentence, q) in used for q in hit.positions):
                     continue
