@@ -116,17 +116,16 @@ Verdict of a card answer
     (a missed key point of two words or more that matches with one side of a swap pair such as
     fp16/bf16 or increase/decrease exchanged, in the phrase's order inside one clause, as a
     misconception: "a growing train/val gap" is not `train less` swapped), wrong number (a
-    missed key point whose phrase matches, in one clause, when its number may be any number of any kind: "500 steps" for
-    `{2000-8000} steps`, "10%" for `{10x}`), a contrast of the card's explanation turned
-    around ("A rather than B", "A instead of B", "A, not B" answered "B, not A": a B word at most
-    3 words before a negator, in its clause when the negator is verbal, and an A word at most 3
-    after it in its clause; a side's direction words count only when it has no other words), or
-    an `order`
-    violation (matched points of `order`
-    appearing out of order, by their first match) -> a flag -> wrong. Otherwise: matched
-    points >= `correct` (default: the standard's list rule, see `correct_needed`) and every
-    `requires` point matched -> correct; matched >= `partial` (default 1) or any point matched
-    only by a `vague` phrase -> partial; else wrong.
+    missed key point whose phrase matches, in one clause, when its number may be any number
+    of any kind: "500 steps" for `{2000-8000} steps`, "10%" for `{10x}`), a contrast of the
+    card's explanation turned around ("A rather than B", "A instead of B", "A, not B"
+    answered "B, not A": a B word at most 3 words before a negator, in its clause when the
+    negator is verbal, and an A word at most 3 after it in its clause; a side's direction
+    words count only when it has no other words), or an `order` violation (matched points of
+    `order` appearing out of order, by their first match) -> a flag -> wrong. Otherwise:
+    matched points >= `correct` (default: the standard's list rule, see `correct_needed`) and
+    every `requires` point matched -> correct; matched >= `partial` (default 1) or any point
+    matched only by a `vague` phrase -> partial; else wrong.
     A misconception's match followed, in its clause, by two or more of the words that follow
     the same misconception where it matches the card's own explanation does not count: the
     answer recites why it is wrong ("clipping per-tensor changes the direction of the update").
