@@ -1033,3 +1033,12 @@ def test_a_swapped_fact_is_read_in_the_phrases_order() -> None:
     c = card(pt("over", "overfit"), pt("stop", "train less"), correct=1)
     assert verdict(c, "overfitting: a growing train/val gap") == "correct"
     assert [f.id for f in grade(c, "train more").flags] == ["swapped"]
+
+
+def test_a_dismissal_ending_the_clause_covers_a_long_subject() -> None:
+    c = card(pt("ckpt", "ckpt"), wrong=(pt("wipe", "wipe .. run"),))
+    assert verdict(c, "roll back to a ckpt; wiping the run to begin afresh is off the table") == (
+        "correct"
+    )
+    assert verdict(c, "roll back to a ckpt; wiping the run to begin afresh is a myth") == "correct"
+    assert verdict(c, "roll back to a ckpt, or wipe the run to begin afresh") == "wrong"

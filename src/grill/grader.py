@@ -1744,6 +1744,11 @@ def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> b
         sentence[q].neg == 2 and sentence[q].pred for q in range(min(picked) + 1, last)
     ):
         return True  # a dismissal inside the placement: "smoothing it that way is backwards, ..."
+    end = last
+    while end + 1 < len(sentence) and sentence[end + 1].clause == sentence[last].clause:
+        end += 1
+    if strict and end > last and sentence[end].neg == 2 and sentence[end].pred:
+        return True  # a dismissal ending the clause: "wiping the run to begin afresh is a myth"
     for q in range(last + 1, min(len(sentence), last + 1 + _AHEAD)):
         tok = sentence[q]
         if tok.clause != sentence[last].clause:
