@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from grill.cli.common import DeckOpt, library, out, split_deck_option
+from grill.cli.common import DeckOpt, err, library, out, split_deck_option
 from grill.clock import now
 from grill.model import Deck, Library
 
@@ -44,7 +44,9 @@ def anki(
     """
     from grill.export.anki import export_anki
 
-    done = export_anki(_chosen(library(deck), deck), output, now())
+    chosen = _chosen(library(deck), deck)
+    with err().status(f"writing {output}..."):  # thousands of cards take seconds
+        done = export_anki(chosen, output, now())
     decks = ", ".join(done.decks)
     out().print(
         f"Wrote {done.path}: {done.cards} card note(s) and {done.cases} case note(s) in {decks}.",
