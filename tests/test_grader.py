@@ -1042,3 +1042,10 @@ def test_a_dismissal_ending_the_clause_covers_a_long_subject() -> None:
     )
     assert verdict(c, "roll back to a ckpt; wiping the run to begin afresh is a myth") == "correct"
     assert verdict(c, "roll back to a ckpt, or wipe the run to begin afresh") == "wrong"
+
+
+def test_a_relative_clause_with_is_describes_its_noun() -> None:
+    c = card(pt("batch", "bad batch"), wrong=(pt("low", "lr (too|) low"),))
+    assert verdict(c, "a bad batch, or a learning rate that is too low") == "wrong"
+    assert verdict(c, "a bad batch, or an lr which was too low") == "wrong"
+    assert verdict(c, "a bad batch; check that the lr isn't too low") == "correct"

@@ -80,6 +80,9 @@ Negation
     `except`, `besides`, `apart from`, `aside from` and `other than` start a clause on the
     other side ("nothing extra except loss scaling" does not negate the scaling); `then` after
     `only`/`just`/`right` is a time, not a clause ("only then unscale").
+    `that`/`which`/`who` before `is`/`are`/`was`/`were` after a noun open no clause ("a
+    learning rate that is too low"), nor does `that` after a negator ("it isn't that X": the
+    negation covers X).
     Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
     `because`, `which` (not `where`/`when` after `right`, `just`, `exactly`: "right where it
     diverges"); an aside between two of them (`in practice`, `honestly`, `in my
@@ -1072,6 +1075,8 @@ _BAD_STEMS = frozenset(
 
 
 _CONDITION_STEMS = _stems_of("if when unless".split())
+_RELATIVE_STEMS = _stems_of("that which who".split())
+_COPULA = frozenset("is are was were".split())
 # A subject after `unlike X` starts the main clause: "unlike a bad batch it's persistent".
 _SUBJECTS = frozenset("it this that they these those we you i".split())
 # An exception ends the scope of a negation before it: "nothing extra except loss scaling".
@@ -1149,6 +1154,8 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             continue
         if word == "that" and prev == "not":
             continue  # "it isn't that bf16 is more precise": the negation covers the that-clause
+        if word in _RELATIVE_STEMS and nxt in _COPULA and prev not in ("", "that", "which"):
+            continue  # "a learning rate that is too low": the relative clause describes the lr
         if word in _PLACE_STEMS and prev in _PINPOINT_STEMS:
             prev = word  # "right where it diverges": a place, not a new clause
             continue
