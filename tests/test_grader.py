@@ -1049,3 +1049,11 @@ def test_a_relative_clause_with_is_describes_its_noun() -> None:
     assert verdict(c, "a bad batch, or a learning rate that is too low") == "wrong"
     assert verdict(c, "a bad batch, or an lr which was too low") == "wrong"
     assert verdict(c, "a bad batch; check that the lr isn't too low") == "correct"
+
+
+def test_a_place_opposite_between_misconception_sides_moves_the_subject() -> None:
+    c = card(pt("t", "task"), wrong=(pt("rev", "below .. accurate"),))
+    assert verdict(c, "task dependent; below it noise dominates, above it grads are accurate") == (
+        "correct"
+    )
+    assert verdict(c, "task dependent; below it the grads are already accurate") == "wrong"

@@ -1937,14 +1937,24 @@ def _match_segments(
     return fallback
 
 
+_PLACE_OPPOSITES = {
+    _stem(a): _stem(b)
+    for x, y in (("above", "below"), ("before", "after"), ("first", "last"))
+    for a, b in ((x, y), (y, x))
+}
+
+
 def _antonym_between(
     sentence: Sequence[_Tok], acc: tuple[int, ...], after: int, positions: tuple[int, ...]
 ) -> bool:
-    """Between two sides of `..`, the `un-` opposite of a word matched before: the second side
-    is said of the other thing ("important ... while unimportant ones move freely")."""
+    """Between two sides of `..`, the `un-` or place opposite of a word matched before:
+    the second side is said of the other thing ("important ... while unimportant ones move
+    freely", "below it X, above it Y")."""
     said = {sentence[p].word for p in acc}
+    other = {_PLACE_OPPOSITES[w] for w in said if w in _PLACE_OPPOSITES}
     return any(
-        t.word.startswith("un") and t.word[2:] in said for t in sentence[after + 1 : min(positions)]
+        (t.word.startswith("un") and t.word[2:] in said) or t.word in other
+        for t in sentence[after + 1 : min(positions)]
     )
 
 
