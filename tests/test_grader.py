@@ -1057,3 +1057,12 @@ def test_a_place_opposite_between_misconception_sides_moves_the_subject() -> Non
         "correct"
     )
     assert verdict(c, "task dependent; below it the grads are already accurate") == "wrong"
+
+
+def test_failing_to_is_a_negation_and_a_negated_failure_cancels() -> None:
+    c = card(pt("old", "forget .. old"), wrong=(pt("new", "not learn new"),))
+    assert verdict(c, "the model fails to learn the new task") == "wrong"
+    assert verdict(c, "the model is unable to learn the new data") == "wrong"
+    assert verdict(c, "not the model failing to learn the new data - it forgets old skills") == (
+        "correct"
+    )

@@ -61,8 +61,9 @@ Phrases
 
 Negation
     Negators: `no`, `not`, `n't`, `!=`, `never`, `without`, `nothing`, `none`, `neither`, `nor`,
-    `lack`, `instead of`, `rather than` (a clause word right after them, "rather than where",
-    does not end their clause), and folded predicates (`unnecessary`, `unneeded` = not
+    `lack`, `fail to`, `unable to` (right after another negator in its clause a failure cancels
+    it: "not the model failing to learn" negates nothing), `instead of`, `rather than` (a
+    clause word right after them, "rather than where", does not end their clause), and folded predicates (`unnecessary`, `unneeded` = not
     needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations
     (but "can't just", "shouldn't just" after a modal are). `avoid`
     and `unlike` are soft negators (`unlike X` ends at a subject: "unlike a bad batch it's a
@@ -1075,6 +1076,7 @@ _BAD_STEMS = frozenset(
 
 
 _CONDITION_STEMS = _stems_of("if when unless".split())
+_FAIL_STEMS = _stems_of("fail fails failed failing unable".split())
 _RELATIVE_STEMS = _stems_of("that which who".split())
 _COPULA = frozenset("is are was were".split())
 # A subject after `unlike X` starts the main clause: "unlike a bad batch it's persistent".
@@ -1144,6 +1146,14 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             )
             prev = word
             continue
+        if word in _FAIL_STEMS and nxt == "to":
+            i += 1  # "fails to learn" = "doesn't learn"
+            if _cancels(out, clause):
+                prev = "not"
+                continue
+            out.append(_Tok("not", None, r.start, raws[i - 1].end, 1, True, clause, side, sub))
+            prev = "not"
+            continue
         if word in _NEG_STEMS:
             verbal = word in _VERBAL_STEMS or prev in _AUX_STEMS
             out.append(_Tok("not", None, r.start, r.end, 1, verbal, clause, side, sub, hypo))
@@ -1182,6 +1192,18 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
     if conds:
         out = [replace(t, cond=True) if t.clause in conds else t for t in out]
     return _mark_predicates(_join_asides(out))
+
+
+def _cancels(out: list[_Tok], clause: int) -> bool:
+    """A failure right after a negation cancels it ("not the model failing to learn"): the
+    negator before is neutralised and the failure adds none."""
+    for k in range(len(out) - 1, max(-1, len(out) - 4), -1):
+        if out[k].clause != clause:
+            return False
+        if out[k].neg == 1:
+            out[k] = replace(out[k], word="~not", neg=0)
+            return True
+    return False
 
 
 def _bad_after(raws: list[_Raw], i: int) -> bool:
