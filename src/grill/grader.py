@@ -63,8 +63,9 @@ Negation
     Negators: `no`, `not`, `n't`, `!=`, `never`, `without`, `nothing`, `none`, `neither`, `nor`,
     `lack`, `fail to`, `unable to` (right after another negator in its clause a failure cancels
     it: "not the model failing to learn" negates nothing), `instead of`, `rather than` (a
-    clause word right after them, "rather than where", does not end their clause), and folded predicates (`unnecessary`, `unneeded` = not
-    needed, `irrelevant`, `useless`). `not only`/`not just`/`not sure` are not negations
+    clause word right after them, "rather than where", does not end their clause), and folded
+    predicates (`unnecessary`, `unneeded` = not needed, `irrelevant`, `useless`). `not only`/
+    `not just`/`not sure` are not negations
     (but "can't just", "shouldn't just" after a modal are). `avoid`
     and `unlike` are soft negators (`unlike X` ends at a subject: "unlike a bad batch it's a
     single event" states the event), and dismissals (`rare`, `myth`, `tempting`, ...) soft
