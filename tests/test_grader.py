@@ -1066,3 +1066,11 @@ def test_failing_to_is_a_negation_and_a_negated_failure_cancels() -> None:
     assert verdict(c, "not the model failing to learn the new data - it forgets old skills") == (
         "correct"
     )
+
+
+def test_a_verb_opposite_between_misconception_sides_moves_the_claim() -> None:
+    c = card(pt("lr", "scale lr"), wrong=(pt("all", "holds .. past critical"),))
+    assert verdict(c, "scale lr with batch; holds widely, but breaks past the critical batch") == (
+        "correct"
+    )
+    assert verdict(c, "scale lr with batch; it holds even past the critical batch") == "wrong"

@@ -1960,21 +1960,27 @@ def _match_segments(
     return fallback
 
 
-_PLACE_OPPOSITES = {
-    _stem(a): _stem(b)
-    for x, y in (("above", "below"), ("before", "after"), ("first", "last"))
-    for a, b in ((x, y), (y, x))
-}
+_PLACE_OPPOSITES: dict[str, frozenset[str]] = {}
+for _x, _ys in (
+    ("above", "below"),
+    ("before", "after"),
+    ("first", "last"),
+    ("hold", "break breaks broke fail fails"),  # "holds over a range and breaks down past ..."
+    ("holds", "break breaks broke fail fails"),
+):
+    for _y in _ys.split():
+        for _a, _b in ((_stem(_x), _stem(_y)), (_stem(_y), _stem(_x))):
+            _PLACE_OPPOSITES[_a] = _PLACE_OPPOSITES.get(_a, frozenset()) | {_b}
 
 
 def _antonym_between(
     sentence: Sequence[_Tok], acc: tuple[int, ...], after: int, positions: tuple[int, ...]
 ) -> bool:
-    """Between two sides of `..`, the `un-` or place opposite of a word matched before:
+    """Between two sides of `..`, the `un-`, place or verb opposite of a word matched before:
     the second side is said of the other thing ("important ... while unimportant ones move
     freely", "below it X, above it Y")."""
     said = {sentence[p].word for p in acc}
-    other = {_PLACE_OPPOSITES[w] for w in said if w in _PLACE_OPPOSITES}
+    other = {o for w in said for o in _PLACE_OPPOSITES.get(w, ())}
     return any(
         (t.word.startswith("un") and t.word[2:] in said) or t.word in other
         for t in sentence[after + 1 : min(positions)]
