@@ -1074,3 +1074,11 @@ def test_a_verb_opposite_between_misconception_sides_moves_the_claim() -> None:
         "correct"
     )
     assert verdict(c, "scale lr with batch; it holds even past the critical batch") == "wrong"
+
+
+def test_stopping_a_verb_softly_negates_it() -> None:
+    c = card(pt("t", "task"), wrong=(pt("d", "doubling batch .. doubles progress"),))
+    assert verdict(c, "task dependent; doubling the batch stops doubling progress") == "correct"
+    assert verdict(c, "task dependent; doubling the batch still doubles progress") == "wrong"
+    s = card(pt("v", "val .. increase"), wrong=(pt("imp", "val .. improve"),))
+    assert verdict(s, "val loss stops improving and starts to rise") == "correct"

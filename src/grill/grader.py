@@ -1270,6 +1270,11 @@ def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
             before = text[toks[q - 1].start - offset : toks[q - 1].end - offset]
             if _PARTICIPLE.search(before):
                 toks[q] = replace(toks[q], passive=True)
+    for q, tok in enumerate(toks[:-1]):
+        nxt = toks[q + 1]
+        if tok.word in _STOP_VERBS and not tok.neg and nxt.clause == tok.clause:
+            if text[nxt.start - offset : nxt.end - offset].endswith("ing"):
+                toks[q] = replace(tok, neg=2)  # "val loss stops improving": a soft negation
     for q, tok in enumerate(toks):
         if tok.word in _LOSING_STEMS:
             gap = text[(toks[q - 1].end - offset) if q else 0 : tok.start - offset]
@@ -1279,6 +1284,7 @@ def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
     return toks
 
 
+_STOP_VERBS = _stems_of("stop stops stopped cease ceases ceased".split())
 _PARTICIPLE = re.compile(r"(?:[a-z]{2}(?:ed|en)|\bout|\blost|\bforgot)$")
 _PASSIVE_AUX = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|gotten|getting)\s+$")
 _LOSING_STEMS = _stems_of("forget lost destroy clobber replace override degrade".split())
