@@ -72,7 +72,8 @@ Negation
     negators on either side: they only stop a misconception or red flag from counting, also
     when they stand between its words ("smoothing it that way would be backwards, since bigger
     batches ..."); `before` up to two words ahead of a verb of blaming ("before anyone pins it
-    on bit flips") is a soft negator too. So do a
+    on bit flips") is a soft negator too, and so is `stop`/`cease` before a verb in `-ing`
+    ("val loss stops improving", "doubling the batch stops doubling progress"). So do a
     verbal negation of a verb of helping after it ("raising the batch won't smooth it") and a
     later clause of its sentence that is only a verbal negation ("..., so I wouldn't") or only
     a dismissal ("..., that's a myth").
