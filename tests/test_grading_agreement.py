@@ -34,7 +34,7 @@ def test_tuning_sets_meet_the_test_floors(name: str) -> None:
     assert report.traps_rejected >= FLOOR_TRAPS, report.format(name)  # graded wrong
 
 
-@pytest.mark.parametrize("name", ["holdout", "holdout2"])
+@pytest.mark.parametrize("name", ["holdout", "holdout2", "holdout3"])
 def test_holdout_sets_meet_the_goals_for_unseen_answers(name: str) -> None:
     report = _report(name)
     summary = report.format(name, per_card=False)
