@@ -37,6 +37,7 @@ NEVER_AT_START = (
     "grill.report",  # the progress report and its charts (grill.report.svg)
     "grill.simulate",
     "grill.mock",
+    "concurrent.futures",  # the report's parallel log export (and logging with it)
 )
 
 

@@ -54,7 +54,6 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Collection, Iterator, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -507,6 +506,8 @@ class Store:
             if low is None or high is None:
                 return
             conns = [self._export_reader(numbers) for _ in range(max(1, readers))]
+        from concurrent.futures import Future, ThreadPoolExecutor  # its import costs `grill due`
+
         try:
             with ThreadPoolExecutor(len(conns)) as pool:
                 pending: deque[Future[str | None]] = deque()
