@@ -1,8 +1,9 @@
 """Plain data shared by every layer: decks, cards, rubrics, cases, ratings and verdicts.
 
-Frozen dataclasses and fixed-value IntEnums only; no I/O and no behaviour beyond small derived
-properties. Cards are identified by their explicit `id`, never by position or text, so an edited
-card keeps its history; `content_hash` only tells that a card's text changed.
+Frozen dataclasses and fixed-value IntEnums, plus `CardList`, the read-only sequence a deck keeps
+its cards in (built one by one when they come from the deck cache); no I/O and no behaviour
+beyond small derived properties. Cards are identified by their explicit `id`, never by position
+or text, so an edited card keeps its history; `content_hash` only tells that a card's text changed.
 """
 
 from __future__ import annotations
