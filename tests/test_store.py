@@ -74,6 +74,14 @@ def test_a_file_that_is_not_a_database_is_a_store_error(tmp_path: Path) -> None:
         Store.open(path)
 
 
+def test_an_error_the_sqlite3_module_raises_itself_is_a_store_error(tmp_path: Path) -> None:
+    """A closed connection raises a ProgrammingError, which carries no SQLite result code."""
+    store = Store.open(tmp_path / "grill.db")
+    store.close()
+    with pytest.raises(StoreError, match="cannot read the review log: Cannot operate on a closed"):
+        store.reviews()
+
+
 def test_a_failing_migration_leaves_no_trace(tmp_path: Path) -> None:
     from grill.store.migrations import Migration
 

@@ -730,15 +730,21 @@ def damaged_message(path: Path, detail: str) -> str:
 _BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
+def _code(exc: sqlite3.Error) -> int:
+    """SQLite's primary result code; 0 for an error the sqlite3 module raises itself (a
+    ProgrammingError such as a closed database carries no code)."""
+    return int(getattr(exc, "sqlite_errorcode", 0)) & 0xFF
+
+
 def _busy(exc: sqlite3.Error) -> bool:
-    return (exc.sqlite_errorcode & 0xFF) in _BUSY or "locked" in str(exc)
+    return _code(exc) in _BUSY or "locked" in str(exc)
 
 
 def _store_error(exc: sqlite3.Error | OSError, path: Path, doing: str) -> StoreError:
     """The one place where a sqlite3 or OS error becomes a message for the user."""
     if isinstance(exc, OSError):
         return _os_error(exc, path, doing)
-    code = exc.sqlite_errorcode & 0xFF
+    code = _code(exc)
     if _busy(exc):
         return StoreError(
             f"cannot {doing}: {path} is busy (another grill kept it locked for more than"
