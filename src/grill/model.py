@@ -365,18 +365,18 @@ class Library:
 
     def cards(self, deck: str | None = None) -> tuple[Card, ...]:
         """All cards, or one deck's, in deck then source order."""
-        decks = (self.deck(deck),) if deck else self.decks
+        decks = self._chosen(deck)
         return tuple(card for d in decks for card in d.cards)
 
     def keys(self, deck: str | None = None) -> list[tuple[str, str]]:
         """(deck, card id) of every card, or of one deck's, in the order of `cards`, without
         building a card."""
-        decks = (self.deck(deck),) if deck else self.decks
+        decks = self._chosen(deck)
         return [key for d in decks for key in zip(repeat(d.name), d.cards.ids)]
 
     def sections(self, deck: str | None = None) -> dict[tuple[str, str], str]:
         """The section of every card, or of one deck's, by (deck, card id)."""
-        decks = (self.deck(deck),) if deck else self.decks
+        decks = self._chosen(deck)
         return {
             (d.name, card_id): section
             for d in decks
@@ -389,6 +389,13 @@ class Library:
         if found is None:
             raise NotFoundError(f"no card '{key[1]}' in deck '{key[0]}'")
         return found
+
+    def defined(self) -> set[tuple[str, str]]:
+        """(deck, id) of every card and case the decks define: what is not orphaned."""
+        return {*self.keys(), *((c.deck, c.id) for c in self.cases())}
+
+    def _chosen(self, deck: str | None) -> tuple[Deck, ...]:
+        return (self.deck(deck),) if deck else self.decks
 
     def cases(self) -> tuple[Case, ...]:
         return tuple(case for d in self.decks for case in d.cases)
@@ -411,7 +418,7 @@ class Library:
             if found is None:
                 raise NotFoundError(f"no card number {ref} in deck '{home.name if home else '-'}'")
             return found
-        decks = (self.deck(deck),) if deck else self.decks
+        decks = self._chosen(deck)
         matches = [c for d in decks if (c := d.cards.find(ref)) is not None]
         if len(matches) > 1:
             names = ", ".join(f"{c.deck}/{c.id}" for c in matches)

@@ -183,7 +183,7 @@ def plan(store: Store, library: Library, options: DrillOptions, now: datetime) -
         tuple((card(k), s) for k, s in learning),
         introduced,
         lead,
-        len(store.orphan_keys(_known(library), studied_keys)),
+        len(store.orphan_keys(library.defined(), studied_keys)),
     )
 
 
@@ -254,11 +254,7 @@ def record_answer(
 
 def find_orphans(store: Store, library: Library) -> list[Orphan]:
     """Stored cards (and cases) that no loaded deck defines any more, with their history."""
-    return store.orphans(_known(library))
-
-
-def _known(library: Library) -> set[tuple[str, str]]:
-    return {*library.keys(), *((c.deck, c.id) for c in library.cases())}
+    return store.orphans(library.defined())
 
 
 def resolve_card(

@@ -57,7 +57,7 @@ def _known() -> set[tuple[str, str]] | None:
         lib = library()
     except DeckError:
         return None
-    return {*lib.keys(), *((c.deck, c.id) for c in lib.cases())}
+    return lib.defined()
 
 
 def _render(health: store_doctor.Health) -> None:
