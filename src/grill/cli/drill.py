@@ -3,7 +3,7 @@
 
 Settings come from `grill.config.load_settings()`; options override them. The grader is
 `grill.grader.grade` when that module exists, else the drill reveals the answer and you rate
-yourself.
+yourself. Screens are imported by the command that shows them: `grill due` loads no rich at all.
 """
 
 from __future__ import annotations
@@ -31,14 +31,8 @@ from grill.session import (
     resolve_card,
 )
 from grill.store import Store
-from grill.ui.study import (
-    SHOWN_DUE,
-    render_due,
-    render_history,
-    render_orphans,
-    render_review,
-    render_undo,
-)
+from grill.ui.due import SHOWN_DUE, render_due
+from grill.ui.plain import Out
 
 if TYPE_CHECKING:  # fsrs, the drill screen and the prompt load when a drill starts
     from grill.scheduler import Scheduler
@@ -186,7 +180,7 @@ def due(
         )
         return
     render_due(
-        out(),
+        Out(),
         queue,
         options.new_limit,
         moment,
@@ -227,6 +221,8 @@ def review(
     if as_json:
         print_json(done.to_dict())
         return
+    from grill.ui.study import render_review
+
     render_review(out(), card, done, moment)
 
 
@@ -242,6 +238,8 @@ def undo() -> None:
         undone = store.undo_last()
     if undone is None:
         raise NotFoundError("nothing to undo: the review log is empty")
+    from grill.ui.study import render_undo
+
     render_undo(out(), undone, now())
 
 
@@ -264,6 +262,8 @@ def history(
         print_json([r.to_dict() for r in reviews])
         return
     title = f"{deck_name}/{card_id}" + (f" (#{card.n})" if card else " (orphaned)")
+    from grill.ui.study import render_history
+
     render_history(out(), title, reviews, card, now())
 
 
@@ -290,4 +290,6 @@ def orphans(deck: DeckOpt = None, as_json: JsonOpt = False) -> None:
             ]
         )
         return
+    from grill.ui.study import render_orphans
+
     render_orphans(out(), found, now())

@@ -1,5 +1,6 @@
-"""Tables for the study commands: `grill due`, `grill history`, `grill orphans`, and the one-line
-confirmations of `grill review` and `grill undo`. Times are shown in the timezone of `now`."""
+"""Tables for the study commands `grill history` and `grill orphans`, and the one-line
+confirmations of `grill review` and `grill undo`. Times are shown in the timezone of `now`.
+(`grill due`, which must start quickly, is drawn without rich by `grill.ui.due`.)"""
 
 from __future__ import annotations
 
@@ -10,79 +11,15 @@ from rich.table import Table
 from rich.text import Text
 
 from grill.model import Card, Orphan, Review
-from grill.session import Plan
 from grill.ui.drill import format_duration
+from grill.ui.plain import when as _when
 
 __all__ = [
-    "SHOWN_DUE",
-    "render_due",
     "render_history",
     "render_orphans",
     "render_review",
     "render_undo",
 ]
-
-
-def _when(moment: datetime | None, now: datetime) -> str:
-    """Compact local time, e.g. `04 Dec 09:00`; the year only when it is not this year's."""
-    if moment is None:
-        return "-"
-    local = moment.astimezone(now.tzinfo)
-    return f"{local:%d %b %H:%M}" if local.year == now.year else f"{local:%d %b %Y %H:%M}"
-
-
-SHOWN_DUE = 20
-"""Due cards `grill due` lists before it only counts the rest (`--all` lists them all)."""
-
-
-def render_due(
-    console: Console,
-    plan: Plan,
-    new_limit: int,
-    now: datetime,
-    orphans: int = 0,
-    *,
-    shown: int | None = SHOWN_DUE,
-) -> None:
-    """Cards due now (oldest first, the first `shown` of them; None: all) and the new cards
-    today's limit still allows."""
-    several = len({c.deck for c, _ in plan.due} | {c.deck for c in plan.new}) > 1
-    due = Table(title=f"Due now: {len(plan.due)}", title_justify="left")
-    due.add_column("#", justify="right")
-    due.add_column("id", style="cyan", overflow="fold")
-    if several:
-        due.add_column("deck", overflow="fold")
-    due.add_column("due", no_wrap=True)
-    listed = plan.due if shown is None else plan.due[:shown]
-    for card, state in listed:
-        deck = [card.deck] if several else []
-        due.add_row(str(card.n), card.id, *deck, _when(state.due, now))
-    if plan.due:
-        console.print(due)
-    else:
-        console.print(Text("Due now: none", style="bold"))
-    if len(listed) < len(plan.due):
-        more = len(plan.due) - len(listed)
-        console.print(Text(f"... and {more} more due: `grill due --all` lists them", style="dim"))
-    title = f"New today: {len(plan.new)} (limit {new_limit}/day, {plan.new_today} introduced today)"
-    if plan.new:
-        new = Table(title=title, title_justify="left")
-        new.add_column("#", justify="right")
-        new.add_column("id", style="cyan", overflow="fold")
-        if several:
-            new.add_column("deck", overflow="fold")
-        for card in plan.new:
-            new.add_row(str(card.n), card.id, *([card.deck] if several else []))
-        console.print(new)
-    else:
-        console.print(Text(title, style="bold"))
-    if plan.learning:
-        soon = ", ".join(f"{c.id} {_when(s.due, now)}" for c, s in plan.learning)
-        console.print(Text(f"In learning steps, due soon: {soon}", style="dim"))
-    if orphans:
-        console.print(
-            Text(f"{orphans} orphaned card(s) with history: see `grill orphans`", style="yellow")
-        )
 
 
 def render_history(
