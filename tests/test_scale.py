@@ -194,9 +194,9 @@ def test_the_log_exported_by_sqlite_is_the_log_rows_python_builds(tmp_path: Path
         _odd_log(store, [(c.deck, c.id) for c in library.cards()[:3]])
         expected = [row.to_dict() for row in iter_log(store, library)]
         for chunk in (3, 7, 20_000):  # ids split across chunks come out in order
-            for readers in (1, 2, 3):  # built in parallel, written in order
-                text = ",\n".join(store.log_json(numbers, chunk=chunk, readers=readers))
-                assert json.loads(f"[{text}]") == expected, (chunk, readers)
+            for workers in (1, 2, 3):  # built by that many processes, written in order
+                text = b",\n".join(store.log_json(numbers, chunk=chunk, workers=workers))
+                assert json.loads(b"[" + text + b"]") == expected, (chunk, workers)
     assert len(expected) == 40 and {r["n"] for r in expected} > {None}
 
 

@@ -499,9 +499,9 @@ def iter_log(store: Store, library: Library) -> Iterator[LogRow]:
         )
 
 
-def log_chunks(store: Store, library: Library, indent: str = "") -> Iterator[str]:
+def log_chunks(store: Store, library: Library, indent: str = "") -> Iterator[bytes]:
     """The review log as JSON objects (`LogRow.to_dict()`), one per line, made by SQLite:
-    text chunks of lines joined by ",\\n" (see `Store.log_json`)."""
+    UTF-8 chunks of lines joined by ",\\n" (see `Store.log_json`)."""
     return store.log_json(_numbers(library), indent=indent)
 
 

@@ -2,7 +2,8 @@
 
 The document is indented; the review log in it (`reviews`, the last key) has one compact
 object per line, so a log of a million reviews is written as it is read (`write_json` takes
-the lines as text chunks from `grill.report.data.log_chunks`) and stays easy to grep.
+the lines as chunks of UTF-8 from `grill.report.data.log_chunks`, written to a file as they
+come) and stays easy to grep.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterable
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from grill.report.data import ReportData
 
@@ -26,9 +27,10 @@ def render_json(data: ReportData) -> str:
     return buffer.getvalue()
 
 
-def write_json(data: ReportData, out: TextIO, log: Iterable[str] | None = None) -> None:
-    """Write the report; the review log is `data.log`, or the text chunks of `log` (lines
-    of compact objects after `_INDENT`, joined by ",\\n") when given."""
+def write_json(data: ReportData, out: TextIO, log: Iterable[bytes] | None = None) -> None:
+    """Write the report; the review log is `data.log`, or the UTF-8 chunks of `log` (lines
+    of compact objects after `LOG_INDENT`, joined by ",\\n") when given: those go straight to
+    the file under `out` when it has one (`out.buffer`), undecoded."""
     document = data.to_dict()
     document["reviews"] = []
     text = json.dumps(document, indent=2, ensure_ascii=False)
@@ -39,12 +41,21 @@ def write_json(data: ReportData, out: TextIO, log: Iterable[str] | None = None) 
             ",\n".join(
                 LOG_INDENT + json.dumps(row.to_dict(), ensure_ascii=False, separators=(",", ":"))
                 for row in data.log
-            )
+            ).encode()
         ]
     out.write(head + "[")
+    sink: BinaryIO | None = getattr(out, "buffer", None)
+    if sink is not None:
+        out.flush()  # what the text layer holds goes first
     first = True
     for chunk in log:
-        if chunk:
-            out.write(("\n" if first else ",\n") + chunk)
-            first = False
+        if not chunk:
+            continue
+        separator = b"\n" if first else b",\n"
+        first = False
+        if sink is None:
+            out.write((separator + chunk).decode())
+        else:
+            sink.write(separator)
+            sink.write(chunk)
     out.write(("]" if first else "\n  ]") + tail + "\n")

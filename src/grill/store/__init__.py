@@ -33,7 +33,8 @@ API (all times timezone-aware; stored as UTC ISO-8601 text):
         store.count_reviews(since=, first=) -> int              # counted in SQL
         store.count_by_day(shift) -> dict[date, int]            # reviews per (shifted) day
         store.iter_reviews(chunk=) -> Iterator[Review]          # the whole log, chunk by chunk
-        store.log_json(numbers, indent=) -> Iterator[str]       # the log as JSON, by SQLite
+        store.log_json(numbers, indent=) -> Iterator[bytes]     # the log as JSON, by SQLite,
+                                                                # on every core (streamer)
         store.orphans(known={(deck, card_id), ...}) -> list[Orphan]
         store.start_session(mode, at) -> SessionRecord
         store.finish_session(id, at, status=, summary=) -> SessionRecord
@@ -52,7 +53,6 @@ import json
 import random
 import sqlite3
 import time
-from collections import deque
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from datetime import UTC, date, datetime, timedelta
@@ -488,75 +488,50 @@ class Store:
         *,
         indent: str = "",
         chunk: int = 20_000,
-        readers: int = 2,
-    ) -> Iterator[str]:
+        workers: int | None = None,
+    ) -> Iterator[bytes]:
         """The review log, oldest first, as compact JSON objects written by SQLite, one per line
-        (each after `indent`), lines joined by ",\\n" within a chunk of `chunk` reviews.
+        (each after `indent`), lines joined by ",\\n" within a chunk of `chunk` reviews: UTF-8
+        text, never decoded on its way to a file.
 
         An object holds id, at (UTC ISO-8601, microseconds only when not zero), deck, card,
         n (`numbers[(deck, card)]`, null when absent), mode, rating and verdict (labels),
         answer, response_ms and session: `grill.report.data.LogRow.to_dict()`, built here
         because a million of them built in Python would take several times as long.
 
-        Building the objects is nearly all of the time and runs inside SQLite, which lets go of
-        Python's lock meanwhile: `readers` read-only connections build the next chunks while
-        the caller writes the last one (at most `readers` chunks are held at once)."""
+        Building the objects is nearly all of the time: `workers` processes (default: one per
+        core, `grill.store.streamer.WORKERS`) build the chunks, each on a read-only connection
+        of its own, with the card numbers in a temporary table (joined, not looked up in a
+        subquery per row: a quarter faster). At most one chunk per worker is held at once."""
         with self._errors("export the review log"):
             low, high = self._id_range()
             if low is None or high is None:
                 return
-            conns = [self._export_reader(numbers) for _ in range(max(1, readers))]
-        from concurrent.futures import Future, ThreadPoolExecutor  # its import costs `grill due`
+            job = {
+                "uri": f"{self.path.resolve().as_uri()}?mode=ro",
+                "timeout": BUSY_TIMEOUT_MS / 1000,
+                "setup": [
+                    [
+                        "CREATE TEMP TABLE export_numbers (deck TEXT, card_id TEXT, n INTEGER,"
+                        " PRIMARY KEY (deck, card_id)) WITHOUT ROWID",
+                        None,
+                    ],
+                    [
+                        "INSERT INTO export_numbers VALUES (?, ?, ?)",
+                        [[deck, card, n] for (deck, card), n in numbers.items()],
+                    ],
+                ],
+                "sql": _LOG_CHUNK,
+            }
+            runs = [
+                (indent, ",\n" + indent, start, start + chunk)
+                for start in range(low - 1, high, chunk)
+            ]
+            from grill.store import streamer  # only an export needs its processes
 
-        try:
-            with ThreadPoolExecutor(len(conns)) as pool:
-                pending: deque[Future[str | None]] = deque()
-                for i, start in enumerate(range(int(low) - 1, int(high), chunk)):
-                    # chunk i runs on connection i mod n, whose previous chunk is done: the
-                    # window below never holds more than one chunk per connection
-                    conn = conns[i % len(conns)]
-                    pending.append(pool.submit(self._log_chunk, conn, indent, start, chunk))
-                    if len(pending) == len(conns):
-                        if text := pending.popleft().result():
-                            yield text
-                while pending:
-                    if text := pending.popleft().result():
-                        yield text
-        finally:
-            for conn in conns:
-                conn.close()
-
-    def _export_reader(self, numbers: Mapping[tuple[str, str], int]) -> sqlite3.Connection:
-        """A read-only connection for `log_json`, with the card numbers in a temporary table
-        (joined, not looked up in a subquery per row: a quarter faster)."""
-        conn = sqlite3.connect(
-            f"{self.path.resolve().as_uri()}?mode=ro",
-            uri=True,
-            timeout=BUSY_TIMEOUT_MS / 1000,
-            check_same_thread=False,  # used by one worker thread at a time
-        )
-        conn.execute(
-            "CREATE TEMP TABLE export_numbers"
-            " (deck TEXT, card_id TEXT, n INTEGER, PRIMARY KEY (deck, card_id)) WITHOUT ROWID"
-        )
-        conn.executemany(
-            "INSERT INTO export_numbers VALUES (?, ?, ?)",
-            ((deck, card, n) for (deck, card), n in numbers.items()),
-        )
-        return conn
-
-    def _log_chunk(
-        self, conn: sqlite3.Connection, indent: str, start: int, size: int
-    ) -> str | None:
-        sql = (
-            f"SELECT group_concat(line, ?) FROM (SELECT {_LOG_OBJECT} AS line"
-            " FROM reviews r LEFT JOIN export_numbers m"
-            " ON m.deck = r.deck AND m.card_id = r.card_id"
-            " WHERE r.id > ? AND r.id <= ? ORDER BY r.id)"
-        )
-        with self._errors("export the review log"):
-            (text,) = conn.execute(sql, (",\n" + indent, start, start + size)).fetchone()
-        return indent + str(text) if text else None
+            for text in streamer.stream(job, runs, workers or streamer.WORKERS):
+                if text:
+                    yield text
 
     def _id_range(self) -> tuple[int | None, int | None]:
         """The first and last review ids (two lookups: MIN and MAX together scan the log)."""
@@ -804,6 +779,14 @@ _LOG_OBJECT = (
     " 'card', r.card_id, 'n', m.n, 'mode', r.mode,"
     f" 'rating', {_labels('r.rating', Rating)}, 'verdict', {_labels('r.verdict', Verdict)},"
     " 'answer', r.answer, 'response_ms', r.response_ms, 'session', r.session_id)"
+)
+
+
+# the reviews with ids in (?3, ?4] as those objects, oldest first, each after ?1, joined by ?2
+_LOG_CHUNK = (
+    f"SELECT ? || group_concat(line, ?) FROM (SELECT {_LOG_OBJECT} AS line"
+    " FROM reviews r LEFT JOIN export_numbers m ON m.deck = r.deck AND m.card_id = r.card_id"
+    " WHERE r.id > ? AND r.id <= ? ORDER BY r.id)"
 )
 
 
