@@ -83,8 +83,10 @@ def test_a_reader_that_stops_early_leaves_no_worker_running(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started = _recording(monkeypatch)
-    values = streamer.stream(_job(_database(tmp_path)), [(a, a + 1) for a in range(40)], 2)
-    assert next(values) == "w1é".encode()
+    job = _job(_database(tmp_path), "SELECT hex(zeroblob(2000)) WHERE ? < ?")  # 4 kB a value
+    values = streamer.stream(job, [(a, a + 1) for a in range(2000)], 2)
+    assert next(values) == b"0" * 4000
+    assert all(p.poll() is None for p in started)  # still writing: a pipe holds far less
     values.close()
     assert len(started) == 2 and all(p.returncode is not None for p in started)
 
@@ -93,7 +95,9 @@ def test_a_worker_killed_halfway_is_an_error_not_a_hang_or_a_short_log(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started = _recording(monkeypatch)
-    values = streamer.stream(_job(_database(tmp_path, 2000)), [(a, a + 1) for a in range(2000)], 2)
+    # 4 kB a value: far more than a pipe holds, so the worker is still writing when killed
+    job = _job(_database(tmp_path), "SELECT hex(zeroblob(2000)) WHERE ? < ?")
+    values = streamer.stream(job, [(a, a + 1) for a in range(2000)], 2)
     next(values)
     started[1].kill()
     with pytest.raises(sqlite3.OperationalError, match="export worker stopped"):
