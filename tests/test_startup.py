@@ -19,7 +19,7 @@ import json, sys
 from importlib.util import _LazyModule
 
 out, sys.argv = sys.argv[1], ["grill", *sys.argv[2:]]
-from grill.cli import main
+from grill.__main__ import main  # what the installed `grill` runs
 try:
     main()
 except SystemExit:
@@ -77,3 +77,27 @@ def test_due_loads_neither_rich_the_editor_the_grader_report_export_nor_yaml(
     heavy = NEVER_AT_START + ("fsrs", "rich") + (("yaml",) if deck_cached else ())
     assert _found(loaded, heavy) == []
     assert {"grill.session", "grill.store", "grill.ui.due"} <= loaded  # due itself ran
+
+
+def test_start_up_runs_with_the_collector_paused_and_the_command_with_it_running(
+    tmp_path: Path,
+) -> None:
+    probe = """
+import gc, json, sys
+import grill.cli.drill as drill
+
+def due():
+    print(json.dumps({"enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}))
+drill.due = due
+sys.argv = ["grill", "due"]
+from grill.__main__ import main
+main()
+"""
+    env = {**os.environ, "GRILL_HOME": str(tmp_path)}
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout)
+    # the command itself collects garbage as usual; what start-up built is out of its way
+    assert seen["enabled"] is True and seen["frozen"] > 10_000

@@ -9,6 +9,7 @@ start of another. Expected failures (GrillError) become one line on stderr and a
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -135,9 +136,16 @@ def __getattr__(name: str) -> typer.Typer:
 
 
 def main() -> None:
-    """Entry point: run the app, turning expected errors into one line and an exit code."""
+    """Entry point: run the app, turning expected errors into one line and an exit code.
+
+    Started by `grill.__main__`, which pauses the garbage collector: it is resumed here once
+    the app is built, and what start-up made is frozen first, out of later collections' way."""
     try:
-        build_app(_wanted(sys.argv[1:]))()
+        app = build_app(_wanted(sys.argv[1:]))
+        if not gc.isenabled():
+            gc.freeze()
+            gc.enable()
+        app()
     except DeckError as exc:
         if os.environ.get("GRILL_DEBUG"):
             raise
