@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import pytest
 
-from grill import deck as deck_module
+from grill.deck import cached as deck_cache
 from grill.deck import deck_schema, load_deck, load_library, parse_deck
 from grill.errors import DeckError
 from grill.model import Card
@@ -173,14 +174,14 @@ def test_a_cached_deck_builds_a_card_only_when_it_is_read(tmp_path: Path) -> Non
     path.write_text(f"deck: big\ntitle: Big\nsections:\n  - key: A\n    title: A\ncards:\n{cards}")
     parsed = load_deck(path)
     built: list[bytes] = []
-    real = deck_module._cached_card
+    real = deck_cache._card
 
     def counting(blob: bytes, where: Path) -> Card:
         built.append(blob)
         return real(blob, where)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(deck_module, "_cached_card", counting)
+        patch.setattr(deck_cache, "_card", counting)
         cached = load_deck(path)
         assert len(cached.cards) == 300 and cached.cards.numbers[:3] == (1, 2, 3)
         assert cached.cards.sections == ("A",) * 300 and built == []
@@ -240,6 +241,7 @@ def test_cache_files_unused_for_a_month_are_pruned_and_a_hit_counts_as_use(
 
 def test_a_tampered_cache_file_is_ignored_and_never_runs(tmp_path: Path, grill_home: Path) -> None:
     import pickle
+    import struct
 
     path = tmp_path / "mine.yaml"
     path.write_text(
@@ -261,14 +263,65 @@ def test_a_tampered_cache_file_is_ignored_and_never_runs(tmp_path: Path, grill_h
     assert load_deck(path).card("warmup-why").answer == "Because."
     assert not marker.exists()
 
-    # the same payload hidden in one card's row: refused when the card is read, and the
-    # damaged file is removed so that the next load parses the deck again
-    head, rows = pickle.loads(cached.read_bytes())
-    evil_rows = [(*row[:3], pickle.dumps(Evil())) for row in rows]
-    cached.write_bytes(pickle.dumps((head, evil_rows)))
+    # the same payload in place of the card, after a sound index: refused when the card is
+    # read, and the damaged file is removed so that the next load parses the deck again
+    load_deck(path)  # the entry written again
+    data = cached.read_bytes()
+    (size,) = struct.unpack(">Q", data[:8])
+    head, ids, numbers, sections, _ = pickle.loads(data[8 : 8 + size])
+    evil = pickle.dumps(Evil())
+    index = pickle.dumps((head, ids, numbers, sections, (0, len(evil))))
+    cached.write_bytes(struct.pack(">Q", len(index)) + index + evil)
     deck = load_deck(path)
     assert deck.cards.ids == ("warmup-why",)
     with pytest.raises(DeckError, match="cache was damaged and has been removed"):
         deck.card("warmup-why")
     assert not marker.exists() and not cached.exists()
     assert load_deck(path).card("warmup-why").answer == "Because."
+
+
+def _settled_file(tmp_path: Path) -> Path:
+    path = tmp_path / "mine.yaml"
+    path.write_text(
+        (BROKEN / "missing-answer.yaml")
+        .read_text()
+        .replace("    question: Why warmup?\n", "    question: Why warmup?\n    answer: Because.\n")
+    )
+    return path
+
+
+def test_a_deck_file_unchanged_since_it_was_noted_is_not_read_again(
+    tmp_path: Path, grill_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _settled_file(tmp_path)
+    monkeypatch.setattr(deck_cache, "SETTLED_SECONDS", -1.0)  # trust a file changed just now
+    first = load_deck(path)
+    assert len(list((grill_home / "cache" / "decks").glob("*.stat"))) == 1
+    with monkeypatch.context() as patch:  # entry_for hashes the bytes read: never called
+        patch.setattr(deck_cache, "entry_for", lambda *a: pytest.fail("read and hashed again"))
+        assert load_deck(path) == first
+    # the same size, the old modification time put back: the change time still tells
+    mtime = path.stat().st_mtime_ns
+    path.write_text(path.read_text().replace("Because.", "Becau$e."))
+    os.utime(path, ns=(mtime, mtime))
+    assert load_deck(path).card("warmup-why").answer == "Becau$e."
+
+
+def test_a_file_changed_moments_ago_gets_no_note(tmp_path: Path, grill_home: Path) -> None:
+    """Two edits within one tick of the filesystem's clock could share an identity."""
+    load_deck(_settled_file(tmp_path))
+    folder = grill_home / "cache" / "decks"
+    assert len(list(folder.glob("*.pickle"))) == 1 and list(folder.glob("*.stat")) == []
+
+
+def test_a_note_naming_a_missing_or_foreign_entry_falls_back_to_reading_the_file(
+    tmp_path: Path, grill_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _settled_file(tmp_path)
+    monkeypatch.setattr(deck_cache, "SETTLED_SECONDS", -1.0)
+    load_deck(path)
+    (note,) = (grill_home / "cache" / "decks").glob("*.stat")
+    identity = note.read_text().split("\n")[0]
+    for entry in ("0" * 40 + ".pickle", "../../../etc/passwd", ""):
+        note.write_text(f"{identity}\n{entry}\n")
+        assert load_deck(path).card("warmup-why").answer == "Because."

@@ -11,24 +11,18 @@ importing yaml would cost `grill due` more than loading a small cached deck.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import importlib.util
-import io
-import os
-import pickle
 import re
 import sys
-import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
-from functools import cache, partial
+from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from grill import model
 from grill.answers import CONTROL
+from grill.deck import cached as deck_cache
 from grill.errors import DeckError, DeckIssue
 from grill.model import (
     Card,
@@ -43,7 +37,7 @@ from grill.model import (
     Section,
     Tier,
 )
-from grill.paths import builtin_decks_dir, grill_home, user_decks_dir
+from grill.paths import builtin_decks_dir, user_decks_dir
 
 OnParse = Callable[[str, int], None]
 """Told (shown path, size in bytes) before a deck file missing from the cache is parsed."""
@@ -531,17 +525,23 @@ def load_deck(path: Path, *, builtin: bool = False, on_parse: OnParse | None = N
     the file is not in the parsed-deck cache and is about to be parsed (about 0.25 ms a card)."""
     shown = _shown_path(path)
     try:
-        size = path.stat().st_size
+        st = path.stat()
+        size = st.st_size
         if size > MAX_DECK_BYTES:
             mb = size / 1024 / 1024
             message = f"file is {mb:.1f} MB; decks are limited to 5 MB"
             raise DeckError([DeckIssue(shown, 1, 1, message)])
+        cached = deck_cache.known(path, st, builtin, shown)
+        if cached is not None:  # the file is as it was when it was last read
+            return cached
         raw = path.read_bytes()
     except OSError as exc:
         raise DeckError([DeckIssue(shown, 1, 1, f"cannot read: {exc.strerror or exc}")]) from None
     # only bytes that passed every check below are ever cached, so a hit skips them
-    cached = _cache_get(raw, shown, builtin)
+    entry = deck_cache.entry_for(raw, builtin)
+    cached = deck_cache.get(entry, shown)
     if cached is not None:
+        deck_cache.remember(path, st, builtin, entry)
         return cached
     if on_parse is not None:
         on_parse(shown, len(raw))
@@ -561,7 +561,8 @@ def load_deck(path: Path, *, builtin: bool = False, on_parse: OnParse | None = N
         line = text[: text.index("\x00")].count("\n") + 1
         raise DeckError([DeckIssue(shown, line, 1, "binary data (NUL byte): not a YAML deck")])
     deck = parse_deck(text.lstrip("\ufeff"), shown, builtin=builtin)
-    _cache_put(raw, deck)
+    deck_cache.put(entry, deck)
+    deck_cache.remember(path, st, builtin, entry)
     return deck
 
 
@@ -608,120 +609,6 @@ def _duplicate_decks(decks: list[Deck]) -> list[DeckIssue]:
             issues.append(DeckIssue(deck.path, 1, 1, message))
         seen.setdefault(deck.name, deck)
     return issues
-
-
-# ---------------------------------------------------------------- parsed-deck cache
-# Composing YAML costs ~0.25 ms a card, so 20,000 cards would add seconds to every command.
-# A valid deck is cached keyed on its bytes and grill's version, not on its path: a path is shown
-# relative to the working folder, and neither running grill elsewhere nor moving a folder should
-# cost a parse. The cache is a pickle read back by an unpickler that can build grill's own model
-# classes and nothing else, so a tampered cache file cannot run code. A cache that cannot be read
-# or written is simply skipped.
-#
-# The file holds the deck without its cards, then each card's id, number and section beside the
-# card pickled on its own. Reading those rows costs little; a card is unpickled only when it is
-# read (CardList.deferred), so `grill due` over 20,000 cards builds the few that are due.
-
-_CACHE_FORMAT = "3"  # part of the key: a file in an older layout is never read
-_CACHEABLE = {
-    "Card",
-    "CardList",
-    "Case",
-    "CasePart",
-    "Deck",
-    "FollowUp",
-    "Point",
-    "Rubric",
-    "Section",
-    "Tier",
-}
-
-
-class _ModelUnpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if module == "grill.model" and name in _CACHEABLE:
-            return getattr(model, name)
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the deck cache")
-
-
-def _cache_file(raw: bytes, builtin: bool) -> Path:
-    from grill import __version__
-
-    digest = hashlib.sha256(raw)  # fed in two parts: joining them would copy the whole deck
-    digest.update(f"\0{builtin}\0{__version__}\0{_CACHE_FORMAT}".encode())
-    key = digest.hexdigest()
-    return grill_home() / "cache" / "decks" / f"{key[:40]}.pickle"
-
-
-def _cache_get(raw: bytes, shown: str, builtin: bool) -> Deck | None:
-    path = _cache_file(raw, builtin)
-    try:
-        with path.open("rb") as fh:
-            head, rows = _ModelUnpickler(fh).load()
-            _mark_used(fh.fileno())
-        if not isinstance(head, Deck):
-            return None
-        ids, numbers, sections, blobs = zip(*rows, strict=True) if rows else ((),) * 4
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError):
-        return None
-
-    def make(i: int) -> Card:
-        return _cached_card(blobs[i], path)
-
-    return replace(head, path=shown, cards=CardList.deferred(ids, numbers, sections, make))
-
-
-def _cached_card(blob: bytes, path: Path) -> Card:
-    """One card of a cached deck, unpickled when it is first read."""
-    try:
-        card = _ModelUnpickler(io.BytesIO(blob)).load()
-    except (pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError):
-        card = None
-    if not isinstance(card, Card):
-        # its row was read from the same file moments ago, so this is tampering or a disk
-        # fault: drop the file so that the next command parses the deck again
-        path.unlink(missing_ok=True)
-        message = "the parsed-deck cache was damaged and has been removed: run the command again"
-        raise DeckError([DeckIssue(str(path), 1, 1, message)])
-    return card
-
-
-def _cache_put(raw: bytes, deck: Deck) -> None:
-    path = _cache_file(raw, deck.builtin)
-    dump = partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
-    rows = [(c.id, c.n, c.section, dump(c)) for c in deck.cards]
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(dump((replace(deck, cards=CardList()), rows)))
-        os.replace(tmp, path)
-    except OSError:
-        # on a full disk, a half-written file would take the room the review needs
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-    _prune_cache(path.parent)
-
-
-CACHE_KEEP_DAYS = 30
-"""A parsed-deck cache file unused this long is removed when another is written: every edit
-of a deck gives it a new key, and the old file would otherwise stay for good."""
-
-
-def _mark_used(fd: int) -> None:
-    """Bring a cache file's mtime to now when it is a day old, so that pruning sees it used
-    (once a day: a hit costs no write)."""
-    with contextlib.suppress(OSError):
-        if time.time() - os.fstat(fd).st_mtime > 86_400:
-            os.utime(fd)
-
-
-def _prune_cache(folder: Path) -> None:
-    cutoff = time.time() - CACHE_KEEP_DAYS * 86_400
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(folder):
-            if entry.name.endswith((".pickle", ".tmp")) and entry.stat().st_mtime < cutoff:
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
 
 
 # ---------------------------------------------------------------- plain data -> model objects
