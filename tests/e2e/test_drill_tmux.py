@@ -130,3 +130,37 @@ def test_a_drill_in_a_real_terminal(tmux: Tmux, grill_home: Path) -> None:
     assert review.answer == "warmup then descent\nthen plateau"
     assert review.response_ms is not None and review.response_ms > 0  # a person was timed
     assert session.status == SessionStatus.INTERRUPTED
+
+
+@pytest.mark.parametrize("colour", [False, True], ids=["no-color", "colour"])
+def test_grill_due_in_a_real_terminal(tmux: Tmux, grill_home: Path, colour: bool) -> None:
+    env = {"GRILL_HOME": str(grill_home), "PATH": os.environ.get("PATH", "")}
+    for n in (1, 2, 3):  # studied three days ago: due now
+        subprocess.run(
+            [sys.executable, "-m", "grill", "review", str(n), "--rating", "good"],
+            env={**env, "GRILL_NOW": f"2026-11-29T09:0{n}:00+00:00"},
+            check=True,
+            capture_output=True,
+        )
+    env.update({"GRILL_NOW": NOW, "TERM": "xterm-256color"} | ({} if colour else {"NO_COLOR": "1"}))
+    assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    grill = f"{shlex.quote(sys.executable)} -m grill due"
+    tmux.start(
+        f"{wait_for_width(tmux.width)} env -i {assignments} {grill}; echo grill-exited-$?; sleep 60"
+    )
+
+    screen = tmux.wait_for("grill-exited-0")
+    lines = screen.splitlines()
+    assert lines[0] == "Due now: 3" and lines[1].startswith("┏━") and lines[3].startswith("┡━")
+    rows = [line.split("│") for line in lines if line.startswith("│")]
+    assert [(r[1].strip(), r[2].strip()) for r in rows[:3]] == [
+        ("1", "loss-curve-phases"),
+        ("2", "flat-early-loss"),
+        ("3", "mid-training-spikes"),
+    ]
+    assert "New today: 15 (limit 15/day, 0 introduced today)" in screen
+    assert max(len(line) for line in lines) <= tmux.width
+    styled = tmux.run("capture-pane", "-p", "-e", "-t", "t")
+    # the ids in cyan on a colour terminal; under NO_COLOR no colour, the header still bold
+    assert ("\x1b[36mloss-curve-phases" in styled) is colour
+    assert "\x1b[1m#" in styled
