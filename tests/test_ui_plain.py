@@ -134,3 +134,15 @@ def test_when_is_local_time_with_the_year_only_when_it_differs() -> None:
     assert when(datetime(2026, 12, 4, 9, 5, tzinfo=UTC), now) == "04 Dec 09:05"
     assert when(datetime(2027, 1, 4, 9, 5, tzinfo=UTC), now) == "04 Jan 2027 09:05"
     assert when(None, now) == "-"
+
+
+def test_lines_wrap_at_spaces_to_the_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    out = _out(monkeypatch, COLUMNS="20", tty=True)
+    out.line("In learning steps, due soon: warmup-why", DIM)
+    out.line("a-single-word-longer-than-the-window")
+    assert _written(out).splitlines() == [
+        "\x1b[2mIn learning steps,\x1b[0m",
+        "\x1b[2mdue soon: warmup-why\x1b[0m",  # each line styled on its own
+        "a-single-word-longer",
+        "-than-the-window",
+    ]

@@ -16,6 +16,7 @@ from grill.grader import check_deck_lines
 from grill.model import Deck
 from grill.paths import user_decks_dir
 from grill.ui.cards import render_card, render_deck, render_library
+from grill.ui.plain import Out
 
 if TYPE_CHECKING:
     from rich.status import Status
@@ -72,7 +73,7 @@ def show(
 
     Example: grill decks show training-behaviors
     """
-    render_deck(out(), library(deck).deck(name))
+    render_deck(Out(), library(deck).deck(name))
 
 
 @app.command("validate")

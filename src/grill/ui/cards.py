@@ -8,6 +8,8 @@ from rich.table import Table
 from rich.text import Text
 
 from grill.model import Card, Case, Deck, Library
+from grill.ui.plain import BOLD, CYAN, Out
+from grill.ui.plain import Table as PlainTable
 
 __all__ = ["render_card", "render_case", "render_deck", "render_library"]
 
@@ -25,24 +27,25 @@ def render_library(console: Console, library: Library) -> None:
     console.print(table)
 
 
-def render_deck(console: Console, deck: Deck) -> None:
-    """A deck's cards grouped by section, with the target when the deck has one."""
-    console.print(Text(deck.title, style="bold"))
+def render_deck(out: Out, deck: Deck) -> None:
+    """A deck's cards by number and section, with the target when the deck has one. Drawn with
+    grill.ui.plain: a deck of thousands of cards took rich seconds to lay out."""
+    out.line(deck.title, BOLD)
     if deck.description:
-        console.print(Text(deck.description))
+        out.line(deck.description)
     if deck.target:
         floor = f" (floor {deck.floor})" if deck.floor else ""
-        console.print(f"Target: {deck.target}/{len(deck.cards)} answered cold{floor}")
-    table = Table(expand=False, show_lines=False)
-    table.add_column("#", justify="right")
-    table.add_column("sec")
-    table.add_column("id", style="cyan", no_wrap=True)
-    table.add_column("question", overflow="fold")
+        out.line(f"Target: {deck.target}/{len(deck.cards)} answered cold{floor}")
+    table = PlainTable()
+    table.add_column("#", right=True, fold=False)
+    table.add_column("sec", fold=False)
+    table.add_column("id", sgr=CYAN, fold=False)
+    table.add_column("question")
     for card in deck.cards:
         table.add_row(str(card.n), card.section, card.id, card.question)
-    console.print(table)
+    out.table(table)
     for case in deck.cases:
-        console.print(Text.assemble("case ", (case.id, "cyan"), f": {case.question}"))
+        out.line(f"case {case.id}: {case.question}")
 
 
 def render_card(console: Console, card: Card, deck: Deck) -> None:

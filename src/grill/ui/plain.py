@@ -1,12 +1,14 @@
-"""Plain-text output for `grill due`, the listing people run from a shell prompt or a script
-many times a day: importing rich costs about 35 ms, a third of grill's own start-up, so this
-module draws the same kind of table with nothing but the standard library.
+"""Plain-text output for the listings that must be quick: `grill due`, which people run from a
+shell prompt or a script many times a day (importing rich costs about 35 ms, a third of grill's
+own start-up), and `grill decks show`, whose thousands of rows took rich seconds to lay out.
+This module draws the same kind of table with nothing but the standard library.
 
 `Out` decides colour and width once, as rich does: no colour with NO_COLOR (bold and dim stay)
 or TERM=dumb, colour with FORCE_COLOR, otherwise only on a terminal; the width is COLUMNS, else
-the terminal's, else 80. `Table` looks like rich's default table (heavy head, light body, a bold
-header) and folds cells that do not fit the window. `when` is the compact local time every
-study listing shows, here so that the rich listings share it.
+the terminal's, else 80. Its lines wrap at spaces to that width. `Table` looks like rich's
+default table (heavy head, light body, a bold header) and folds cells that do not fit the
+window. `when` is the compact local time every study listing shows, here so that the rich
+listings share it.
 """
 
 from __future__ import annotations
@@ -99,8 +101,10 @@ class Out:
         return f"\x1b[{';'.join(codes)}m{text}\x1b[0m"
 
     def line(self, text: str = "", *sgr: str) -> None:
-        """One line, styled as a whole."""
-        self.stream.write(self.style(text, *sgr) + "\n")
+        """`text`, styled, wrapped at spaces to the width as rich wraps it (a word longer than
+        the width is cut)."""
+        for part in _fold(text, self.width):
+            self.stream.write(self.style(part, *sgr) + "\n")
 
     def table(self, table: Table) -> None:
         for line in table.lines(self):
