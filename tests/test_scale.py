@@ -153,13 +153,18 @@ ODD_TEXT = [
     "é, 漢字, 🙂 and \u2028 a separator",
     "",
     None,
+    "=HYPERLINK(1)",  # what a spreadsheet would run: neutralised in the CSV
+    "  -2, with a comma",
+    "\tstarts with a tab",
+    "@at, then\r\na CRLF",
+    'ends with a quote"',
 ]
 
 
 def _odd_log(store: Store, cards: list[tuple[str, str]]) -> None:
     """Reviews with every kind of value the export must carry exactly."""
     session = store.start_session(Mode.DRILL, T0).id
-    keys = [*cards, ('odd "deck"', "odd\\card"), ("gone", "x")]
+    keys = [*cards, ('odd "deck"', "odd\\card"), ("odd,deck", "=card"), ("gone", "x")]
     for i in range(40):
         deck, card = keys[i % len(keys)]
         at = T0 + timedelta(hours=i, microseconds=0 if i % 3 else 123_456)

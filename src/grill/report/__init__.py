@@ -13,7 +13,7 @@ from pathlib import Path
 from grill.errors import UsageError
 from grill.model import Library
 from grill.report.csvlog import render_csv, write_csv
-from grill.report.data import ReportData, gather, iter_log, log_chunks
+from grill.report.data import ReportData, csv_chunks, gather, log_chunks
 from grill.report.html import render_html
 from grill.report.jsonfile import LOG_INDENT, render_json, write_json
 from grill.report.markdown import render_markdown
@@ -79,7 +79,7 @@ def write_report(
                 )
                 write_json(data, out, chunks)
             elif key == "csv":
-                rows = None if store is None or library is None else iter_log(store, library)
+                rows = None if store is None or library is None else csv_chunks(store, library)
                 write_csv(data, out, rows)
             else:
                 out.write(render(data, key))

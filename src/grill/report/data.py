@@ -36,7 +36,9 @@ __all__ = [
     "ReportData",
     "WeakCard",
     "gather",
+    "csv_chunks",
     "iter_log",
+    "log_values",
     "log_chunks",
 ]
 
@@ -482,21 +484,35 @@ def _numbers(library: Library) -> dict[tuple[str, str], int]:
 
 def iter_log(store: Store, library: Library) -> Iterator[LogRow]:
     """The review log as LogRows, oldest first, read from the store a chunk at a time."""
+    for values in log_values(store, library):
+        id_, at, *rest = values
+        yield LogRow(id_, datetime.fromisoformat(at), *rest)
+
+
+def log_values(store: Store, library: Library) -> Iterator[tuple[Any, ...]]:
+    """The review log as plain values in `LogRow`'s field order (`at` as ISO-8601 text), oldest
+    first: what a streamed CSV export writes, with no object built per review."""
     numbers = _numbers(library)
-    for r in store.iter_reviews():
-        yield LogRow(
-            id=r.id,
-            at=r.reviewed_at,
-            deck=r.deck,
-            card=r.card_id,
-            n=numbers.get(r.key),
-            mode=str(r.mode),
-            rating=r.rating.label,
-            verdict=None if r.verdict is None else r.verdict.label,
-            answer=r.answer,
-            response_ms=r.response_ms,
-            session=r.session_id,
+    for id_, at, deck, card, mode, rating, verdict, answer, ms, session in store.log_rows():
+        yield (
+            id_,
+            at,
+            deck,
+            card,
+            numbers.get((deck, card)),
+            mode,
+            rating,
+            verdict,
+            answer,
+            ms,
+            session,
         )
+
+
+def csv_chunks(store: Store, library: Library) -> Iterator[bytes]:
+    """The review log as CSV rows (`grill.report.csvlog`), made by SQLite: UTF-8 chunks of
+    rows, each ending in CRLF (see `Store.log_csv`)."""
+    return store.log_csv(_numbers(library))
 
 
 def log_chunks(store: Store, library: Library, indent: str = "") -> Iterator[bytes]:
