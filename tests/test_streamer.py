@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -121,3 +122,16 @@ def test_the_store_turns_a_worker_s_error_into_one_message(
         )
         with pytest.raises(StoreError, match="export the review log"):
             list(store.log_json({}, chunk=1, workers=2))
+
+
+def test_a_frozen_build_makes_the_values_in_its_own_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(streamer, "_start", lambda job: pytest.fail("started a worker"))
+    runs = [(0, 1), (1, 2), (2, 3)]
+    assert list(streamer.stream(_job(_database(tmp_path)), runs, 2)) == [
+        "w1é".encode(),
+        "w2é".encode(),
+        "w3é".encode(),
+    ]

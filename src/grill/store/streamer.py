@@ -17,7 +17,8 @@ the file it ends in: decoding and encoding 250 MB again would cost the parent 0.
 An error ends a worker with status 1 and, on stderr, {"error": class name, "message": ...,
 "code" and "name": SQLite's extended result code and its name}; the parent raises it again as
 the sqlite3 exception it was, so the store turns it into the same message as any other. With
-one worker (or no file to start), the runs are made in this process instead.
+one worker (or no file to start, or no Python to start it with), the runs are made in this
+process instead.
 
 Imports nothing from grill: this file must run on its own.
 """
@@ -65,7 +66,8 @@ def stream(
 ) -> Iterator[bytes | None]:
     """The query's value for each of `runs`, in order, computed by `workers` processes."""
     workers = min(workers, len(runs))
-    if workers <= 1 or not Path(__file__).is_file():
+    # a frozen build's executable is not a Python that can run this file
+    if workers <= 1 or getattr(sys, "frozen", False) or not Path(__file__).is_file():
         yield from results({**job, "runs": list(runs)})
         return
     procs = [_start({**job, "runs": list(runs[k::workers])}) for k in range(workers)]
