@@ -146,3 +146,18 @@ def test_lines_wrap_at_spaces_to_the_width(monkeypatch: pytest.MonkeyPatch) -> N
         "a-single-word-longer",
         "-than-the-window",
     ]
+
+
+def test_line_breaks_and_tabs_in_a_cell_stay_inside_the_box(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    out = _out(monkeypatch, COLUMNS="40")
+    table = Table("A title longer than the forty columns of this window")
+    table.add_column("question")
+    table.add_row("first line\nsecond\tline")
+    out.table(table)
+    lines = _written(out).splitlines()
+    assert lines[:2] == ["A title longer than the forty columns of", "this window"]
+    body = [line for line in lines if line.startswith("│")]
+    assert [line.strip("│ ") for line in body] == ["first line", "second  line"]
+    assert len({cells(line) for line in lines[2:]}) == 1  # every line of the box as wide

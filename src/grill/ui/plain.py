@@ -46,23 +46,25 @@ def cells(text: str) -> int:
 
 
 def _fold(text: str, width: int) -> list[str]:
-    """`text` in lines of at most `width` columns: broken at spaces, long words cut."""
+    """`text` in lines of at most `width` columns: its own line breaks kept, tabs expanded as
+    rich expands them, broken at spaces, a word longer than the width cut."""
     lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        candidate = f"{line} {word}" if line else word
-        if cells(candidate) <= width:
-            line = candidate
-            continue
-        if line:
-            lines.append(line)
+    for paragraph in text.split("\n"):
         line = ""
-        for char in word:
-            if cells(line + char) > width and line:
+        for word in paragraph.expandtabs(8).split(" "):
+            candidate = f"{line} {word}" if line else word
+            if cells(candidate) <= width:
+                line = candidate
+                continue
+            if line:
                 lines.append(line)
-                line = ""
-            line += char
-    lines.append(line)
+            line = ""
+            for char in word:
+                if cells(line + char) > width and line:
+                    lines.append(line)
+                    line = ""
+                line += char
+        lines.append(line)
     return lines
 
 
@@ -157,7 +159,9 @@ class Table:
     def lines(self, out: Out) -> list[str]:
         """The table as lines of text for `out` (its width and colours)."""
         widths = self.widths(out.width)
-        lines = [out.style(self.title, ITALIC)] if self.title else []
+        lines = (
+            [out.style(part, ITALIC) for part in _fold(self.title, out.width)] if self.title else []
+        )
         lines.append(self._rule("┏", "━", "┳", "┓", widths))
         lines += self._cells(out, [c.header for c in self._columns], widths, "┃", header=True)
         lines.append(self._rule("┡", "━", "╇", "┩", widths))
