@@ -38,7 +38,6 @@ __all__ = [
     "gather",
     "csv_chunks",
     "iter_log",
-    "log_values",
     "log_chunks",
 ]
 
@@ -484,29 +483,11 @@ def _numbers(library: Library) -> dict[tuple[str, str], int]:
 
 def iter_log(store: Store, library: Library) -> Iterator[LogRow]:
     """The review log as LogRows, oldest first, read from the store a chunk at a time."""
-    for values in log_values(store, library):
-        id_, at, *rest = values
-        yield LogRow(id_, datetime.fromisoformat(at), *rest)
-
-
-def log_values(store: Store, library: Library) -> Iterator[tuple[Any, ...]]:
-    """The review log as plain values in `LogRow`'s field order (`at` as ISO-8601 text), oldest
-    first: what a streamed CSV export writes, with no object built per review."""
     numbers = _numbers(library)
     for id_, at, deck, card, mode, rating, verdict, answer, ms, session in store.log_rows():
-        yield (
-            id_,
-            at,
-            deck,
-            card,
-            numbers.get((deck, card)),
-            mode,
-            rating,
-            verdict,
-            answer,
-            ms,
-            session,
-        )
+        n = numbers.get((deck, card))
+        at_ = datetime.fromisoformat(at)
+        yield LogRow(id_, at_, deck, card, n, mode, rating, verdict, answer, ms, session)
 
 
 def csv_chunks(store: Store, library: Library) -> Iterator[bytes]:
