@@ -10,9 +10,9 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Sequence
-from typing import BinaryIO, TextIO
+from typing import TextIO
 
-from grill.report.data import LogRow, ReportData
+from grill.report.data import LogRow, ReportData, chunk_writer
 
 __all__ = ["COLUMNS", "neutralise", "render_csv", "write_csv"]
 
@@ -79,11 +79,6 @@ def write_csv(data: ReportData, out: TextIO, log: Iterable[bytes] | None = None)
     if log is None:
         writer.writerows(_row(_values(r)) for r in data.log)
         return
-    sink: BinaryIO | None = getattr(out, "buffer", None)
-    if sink is not None:
-        out.flush()  # the header goes first
+    write = chunk_writer(out)
     for chunk in log:
-        if sink is None:
-            out.write(chunk.decode())
-        else:
-            sink.write(chunk)
+        write(chunk)

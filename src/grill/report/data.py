@@ -12,10 +12,10 @@ study day is known. Study days start at 4 am in `now`'s timezone (grill.clock.st
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
-from typing import Any
+from typing import Any, BinaryIO, TextIO
 
 from grill.clock import DAY_ROLLOVER_HOUR, study_day, to_utc
 from grill.config import Settings
@@ -36,6 +36,7 @@ __all__ = [
     "ReportData",
     "WeakCard",
     "gather",
+    "chunk_writer",
     "csv_chunks",
     "iter_log",
     "log_chunks",
@@ -494,6 +495,17 @@ def csv_chunks(store: Store, library: Library) -> Iterator[bytes]:
     """The review log as CSV rows (`grill.report.csvlog`), made by SQLite: UTF-8 chunks of
     rows, each ending in CRLF (see `Store.log_csv`)."""
     return store.log_csv(_numbers(library))
+
+
+def chunk_writer(out: TextIO) -> Callable[[bytes], object]:
+    """Where the chunks of `log_chunks` and `csv_chunks` are written: the file under `out`
+    (`out.buffer`), undecoded, after what `out` already holds; or, with no file under it (a
+    StringIO), `out` itself, decoded."""
+    sink: BinaryIO | None = getattr(out, "buffer", None)
+    if sink is None:
+        return lambda chunk: out.write(chunk.decode())
+    out.flush()  # what the text layer holds goes first
+    return sink.write
 
 
 def log_chunks(store: Store, library: Library, indent: str = "") -> Iterator[bytes]:

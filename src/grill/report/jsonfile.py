@@ -11,9 +11,9 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterable
-from typing import BinaryIO, TextIO
+from typing import TextIO
 
-from grill.report.data import ReportData
+from grill.report.data import ReportData, chunk_writer
 
 __all__ = ["LOG_INDENT", "render_json", "write_json"]
 
@@ -44,18 +44,12 @@ def write_json(data: ReportData, out: TextIO, log: Iterable[bytes] | None = None
             ).encode()
         ]
     out.write(head + "[")
-    sink: BinaryIO | None = getattr(out, "buffer", None)
-    if sink is not None:
-        out.flush()  # what the text layer holds goes first
+    write = chunk_writer(out)
     first = True
     for chunk in log:
         if not chunk:
             continue
-        separator = b"\n" if first else b",\n"
+        write(b"\n" if first else b",\n")
+        write(chunk)
         first = False
-        if sink is None:
-            out.write((separator + chunk).decode())
-        else:
-            sink.write(separator)
-            sink.write(chunk)
     out.write(("]" if first else "\n  ]") + tail + "\n")

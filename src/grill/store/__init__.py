@@ -809,10 +809,12 @@ def _labels(column: str, enum: type[Rating] | type[Verdict]) -> str:
     return f"CASE {column} {cases} END"
 
 
-# one review as exported (Store.log_json); `at` as `datetime.isoformat()` writes it: without
-# microseconds when they are zero
+# a review's time as `datetime.isoformat()` writes it: without microseconds when they are zero
+_AT = "replace(r.reviewed_at, '.000000+', '+')"
+
+# one review as exported (Store.log_json)
 _LOG_OBJECT = (
-    "json_object('id', r.id, 'at', replace(r.reviewed_at, '.000000+', '+'), 'deck', r.deck,"
+    f"json_object('id', r.id, 'at', {_AT}, 'deck', r.deck,"
     " 'card', r.card_id, 'n', m.n, 'mode', r.mode,"
     f" 'rating', {_labels('r.rating', Rating)}, 'verdict', {_labels('r.verdict', Verdict)},"
     " 'answer', r.answer, 'response_ms', r.response_ms, 'session', r.session_id)"
@@ -844,7 +846,7 @@ def _csv_text(x: str) -> str:
 # against 2.0 s)
 _CSV_CELLS = [
     "r.id",
-    "replace(r.reviewed_at, '.000000+', '+')",
+    _AT,
     _csv_text("r.deck"),
     _csv_text("r.card_id"),
     "coalesce(m.n, '')",
@@ -868,7 +870,7 @@ _LOG_CHUNK = (
 
 # the reviews with ids in (?1, ?2] as Store.log_rows gives them
 _LOG_ROWS = (
-    "SELECT r.id, replace(r.reviewed_at, '.000000+', '+'), r.deck, r.card_id, r.mode,"
+    f"SELECT r.id, {_AT}, r.deck, r.card_id, r.mode,"
     f" {_labels('r.rating', Rating)}, {_labels('r.verdict', Verdict)}, r.answer,"
     " r.response_ms, r.session_id FROM reviews r WHERE r.id > ? AND r.id <= ? ORDER BY r.id"
 )
