@@ -13,9 +13,12 @@ LAYERS = {
     "ui": 4,
     "report": 4,
     "export": 4,
+    "calibration": 4,
     "session": 3,
     "mock": 3,
     "readiness": 3,
+    "personal": 3,
+    "memory": 2,
     "simulate": 3,
     "plan": 2,
     "odds": 2,
@@ -40,6 +43,7 @@ OWNERS = {
     "rich": {"cli", "ui", "report"},
     "prompt_toolkit": {"ui"},
     "genanki": {"export"},
+    "fsrs_rs_python": {"memory"},
 }
 
 

@@ -12,6 +12,9 @@ API:
     sched.preview(state, now) -> dict[Rating, datetime]  # when each rating would make it due
     sched.retrievability(state, at) -> float             # P(recall) at `at`; 0 for never studied
 
+`parameters` are FSRS-6's 21 (the defaults, or the person's own fitted by grill.memory);
+`check_parameters` refuses NaN, out-of-bounds or another version's parameters with a reason.
+
 Fuzzing (on by default, as in Anki) spreads review intervals a little so cards learned together
 do not stay due together; it uses fsrs's global random source, so golden tests turn it off.
 """
@@ -19,6 +22,8 @@ do not stay due together; it uses fsrs's global random source, so golden tests t
 from __future__ import annotations
 
 import hashlib
+import math
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -26,11 +31,18 @@ from fsrs import Card as FsrsCard
 from fsrs import Rating as FsrsRating
 from fsrs import Scheduler as FsrsScheduler
 from fsrs import State as FsrsState
+from fsrs.scheduler import DEFAULT_PARAMETERS as FSRS_DEFAULTS
 
 from grill.clock import to_utc
 from grill.model import CardState, Phase, Rating
 
-__all__ = ["LEARNING_STEPS", "RELEARNING_STEPS", "Scheduler", "fsrs_card_id"]
+__all__ = [
+    "LEARNING_STEPS",
+    "RELEARNING_STEPS",
+    "Scheduler",
+    "check_parameters",
+    "fsrs_card_id",
+]
 
 LEARNING_STEPS = (timedelta(minutes=1), timedelta(minutes=10))
 """A new card is re-asked after 1 and 10 minutes (fsrs's defaults) before it graduates."""
@@ -45,6 +57,21 @@ def fsrs_card_id(deck: str, card_id: str) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def check_parameters(parameters: Sequence[float]) -> tuple[float, ...]:
+    """FSRS-6 parameters as floats; ValueError naming what is wrong (count, NaN, bounds)."""
+    from fsrs.scheduler import LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
+
+    params = tuple(float(w) for w in parameters)
+    if len(params) != len(FSRS_DEFAULTS):
+        raise ValueError(f"{len(params)} FSRS parameters, not FSRS-6's {len(FSRS_DEFAULTS)}")
+    for i, (w, lo, hi) in enumerate(
+        zip(params, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS, strict=True)
+    ):
+        if not math.isfinite(w) or not lo <= w <= hi:
+            raise ValueError(f"FSRS parameter w[{i}] = {w} is outside [{lo}, {hi}]")
+    return params
+
+
 class Scheduler:
     """FSRS with grill's settings. Immutable in use: each call returns a new state."""
 
@@ -55,12 +82,17 @@ class Scheduler:
         enable_fuzzing: bool = True,
         learning_steps: tuple[timedelta, ...] = LEARNING_STEPS,
         relearning_steps: tuple[timedelta, ...] = RELEARNING_STEPS,
+        parameters: Sequence[float] | None = None,
     ) -> None:
         if not 0 < desired_retention < 1:
             raise ValueError(f"desired_retention must be between 0 and 1, not {desired_retention}")
         self.desired_retention = desired_retention
         self.enable_fuzzing = enable_fuzzing
+        self.parameters = check_parameters(FSRS_DEFAULTS if parameters is None else parameters)
+        decay = self.parameters[20]
+        self._decay, self._factor = decay, 0.9 ** (-1 / decay) - 1
         self._fsrs = FsrsScheduler(
+            parameters=self.parameters,
             desired_retention=desired_retention,
             learning_steps=learning_steps,
             relearning_steps=relearning_steps,
@@ -94,11 +126,13 @@ class Scheduler:
     def retrievability(self, state: CardState | None, at: datetime) -> float:
         """FSRS's probability of recalling the card at `at` (0 for a card never studied).
 
-        fsrs counts elapsed time in whole days, so it is 1.0 until a day has passed.
+        Elapsed time is exact, not whole days as in fsrs's own retrievability: a card failed
+        this morning is already weaker this evening.
         """
-        if state is None or state.last_review is None:
+        if state is None or state.last_review is None or state.stability is None:
             return 0.0
-        return float(self._fsrs.get_card_retrievability(_to_fsrs(state), to_utc(at)))
+        elapsed = max(0.0, (to_utc(at) - to_utc(state.last_review)).total_seconds() / 86400)
+        return float((1 + self._factor * elapsed / max(state.stability, 1e-3)) ** -self._decay)
 
 
 def _to_fsrs(state: CardState) -> FsrsCard:

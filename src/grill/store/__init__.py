@@ -613,6 +613,24 @@ class Store:
                 found.append(Orphan(deck, card_id, int(count), when, self.state(deck, card_id)))
         return found
 
+    # ------------------------------------------------------------ memory fits
+
+    def save_memory_fit(self, fitted_at: datetime, reviews: int, body: str) -> None:
+        """Keep a memory fit (grill.memory) made from `reviews` reviews, as JSON text."""
+        with self._write("save the memory fit") as conn:
+            conn.execute(
+                "INSERT INTO memory_fits (fitted_at, reviews, body) VALUES (?, ?, ?)",
+                (to_db_time(fitted_at), reviews, body),
+            )
+
+    def memory_fit(self) -> tuple[datetime, int, str] | None:
+        """The latest memory fit: (when, reviews fitted on, JSON text); None before the first."""
+        with self._errors("read the memory fit"):
+            row = self._conn.execute(
+                "SELECT fitted_at, reviews, body FROM memory_fits ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return None if row is None else (from_db_time(row[0]), int(row[1]), str(row[2]))
+
     # ------------------------------------------------------------ sessions
 
     def start_session(self, mode: Mode, at: datetime) -> SessionRecord:

@@ -89,5 +89,19 @@ _UNSCHEDULED = Migration(
     ("CREATE INDEX reviews_unscheduled ON reviews (deck, card_id) WHERE after_state IS NULL",),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _UNSCHEDULED)
+_MEMORY_FITS = Migration(
+    "0003_memory_fits",
+    # what was learned about the person's memory from their log (grill.memory), with how many
+    # reviews and when; the latest row is the one in use, older ones show how it moved
+    (
+        """CREATE TABLE memory_fits (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            fitted_at TEXT NOT NULL,
+            reviews INTEGER NOT NULL CHECK (reviews >= 0),
+            body TEXT NOT NULL
+        )""",
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _UNSCHEDULED, _MEMORY_FITS)
 """Every migration, oldest first. Append only."""

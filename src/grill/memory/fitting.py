@@ -1,0 +1,469 @@
+"""Fitting memory to one person's log, and judging each candidate by how well it predicted it.
+
+The rules, and why:
+
+1. Evidence is the reviews asked on a later study day than the card's review before
+   (`Trial.cross_day`): recall after sleep. A re-ask minutes after seeing the answer says
+   little about the interview. Mock answers are reviews too, and count.
+2. Three candidate models (grill.memory.models): FSRS-6 with the published defaults; FSRS-6
+   with parameters fitted to this log by fsrs-rs, shrunk toward the defaults by
+   lambda = n / (n + SHRINK_TRIALS) (n cross-day reviews; the first four parameters, initial
+   stabilities spanning 0.001-100 days, are shrunk in log space) so 40 reviews move the
+   parameters less than a third of the way and a few hundred most of the way; and half-life
+   regression with a ridge prior (HLR_PRIOR, sd 1).
+3. Each candidate gets a time scale kappa with a log-normal prior (sd KAPPA_PRIOR_SD) and a
+   posterior on a grid from the log. The log-likelihood is tempered: divided by the square
+   root of the mean cross-day reviews per card, since one card's reviews share its difficulty
+   and are not independent evidence about the person. This is what keeps three days of study
+   from printing P = 1.00.
+4. Candidates are weighted by how well they predicted the person's *later* reviews from the
+   earlier ones (a time-series split: fit on reviews before a cut, predict those after, at
+   three cuts), tempered the same way (pseudo Bayesian model averaging). With too few reviews to
+   split, the weights are equal.
+
+The result, `MemoryFit`, is a mixture over (candidate, kappa); grill.memory.forecast reads it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, cast
+
+from grill.memory.events import Trace, Trial, trials
+from grill.memory.models import HLR_PRIOR, FsrsModel, HlrModel, Model, clip, model_from
+from grill.memory.optimizer import DEFAULT_PARAMETERS, fit_parameters
+
+__all__ = [
+    "FIT_VERSION",
+    "KAPPA_GRID",
+    "KAPPA_PRIOR_SD",
+    "MIN_TRIALS",
+    "SHRINK_TRIALS",
+    "Candidate",
+    "Evaluation",
+    "MemoryFit",
+    "default_fit",
+    "fit",
+    "shrink",
+]
+
+FIT_VERSION = 1
+"""Bumped when a stored fit can no longer be read by this code (it is then refitted)."""
+
+SHRINK_TRIALS = 100
+KAPPA_PRIOR_SD = 1.0
+MIN_TRIALS = 10
+"""Fewer cross-day reviews than this: too little to fit; the defaults are used."""
+
+KAPPA_GRID = tuple(math.exp(-3.4 + 6.8 * i / 48) for i in range(49))
+"""The time scales kappa considered: 1/30 to 30, evenly in log."""
+_SPLITS = (0.5, 0.7, 0.85)
+_DROP = tuple(x for x in __import__("os").environ.get("GRILL_DROP", "").split(",") if x)
+_BINS = 5
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """How a candidate predicted the log's later reviews: mean log loss over `n` reviews and
+    calibration bins (mean predicted, observed recall, reviews in the bin)."""
+
+    n: int
+    log_loss: float
+    bins: tuple[tuple[float, float, int], ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "n": self.n,
+            "log_loss": round(self.log_loss, 4),
+            "bins": [
+                {"predicted": round(p, 4), "observed": round(o, 4), "n": k} for p, o, k in self.bins
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Evaluation:
+        bins = cast(list[dict[str, Any]], data.get("bins") or [])
+        return cls(
+            n=int(data["n"]),  # type: ignore[call-overload]
+            log_loss=float(data["log_loss"]),  # type: ignore[arg-type]
+            bins=tuple((float(b["predicted"]), float(b["observed"]), int(b["n"])) for b in bins),
+        )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One model in the mixture: its weight and the tempered log-likelihood of its time scale
+    kappa at each point of the grid (`KAPPA_GRID`), from which kappa's posterior is made."""
+
+    model: Model
+    weight: float
+    loglik: tuple[float, ...]
+    evaluation: Evaluation | None = None
+
+    def posterior(self, stretch: float = 1.0) -> tuple[tuple[float, float], ...]:
+        """(kappa, weight) pairs; `stretch` > 1 weakens the evidence (for a forecast further
+        beyond the gaps the log has seen); points under 1e-6 are dropped."""
+        return _normalised(self.loglik, stretch)
+
+    @property
+    def kappas(self) -> tuple[tuple[float, float], ...]:
+        return self.posterior()
+
+    @property
+    def kappa(self) -> float:
+        """The posterior mean of log kappa, as a factor."""
+        return math.exp(sum(w * math.log(k) for k, w in self.kappas))
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "model": self.model.to_dict(),
+            "weight": round(self.weight, 6),
+            "loglik": [round(x, 4) for x in self.loglik],
+            "evaluation": None if self.evaluation is None else self.evaluation.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Candidate:
+        ev = data.get("evaluation")
+        return cls(
+            model=model_from(data["model"]),  # type: ignore[arg-type]
+            weight=float(data["weight"]),  # type: ignore[arg-type]
+            loglik=_grid_values(data["loglik"]),
+            evaluation=None if ev is None else Evaluation.from_dict(ev),  # type: ignore[arg-type]
+        )
+
+
+@dataclass(frozen=True)
+class MemoryFit:
+    """What was learned about one person's memory, and from how much."""
+
+    fitted_at: datetime | None
+    reviews: int
+    trials: int
+    cards: int
+    candidates: tuple[Candidate, ...]
+    reference: Evaluation | None = None
+    """How FSRS's average learner (defaults, kappa 1) predicted the same later reviews."""
+    version: int = FIT_VERSION
+    notes: tuple[str, ...] = field(default=())
+    speed: float = 1.0
+    reach: float = 1.0
+    """Days: the longest gaps the log has seen (90th percentile of the cross-day gaps). A
+    forecast further out than this weakens kappa's evidence in proportion (forecast.py)."""
+    """How fast this person forgets against FSRS's average learner, at their own review gaps:
+    the forgetting the fitted mixture predicts over the forgetting the average learner predicts
+    (1 = average, 2 = forgets twice as often)."""
+
+    @property
+    def fitted(self) -> bool:
+        return self.fitted_at is not None and self.trials >= MIN_TRIALS
+
+    @property
+    def personal(self) -> FsrsModel:
+        """The FSRS parameters the scheduler uses: the fitted ones once there are any."""
+        for c in self.candidates:
+            if isinstance(c.model, FsrsModel) and c.model.name == "personal":
+                return c.model
+        return FsrsModel("default")
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "version": self.version,
+            "fitted_at": None if self.fitted_at is None else self.fitted_at.isoformat(),
+            "reviews": self.reviews,
+            "trials": self.trials,
+            "cards": self.cards,
+            "candidates": [c.to_dict() for c in self.candidates],
+            "reference": None if self.reference is None else self.reference.to_dict(),
+            "notes": list(self.notes),
+            "speed": round(self.speed, 4),
+            "reach": round(self.reach, 4),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> MemoryFit:
+        """A stored fit; ValueError when it is of another version or does not make sense."""
+        if data.get("version") != FIT_VERSION:
+            raise ValueError(f"a memory fit of version {data.get('version')}, not {FIT_VERSION}")
+        at = data.get("fitted_at")
+        ref = data.get("reference")
+        fit_ = cls(
+            fitted_at=None if at is None else datetime.fromisoformat(str(at)),
+            reviews=int(data["reviews"]),  # type: ignore[call-overload]
+            trials=int(data["trials"]),  # type: ignore[call-overload]
+            cards=int(data["cards"]),  # type: ignore[call-overload]
+            candidates=tuple(Candidate.from_dict(c) for c in data["candidates"]),  # type: ignore[attr-defined]
+            reference=None if ref is None else Evaluation.from_dict(ref),  # type: ignore[arg-type]
+            notes=tuple(str(n) for n in data.get("notes") or ()),  # type: ignore[attr-defined]
+            speed=float(data.get("speed", 1.0)),  # type: ignore[arg-type]
+            reach=float(data.get("reach", 1.0)),  # type: ignore[arg-type]
+        )
+        total = sum(c.weight for c in fit_.candidates)
+        if not fit_.candidates or not math.isfinite(total) or abs(total - 1) > 1e-3:
+            raise ValueError("a memory fit whose weights do not add up to 1")
+        return fit_
+
+
+def default_fit() -> MemoryFit:
+    """Before any evidence: FSRS's average learner, with the prior's uncertainty about kappa."""
+    flat = tuple(0.0 for _ in KAPPA_GRID)
+    return MemoryFit(None, 0, 0, 0, (Candidate(FsrsModel("default"), 1.0, flat),))
+
+
+def shrink(fitted: Sequence[float], n: int) -> tuple[float, ...]:
+    """Fitted parameters pulled toward the defaults by lambda = n / (n + SHRINK_TRIALS)."""
+    lam = n / (n + SHRINK_TRIALS)
+    out = []
+    for i, (w, d) in enumerate(zip(fitted, DEFAULT_PARAMETERS, strict=True)):
+        if i < 4:
+            out.append(math.exp(math.log(d) + lam * (math.log(max(w, 1e-3)) - math.log(d))))
+        else:
+            out.append(d + lam * (w - d))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- fitting
+
+
+def fit(
+    all_traces: Sequence[Trace],
+    now: datetime,
+    *,
+    progress: Callable[[str], None] | None = None,
+) -> MemoryFit:
+    """Fit the candidates to these traces and weigh them by their time-series predictions."""
+    say = progress or (lambda _: None)
+    evidence = [t for t in trials(all_traces) if t.cross_day]
+    reviews = sum(len(t) for t in all_traces)
+    if len(evidence) < MIN_TRIALS:
+        base = default_fit()
+        note = f"{len(evidence)} reviews on a later day than the one before; {MIN_TRIALS} needed"
+        return MemoryFit(
+            now, reviews, len(evidence), len(all_traces), base.candidates, notes=(note,)
+        )
+    tau = _temper(evidence, all_traces)
+    say("fitting FSRS to your reviews")
+    models = _fit_models(all_traces, len(evidence))
+    say("checking each model against your later reviews")
+    scores, evals, ref = _split_scores(all_traces, evidence, tau)
+    logw = [scores.get(m.name, 0.0) for m in models]
+    top = max(logw)
+    raw = [math.exp(x - top) for x in logw]
+    weights = [r / sum(raw) for r in raw]
+    candidates = tuple(
+        Candidate(m, w, _loglik_grid(all_traces, evidence, m, tau), evals.get(m.name))
+        for m, w in zip(models, weights, strict=True)
+    )
+    speed = _speed(all_traces, evidence, candidates)
+    gaps = sorted(t.elapsed for t in evidence)
+    reach = gaps[int(0.9 * (len(gaps) - 1))]
+    return MemoryFit(
+        now, reviews, len(evidence), len(all_traces), candidates, ref, speed=speed, reach=reach
+    )
+
+
+def _speed(
+    all_traces: Sequence[Trace], evidence: Sequence[Trial], candidates: Sequence[Candidate]
+) -> float:
+    """Forgetting predicted by the mixture over forgetting predicted by the average learner,
+    summed over the log's own cross-day reviews."""
+    mixed = [0.0] * len(evidence)
+    for c in candidates:
+        s = _before(c.model, all_traces, evidence)
+        for i, (x, t) in enumerate(zip(s, evidence, strict=True)):
+            mixed[i] += c.weight * _predictive(c.model, x, t.elapsed, c.kappas)
+    ref = FsrsModel("default")
+    avg = [
+        ref.recall(x, t.elapsed)
+        for x, t in zip(_before(ref, all_traces, evidence), evidence, strict=True)
+    ]
+    return sum(1 - p for p in mixed) / max(1e-9, sum(1 - p for p in avg))
+
+
+def _temper(evidence: Sequence[Trial], all_traces: Sequence[Trace]) -> float:
+    per_card = len(evidence) / max(1, len({t.trace.key for t in evidence}))
+    return max(1.0, math.sqrt(per_card))
+
+
+def _fit_models(all_traces: Sequence[Trace], n: int) -> list[Model]:
+    fitted = fit_parameters(all_traces)
+    personal = FsrsModel("personal", shrink(fitted, n) if fitted else DEFAULT_PARAMETERS)
+    models: list[Model] = [
+        FsrsModel("default"),
+        personal,
+        FsrsModel("steep", curve="exp"),
+        _fit_hlr(all_traces),
+    ]
+    return [m for m in models if m.name not in _DROP]
+
+
+def _fit_hlr(all_traces: Sequence[Trace]) -> HlrModel:
+    """Ridge-penalised maximum likelihood for HLR's three weights (gradient ascent)."""
+    rows = _hlr_rows(all_traces)
+    theta = list(HLR_PRIOR)
+    step = 0.05
+    best = _hlr_objective(theta, rows)
+    for _ in range(200):
+        grad = _hlr_gradient(theta, rows)
+        trial = [t + step * g for t, g in zip(theta, grad, strict=True)]
+        value = _hlr_objective(trial, rows)
+        if value > best:
+            theta, best, step = trial, value, step * 1.2
+        else:
+            step *= 0.5
+            if step < 1e-6:
+                break
+    return HlrModel("hlr", (theta[0], theta[1], theta[2]))
+
+
+def _hlr_rows(all_traces: Sequence[Trace]) -> list[tuple[float, float, float, float, bool]]:
+    """(x0, x1, x2, elapsed, recalled) for each cross-day review; at most the latest 5000."""
+    rows = []
+    for t in trials(all_traces):
+        if not t.cross_day:
+            continue
+        before = t.trace.ratings[: t.index]
+        right = sum(1 for g in before if g > 1)
+        rows.append(
+            (1.0, math.sqrt(1 + right), math.sqrt(1 + len(before) - right), t.elapsed, t.recalled)
+        )
+    return rows[-5000:]
+
+
+def _hlr_objective(
+    theta: Sequence[float], rows: Sequence[tuple[float, float, float, float, bool]]
+) -> float:
+    total = -sum((a - b) ** 2 for a, b in zip(theta, HLR_PRIOR, strict=True)) / 2
+    for x0, x1, x2, t, y in rows:
+        h = 2.0 ** min(12.0, max(-12.0, theta[0] * x0 + theta[1] * x1 + theta[2] * x2))
+        p = clip(2.0 ** (-t / h))
+        total += math.log(p if y else 1 - p)
+    return total
+
+
+def _hlr_gradient(
+    theta: Sequence[float], rows: Sequence[tuple[float, float, float, float, bool]]
+) -> list[float]:
+    grad = [-(a - b) for a, b in zip(theta, HLR_PRIOR, strict=True)]
+    ln2 = math.log(2)
+    for x0, x1, x2, t, y in rows:
+        h = 2.0 ** min(12.0, max(-12.0, theta[0] * x0 + theta[1] * x1 + theta[2] * x2))
+        a = t / h
+        p = clip(2.0 ** (-a))
+        d = (1.0 if y else -p / (1 - p)) * a * ln2 * ln2
+        grad[0] += d * x0
+        grad[1] += d * x1
+        grad[2] += d * x2
+    return grad
+
+
+# ---------------------------------------------------------------- kappa's posterior
+
+
+def _before(model: Model, all_traces: Sequence[Trace], evidence: Sequence[Trial]) -> list[float]:
+    """The model's memory strength just before each trial."""
+    strengths = dict(zip((t.key for t in all_traces), model.strengths(all_traces), strict=True))
+    return [strengths[t.trace.key][t.index - 1] for t in evidence]
+
+
+def _loglik(model: Model, s: Sequence[float], evidence: Sequence[Trial], kappa: float) -> float:
+    total = 0.0
+    for strength, t in zip(s, evidence, strict=True):
+        p = clip(model.recall(strength, t.elapsed, kappa))
+        total += math.log(p if t.recalled else 1 - p)
+    return total
+
+
+def _grid_values(values: object) -> tuple[float, ...]:
+    out = tuple(float(v) for v in values)  # type: ignore[attr-defined]
+    if len(out) != len(KAPPA_GRID) or not all(math.isfinite(v) for v in out):
+        raise ValueError("a stored time-scale likelihood that is not one number per grid point")
+    return out
+
+
+def _loglik_grid(
+    all_traces: Sequence[Trace], evidence: Sequence[Trial], model: Model, tau: float
+) -> tuple[float, ...]:
+    """The tempered log-likelihood of each kappa of the grid."""
+    s = _before(model, all_traces, evidence) if evidence else []
+    return tuple(_loglik(model, s, evidence, k) / tau for k in KAPPA_GRID)
+
+
+def _posterior(
+    all_traces: Sequence[Trace], evidence: Sequence[Trial], model: Model, tau: float
+) -> tuple[tuple[float, float], ...]:
+    return _normalised(_loglik_grid(all_traces, evidence, model, tau), 1.0)
+
+
+def _normalised(loglik: Sequence[float], stretch: float) -> tuple[tuple[float, float], ...]:
+    """kappa's posterior on the grid: the prior times the likelihood weakened by `stretch`."""
+    logp = [
+        x / stretch - math.log(k) ** 2 / (2 * KAPPA_PRIOR_SD**2)
+        for x, k in zip(loglik, KAPPA_GRID, strict=True)
+    ]
+    top = max(logp)
+    raw = [math.exp(x - top) for x in logp]
+    total = sum(raw)
+    kept = [(k, r / total) for k, r in zip(KAPPA_GRID, raw, strict=True) if r / total >= 1e-6]
+    norm = sum(w for _, w in kept)
+    return tuple((k, w / norm) for k, w in kept)
+
+
+def _predictive(
+    model: Model, strength: float, elapsed: float, kappas: Sequence[tuple[float, float]]
+) -> float:
+    return sum(w * model.recall(strength, elapsed, k) for k, w in kappas)
+
+
+# ---------------------------------------------------------------- time-series split
+
+
+def _split_scores(
+    all_traces: Sequence[Trace], evidence: Sequence[Trial], tau: float
+) -> tuple[dict[str, float], dict[str, Evaluation], Evaluation | None]:
+    """Each candidate's tempered log-likelihood of the reviews after each cut, fitted on the
+    reviews before it; with the calibration of those predictions."""
+    cuts = [evidence[int(f * len(evidence))].at for f in _SPLITS]
+    preds: dict[str, list[tuple[float, bool]]] = {}
+    for i, cut in enumerate(cuts):
+        end = cuts[i + 1] if i + 1 < len(cuts) else None
+        train = [t.upto(sum(1 for a in t.at if a < cut)) for t in all_traces]
+        train = [t for t in train if len(t)]
+        test = [t for t in evidence if t.at >= cut and (end is None or t.at < end)]
+        seen = [t for t in trials(train) if t.cross_day]
+        if len(seen) < MIN_TRIALS or not test:
+            continue
+        for model in _fit_models(train, len(seen)):
+            kappas = _posterior(train, seen, model, tau)
+            s = _before(model, all_traces, test)
+            preds.setdefault(model.name, []).extend(
+                (clip(_predictive(model, x, t.elapsed, kappas)), t.recalled, t.elapsed)
+                for x, t in zip(s, test, strict=True)
+            )
+        ref = FsrsModel("default")
+        preds.setdefault("average", []).extend(
+            (clip(ref.recall(x, t.elapsed)), t.recalled, t.elapsed)
+            for x, t in zip(_before(ref, all_traces, test), test, strict=True)
+        )
+    scores = {
+        name: sum(math.log(p if y else 1 - p) for p, y, _ in rows) / tau
+        for name, rows in preds.items()
+    }
+    evals = {name: _evaluation([(p, y) for p, y, _ in rows]) for name, rows in preds.items()}
+    return scores, evals, evals.get("average")
+
+
+def _evaluation(rows: Sequence[tuple[float, bool]]) -> Evaluation:
+    n = len(rows)
+    loss = -sum(math.log(p if y else 1 - p) for p, y in rows) / n
+    bins = []
+    for b in range(_BINS):
+        lo, hi = b / _BINS, (b + 1) / _BINS
+        inside = [(p, y) for p, y in rows if lo <= p < hi or (b == _BINS - 1 and p == 1)]
+        if inside:
+            k = len(inside)
+            bins.append((sum(p for p, _ in inside) / k, sum(y for _, y in inside) / k, k))
+    return Evaluation(n, loss, tuple(bins))

@@ -1,0 +1,86 @@
+"""Recall at a moment under a fitted memory: per card, per mixture component.
+
+A component is one (candidate model, kappa) of a `MemoryFit`, weighted by the candidate's
+weight times kappa's posterior. Each gives every card a chance of cold recall at `at`; the
+score's distribution is the weighted mixture of their Poisson-binomials (grill.readiness), so
+P(score >= target) is integrated over what is not known about the person.
+
+Cold means cold: a card counts from its last review by exact elapsed time (not whole days, as
+fsrs's own retrievability does), and never from less than `COLD_GAP` after it: an answer seen
+minutes ago is not known cold, and a card failed today is as weak as its new memory says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from grill.memory.events import Trace
+from grill.memory.fitting import Candidate, MemoryFit
+
+__all__ = ["COLD_GAP", "Component", "components"]
+
+COLD_GAP = 0.5
+"""Days: recall is never counted from sooner than this after a card's last review."""
+
+_MASS = 0.999
+_MAX_COMPONENTS = 40
+
+
+@dataclass(frozen=True)
+class Component:
+    """One possibility for the person's memory: its weight and each card's chance at `at`."""
+
+    name: str
+    kappa: float
+    weight: float
+    chances: tuple[float, ...]
+
+    @property
+    def expected(self) -> float:
+        return sum(self.chances)
+
+
+def components(
+    fit: MemoryFit, traces: Sequence[Trace | None], at: datetime
+) -> tuple[Component, ...]:
+    """Each card's chance of cold recall at `at` under each component of `fit` (a card
+    without a trace, or first reviewed after `at`, has chance 0). Components are the heaviest
+    holding 99.9% of the weight (at most 40), renormalised.
+
+    kappa's evidence comes from the gaps the log has seen; a forecast whose median gap since
+    the last review is `stretch` times the log's reach weakens it by that factor: what a log of
+    one-day gaps says about a week later is less sure than what it says about tomorrow."""
+    cut = [None if t is None else t.upto(sum(1 for a in t.at if a <= at)) for t in traces]
+    known = [t for t in cut if t is not None and len(t)]
+    gaps = sorted(t.elapsed(at) for t in known)
+    horizon = gaps[len(gaps) // 2] if gaps else 0.0
+    stretch = max(1.0, horizon / max(fit.reach, 0.5))
+    pairs = sorted(
+        ((c.weight * w, c, k) for c in fit.candidates for k, w in c.posterior(stretch)),
+        key=lambda x: -x[0],
+    )
+    chosen: list[tuple[float, Candidate, float]] = []
+    mass = 0.0
+    for weight, cand, kappa in pairs:
+        if mass >= _MASS or len(chosen) >= _MAX_COMPONENTS:
+            break
+        chosen.append((weight, cand, kappa))
+        mass += weight
+    strengths: dict[str, list[float]] = {}
+    for _, cand, _ in chosen:
+        name = cand.model.name
+        if name not in strengths:
+            strengths[name] = [row[-1] for row in cand.model.strengths(known)]
+    out = []
+    for weight, cand, kappa in chosen:
+        last = iter(strengths[cand.model.name])
+        chances = tuple(
+            0.0
+            if t is None or not len(t)
+            else cand.model.recall(next(last), max(t.elapsed(at), COLD_GAP), kappa)
+            for t in cut
+        )
+        out.append(Component(cand.model.name, kappa, weight / mass, chances))
+    return tuple(out)

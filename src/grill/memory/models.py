@@ -1,0 +1,120 @@
+"""The candidate memory models: each turns a card's trace into a memory strength after each
+review, and a strength and an elapsed time into a chance of recall.
+
+* `FsrsModel` - FSRS-6 with some parameters (the defaults, or the person's own fitted ones):
+  strength is stability S in days, recall a power curve (1 + f t/S)^-decay.
+* `HlrModel` - half-life regression (Settles and Meeder, Duolingo; also in the srs-benchmark):
+  strength is a half-life h = 2^(theta . x) with x = (1, sqrt(1 + recalled), sqrt(1 + forgotten))
+  counted over the card's reviews so far, recall the exponential 2^(-t/h). Its tail falls much
+  faster than FSRS's power curve, which is why it is worth having beside FSRS: the two disagree
+  most about a person who forgets fast, and the person's own log decides between them.
+
+Every model takes a time scale `kappa` at recall time: t is read as t/kappa, so kappa < 1 is
+someone who forgets faster than the model's strength says. grill.memory.fitting learns kappa's
+posterior from the log; that is how the uncertainty about the person reaches the forecast.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from grill.memory.events import Trace
+from grill.memory.optimizer import DEFAULT_PARAMETERS, replay
+
+__all__ = ["FsrsModel", "HlrModel", "Model", "HLR_PRIOR", "model_from"]
+
+HLR_PRIOR: tuple[float, float, float] = (-0.5, 1.2, -0.6)
+"""HLR's starting weights: a half-life of about 1.5 days after a first look, growing about
+2.5-fold over the next two recalls; roughly where FSRS's average learner is."""
+
+_FLOOR = 1e-4
+
+
+@dataclass(frozen=True)
+class FsrsModel:
+    name: str
+    parameters: tuple[float, ...] = DEFAULT_PARAMETERS
+    curve: str = "power"
+    """"power": FSRS-6's own curve; "exp": the same stability read on an exponential curve,
+    0.9^(t/S), which agrees with FSRS at t = S and falls much faster after it."""
+
+    @property
+    def decay(self) -> float:
+        return self.parameters[20]
+
+    def strengths(self, traces: Sequence[Trace]) -> list[list[float]]:
+        return [[s for s, _ in states] for states in replay(self.parameters, traces)]
+
+    def recall(self, strength: float, elapsed: float, kappa: float = 1.0) -> float:
+        scaled = elapsed / (kappa * max(strength, 1e-3))
+        if self.curve == "exp":
+            return float(0.9**scaled)
+        factor = 0.9 ** (-1 / self.decay) - 1
+        return float((1 + factor * scaled) ** -self.decay)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "kind": "fsrs",
+            "name": self.name,
+            "parameters": list(self.parameters),
+            "curve": self.curve,
+        }
+
+
+@dataclass(frozen=True)
+class HlrModel:
+    name: str
+    theta: tuple[float, float, float] = HLR_PRIOR
+
+    def half_life(self, recalled: int, forgotten: int) -> float:
+        a, b, c = self.theta
+        x = a + b * math.sqrt(1 + recalled) + c * math.sqrt(1 + forgotten)
+        return float(2.0 ** min(12.0, max(-12.0, x)))
+
+    def strengths(self, traces: Sequence[Trace]) -> list[list[float]]:
+        out = []
+        for trace in traces:
+            right = wrong = 0
+            row = []
+            for g in trace.ratings:
+                right, wrong = (right + 1, wrong) if g > 1 else (right, wrong + 1)
+                row.append(self.half_life(right, wrong))
+            out.append(row)
+        return out
+
+    def recall(self, strength: float, elapsed: float, kappa: float = 1.0) -> float:
+        return float(2.0 ** (-elapsed / (kappa * strength)))
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": "hlr", "name": self.name, "theta": list(self.theta)}
+
+
+Model = FsrsModel | HlrModel
+"""A candidate: `strengths(traces)` per review, `recall(strength, elapsed, kappa)`."""
+
+
+def model_from(data: dict[str, object]) -> Model:
+    """A model from its `to_dict`; ValueError when the data is not a model grill knows."""
+    kind, name = data.get("kind"), str(data.get("name", ""))
+    if kind == "fsrs":
+        params = tuple(float(w) for w in data["parameters"])  # type: ignore[attr-defined]
+        if len(params) != len(DEFAULT_PARAMETERS):
+            raise ValueError(f"{len(params)} FSRS parameters (FSRS-6 has 21)")
+        if not all(math.isfinite(w) for w in params):
+            raise ValueError("FSRS parameters that are not numbers")
+        curve = str(data.get("curve", "power"))
+        if curve not in ("power", "exp"):
+            raise ValueError(f"unknown forgetting curve {curve!r}")
+        return FsrsModel(name, params, curve)
+    if kind == "hlr":
+        theta = tuple(float(w) for w in data["theta"])  # type: ignore[attr-defined]
+        if len(theta) != 3 or not all(math.isfinite(w) for w in theta):
+            raise ValueError("half-life weights that are not three numbers")
+        return HlrModel(name, (theta[0], theta[1], theta[2]))
+    raise ValueError(f"unknown memory model {kind!r}")
+
+
+def clip(p: float) -> float:
+    return min(1 - _FLOOR, max(_FLOOR, p))
