@@ -18,4 +18,7 @@ def grill_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
     monkeypatch.delenv("GRILL_DEBUG", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")
+    # the refit grill starts after a drill or mock would outlive the test; tests that check
+    # it unset this
+    monkeypatch.setenv("GRILL_NO_BACKGROUND", "1")
     yield home

@@ -258,10 +258,19 @@ def test_grill_with_no_command_runs_todays_drill_and_piped_output_has_no_escapes
 
 def test_the_session_summary_ends_with_readiness_now_or_on_the_interview_day() -> None:
     screen = flat(grill("drill", "--new", "2", input="my answer\n3\n" * 4))
-    # two cards just learned count fully now (fsrs measures elapsed time in whole days)
-    assert "ready expected 2.0/45 cold · P(≥28) 0% · if asked cold now" in screen
+    # two cards just learned: cold means at least half a day after the answer was seen, so
+    # they count a little under fully, with the uncertainty of a memory not yet fitted
+    found = re.search(
+        r"ready expected (\d\.\d)/45 cold \(80%: (\d\.\d)-(\d\.\d)\) · P\(≥28\) 0% "
+        r"· if asked cold now",
+        screen,
+    )
+    assert found, screen
+    assert float(found[2]) <= float(found[1]) < float(found[3]) <= 2
     grill("config", "set", "interview_date", "2026-12-20")
     screen = flat(grill("drill", "--new", "0", now="2026-12-02T09:30:00+00:00", input="a\n3\n" * 4))
-    found = re.search(r"ready expected (\d+\.\d)/45 cold · P\(≥28\) 0% · on Sun 20 Dec", screen)
+    found = re.search(
+        r"ready expected (\d+\.\d)/45 cold \(80%: [\d.-]+\) · P\(≥28\) 0% · on Sun 20 Dec", screen
+    )
     assert found, screen
     assert 0 < float(found[1]) < 45

@@ -88,32 +88,38 @@ def test_golden_readiness_with_fixed_dates() -> None:
     states = [
         _state("c1", 10.0, T - timedelta(days=10)),  # elapsed = stability: 0.9 exactly
         _state("c2", 5.0, T - timedelta(days=5)),  # 0.9 again
-        _state("c4", 1.0, T - timedelta(hours=12)),  # less than a day: fsrs says 1.0
+        _state("c4", 1.0, T - timedelta(hours=12)),  # half a day counts: (1 + F/2)^-d
     ]  # c3 never studied: 0
     chances = recall_at(states, T)
-    assert chances == pytest.approx({"c1": 0.9, "c2": 0.9, "c4": 1.0})
+    r4 = 0.94034  # by hand: (1 + 0.98047 * 0.5)^-0.1542
+    assert chances == pytest.approx({"c1": 0.9, "c2": 0.9, "c4": r4}, abs=1e-5)
     ready = readiness(_deck(4), chances, T, target=3)
-    assert ready.expected == pytest.approx(2.8)
-    assert ready.distribution == pytest.approx((0.0, 0.01, 0.18, 0.81, 0.0))
-    assert ready.p_target == pytest.approx(0.81)
-    assert ready.p_floor == pytest.approx(0.99)
+    assert ready.expected == pytest.approx(1.8 + r4, abs=1e-5)
+    p3 = 0.81 * r4
+    p2 = 0.81 * (1 - r4) + 0.18 * r4
+    p1 = 0.18 * (1 - r4) + 0.01 * r4
+    p0 = 0.01 * (1 - r4)
+    assert ready.distribution == pytest.approx((p0, p1, p2, p3, 0.0), abs=1e-5)
+    assert ready.p_target == pytest.approx(p3, abs=1e-5)
+    assert ready.p_floor == pytest.approx(p2 + p3, abs=1e-5)
     assert ready.studied == 3
-    assert [(g.key, round(g.expected, 6), g.n) for g in ready.sections] == [
+    assert [(g.key, round(g.expected, 5), g.n) for g in ready.sections] == [
         ("A", 1.8, 2),
-        ("B", 1.0, 2),
+        ("B", r4, 2),
     ]
     assert [g.verdict for g in ready.tiers] == ["first half", "second half"]
     assert [c.id for c in ready.weakest(2)] == ["c3", "c1"]
 
 
 def test_golden_retrievability_between_whole_days() -> None:
-    # FSRS-6: R = (1 + F t/S)^-d, d = 0.1542, F = 0.9^(-1/d) - 1; t counted in whole days
+    # FSRS-6: R = (1 + F t/S)^-d, d = 0.1542, F = 0.9^(-1/d) - 1; t is the exact elapsed time
+    # (fsrs itself counts whole days, which would give 0.8580 for 4 days here)
     decay = 0.1542
     factor = 0.9 ** (-1 / decay) - 1
     state = _state("c1", 2.3065, T - timedelta(days=4, hours=20))
     (chance,) = recall_at([state], T).values()
-    assert chance == pytest.approx((1 + factor * 4 / 2.3065) ** -decay, rel=1e-12)
-    assert chance == pytest.approx(0.8580, abs=1e-4)  # by hand: (1 + 0.98047 * 1.73423)^-0.1542
+    assert chance == pytest.approx((1 + factor * (4 + 20 / 24) / 2.3065) ** -decay, rel=1e-12)
+    assert chance == pytest.approx(0.8418, abs=1e-4)  # by hand: (1 + 0.98047 * 2.09553)^-0.1542
 
 
 def test_target_probability_on_the_45_card_deck() -> None:

@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from grill import personal
 from grill.cli import app
 from grill.config import Settings, load_settings
 from grill.deck import load_library
 from grill.errors import UsageError
 from grill.model import Card, Deck, Library, Mode, Point, Rating, Rubric, Section, Tier, Verdict
-from grill.readiness import readiness, recall_at
+from grill.readiness import forecast_for, predicted_score
 from grill.report import gather, render
 from grill.report.csvlog import neutralise
 from grill.report.html import CHART_IDS
@@ -102,7 +103,7 @@ def test_a_report_with_no_study_says_what_to_do_first(store: Store) -> None:
     for chart in CHART_IDS:
         assert f'id="{chart}"' in page
     assert "What to do first" in render(data, "md")
-    assert json.loads(render(data, "json"))["schema"] == 1
+    assert json.loads(render(data, "json"))["schema"] == 2
     assert render(data, "csv").splitlines() == [
         "id,reviewed_at,deck,card,n,mode,rating,verdict,answer,response_ms,session"
     ]
@@ -131,8 +132,12 @@ def test_stats_from_replayed_days(store: Store, monkeypatch: pytest.MonkeyPatch)
     assert data.days_studied == 8
     states = {s.card_id: s for s in store.states("training-behaviors").values()}
     deck = lib.deck("training-behaviors")
-    direct = readiness(deck, recall_at(states.values(), NOW, Scheduler()), NOW, 28)
+    fitted = personal.load(store, NOW, refresh=False)  # gather refitted on the grown log
+    assert fitted.reviews == len(reviews) + 2 and fitted.fitted
+    by_card = personal.deck_traces(store.reviews(), deck.name, UTC)
+    direct = forecast_for(deck, by_card, fitted, NOW, 28)
     assert data.now.expected == pytest.approx(direct.expected)
+    assert data.now.p_target == pytest.approx(direct.p_target)
     assert data.now.studied == len(states) == 42  # 6 new a day for 7 days
     assert sum(d.count for d in data.forecast) <= len(states)
     assert data.due_now == sum(1 for s in states.values() if s.due <= NOW)
@@ -157,14 +162,14 @@ def test_stats_command_text_and_json(store: Store, monkeypatch: pytest.MonkeyPat
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     assert "\x1b[" not in shown.stdout  # NO_COLOR (conftest) and not a terminal: plain text
     text = shown.stdout
-    assert re.search(r"Expected \d+\.\d/45 · P\(≥28\) \d+% · now", text)
+    assert re.search(r"Expected \d+\.\d/45 \(80%: \d+-\d+\) · P\(≥28\) \d+% · now", text)
     for part in ("Mastery now", "A Loss curves", "tier 1-15", "Streak", "Due, next 14 days"):
         assert part in text
     assert "Mock scores against 28" in text and re.search(r"got +21 +29", text)
     assert "Ten weakest cards" in text
     as_json = runner.invoke(app, ["stats", "--json"])
     data = json.loads(as_json.stdout)
-    assert data["schema"] == 1
+    assert data["schema"] == 2
     assert data["readiness"]["now"]["total"] == 45
     assert [m["score"] for m in data["mocks"]] == [21, 29]
     assert data["mocks"][1]["predicted"] == 27.0
@@ -178,7 +183,7 @@ def test_report_writes_each_format_from_the_extension(store: Store, tmp_path: Pa
     for name, marker in (
         ("r.html", "<!DOCTYPE html>"),
         ("r.md", "# Progress report"),
-        ("r.json", '"schema": 1'),
+        ("r.json", '"schema": 2'),
         ("r.csv", "id,reviewed_at,deck,card"),
     ):
         made = runner.invoke(app, ["report", "-o", str(tmp_path / name)])
@@ -333,12 +338,13 @@ def test_a_mock_records_the_prediction_made_just_before_it(
     monkeypatch.setattr("grill.ui.mock.load_grader", lambda: fake_grade)
     lib = load_library([])
     replay(store, lib, days=4)
-    before = {s.card_id: s for s in store.states("training-behaviors").values()}
+    by_card = personal.deck_traces(store.reviews(), "training-behaviors", UTC)
+    fitted = personal.load(store, NOW, refresh=False)
     done = runner.invoke(app, ["mock", "--count", "5", "--seed", "3"], input="right\n" * 5)
     assert done.exit_code == 0, done.output
     (session,) = store.sessions(Mode.MOCK)
     asked = session.summary["questions"]
-    expected = sum(recall_at([before[c] for c in asked if c in before], NOW, SCHED).values())
+    expected = predicted_score(by_card, asked, fitted, NOW)
     assert session.summary["predicted"] == pytest.approx(expected)
     assert 0 < expected < 5
     (entry,) = gather(store, lib, Settings(), NOW).mocks

@@ -6,6 +6,12 @@ studied counts as 0. The score of a cold run through the deck is then a sum of i
 Bernoulli draws with different chances: a Poisson-binomial variable. Its distribution is computed
 exactly by dynamic programming (O(n^2), n = 45 here), not by a normal approximation, because the
 tail P(score >= 28) is what the user asks about and a normal approximation is poorest in the tails.
+
+`forecast` does the same under a person's fitted memory (grill.memory): each mixture component
+(a candidate model and a time scale, weighted by how well it explains the log) gives its own
+chances; the distribution is the weighted mixture of their Poisson-binomials, so P(score >=
+target) is integrated over what is not known about the person, and `low`-`high` is the 80%
+interval of the expected score across components.
 """
 
 from __future__ import annotations
@@ -14,21 +20,29 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from grill.memory import Component, MemoryFit, Trace, components
 from grill.model import CardState, Deck
 from grill.odds import at_least, poisson_binomial
 from grill.scheduler import Scheduler
 
 __all__ = [
+    "INTERVAL",
     "CardRecall",
     "GroupReadiness",
     "Readiness",
     "at_least",
+    "forecast",
+    "forecast_for",
     "poisson_binomial",
     "predicted_score",
     "readiness",
     "readiness_at",
     "recall_at",
 ]
+
+
+INTERVAL = 0.8
+"""The expected score's interval covers this much of the forecast's weight."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +109,9 @@ class Readiness:
     distribution: tuple[float, ...]
     sections: tuple[GroupReadiness, ...]
     tiers: tuple[GroupReadiness, ...]
+    low: float | None = None
+    high: float | None = None
+    """The 80% interval of the expected score (None: computed from a single model)."""
 
     @property
     def total(self) -> int:
@@ -108,6 +125,14 @@ class Readiness:
     @property
     def studied(self) -> int:
         return sum(1 for c in self.cards if c.studied)
+
+    @property
+    def interval(self) -> str:
+        """The 80% interval of the expected score as text, e.g. "80%: 21-27" ("" without one)."""
+        if self.low is None or self.high is None:
+            return ""
+        digits = 1 if self.high - self.low < 3 else 0
+        return f"80%: {self.low:.{digits}f}-{self.high:.{digits}f}"
 
     def p_at_least(self, k: int) -> float:
         return at_least(self.distribution, k)
@@ -135,6 +160,8 @@ class Readiness:
             "floor": self.floor,
             "studied": self.studied,
             "expected": round(self.expected, 3),
+            "expected_low": None if self.low is None else round(self.low, 3),
+            "expected_high": None if self.high is None else round(self.high, 3),
             "p_target": round(self.p_target, 4),
             "p_floor": None if p_floor is None else round(p_floor, 4),
             "distribution": [round(p, 6) for p in self.distribution],
@@ -165,9 +192,13 @@ def readiness(
     at: datetime,
     target: int,
     floor: int | None = None,
+    *,
+    distribution: Sequence[float] | None = None,
+    interval: tuple[float, float] | None = None,
 ) -> Readiness:
     """Readiness of `deck` at `at` from each card's chance (card id -> chance; absent: never
-    studied, chance 0). `target` and `floor` are scores out of the deck's cards."""
+    studied, chance 0). `target` and `floor` are scores out of the deck's cards. A forecast
+    passes its mixture `distribution` and `interval` (else: the chances' Poisson-binomial)."""
     cards = tuple(
         CardRecall(
             id=card.id,
@@ -192,10 +223,57 @@ def readiness(
         target=target,
         floor=deck.floor if floor is None else floor,
         cards=cards,
-        distribution=poisson_binomial(c.chance for c in cards),
+        distribution=tuple(distribution)
+        if distribution is not None
+        else poisson_binomial(c.chance for c in cards),
         sections=tuple(g for g in sections if g.n),
         tiers=tiers,
+        low=None if interval is None else interval[0],
+        high=None if interval is None else interval[1],
     )
+
+
+def forecast_for(
+    deck: Deck, by_card: Mapping[str, Trace], fitted: MemoryFit, at: datetime, target: int
+) -> Readiness:
+    """Readiness of `deck` at `at` under a fitted memory, from its traces by card id."""
+    return forecast(deck, [by_card.get(cid) for cid in deck.cards.ids], fitted, at, target)
+
+
+def forecast(
+    deck: Deck, traces: Sequence[Trace | None], fitted: MemoryFit, at: datetime, target: int
+) -> Readiness:
+    """Readiness of `deck` at `at` under a fitted memory; `traces` in deck card order."""
+    comps = components(fitted, traces, at)
+    mean = [sum(c.weight * c.chances[i] for c in comps) for i in range(len(traces))]
+    chances = {
+        cid: p
+        for cid, p, t in zip(deck.cards.ids, mean, traces, strict=True)
+        if t is not None and t.at[0] <= at
+    }
+    dist = [0.0] * (len(traces) + 1)
+    for c in comps:
+        for k, p in enumerate(poisson_binomial(c.chances)):
+            dist[k] += c.weight * p
+    return readiness(deck, chances, at, target, distribution=dist, interval=_interval(comps))
+
+
+def _interval(comps: Sequence[Component]) -> tuple[float, float]:
+    """The weighted 10th and 90th percentiles of the components' expected scores, stretched to
+    hold their mean (a few unlikely but much better components can pull it outside)."""
+    ranked = sorted((c.expected, c.weight) for c in comps)
+    tail = (1 - INTERVAL) / 2
+
+    def quantile(q: float) -> float:
+        acc = 0.0
+        for value, weight in ranked:
+            acc += weight
+            if acc >= q - 1e-12:
+                return value
+        return ranked[-1][0]
+
+    mean = sum(c.weight * c.expected for c in comps)
+    return min(quantile(tail), mean), max(quantile(1 - tail), mean)
 
 
 def readiness_at(
@@ -223,14 +301,12 @@ def _group(
 
 
 def predicted_score(
-    states: Iterable[CardState],
-    card_ids: Iterable[str],
-    at: datetime,
-    scheduler: Scheduler | None = None,
+    by_card: Mapping[str, Trace], card_ids: Iterable[str], fitted: MemoryFit, at: datetime
 ) -> float:
-    """The expected cold score of a mock asking `card_ids` at `at` (one deck's states): the sum
-    of their chances of recall, a card never studied counting 0. Recorded just before a mock, it
-    is checked against the real score later (calibration)."""
-    wanted = set(card_ids)
-    chances = recall_at((s for s in states if s.card_id in wanted), at, scheduler)
-    return sum(chances.values())
+    """The expected cold score of a mock asking `card_ids` at `at`: the sum of their chances
+    of cold recall under the person's memory, a card never studied counting 0 (so never more
+    than the questions asked). Recorded just before a mock, it is checked against the real
+    score later (calibration)."""
+    wanted = list(dict.fromkeys(card_ids))
+    comps = components(fitted, [by_card.get(cid) for cid in wanted], at)
+    return sum(c.weight * c.expected for c in comps)

@@ -10,7 +10,9 @@ trusting FSRS to grade itself. Each simulated learner has a hidden memory, one o
   difficulty), and a failure resets h; a different curve and a different spacing effect.
 
 The learner answers every review the schedule asks for (recalled with the hidden probability),
-sees the answer afterwards, and its memory updates. Four schedules are run for the same learners
+sees the answer afterwards, and its memory updates. Two more: `fast`, exponential forgetting
+whose new cards' half-life is under a day (`FastMemory`), and `slow`, FSRS with three times the
+first stabilities (`SlowMemory`). Four schedules are run for the same learners
 with the same random draws where they coincide:
 
 * `grill` - grill.scheduler (FSRS-6) with the interview date (grill.plan.Deadline);
@@ -44,6 +46,8 @@ from grill.scheduler import Scheduler
 __all__ = [
     "FIXED_DAYS",
     "MEMORY_MODELS",
+    "Memory",
+    "memory_of",
     "POLICIES",
     "Curve",
     "DayLoad",
@@ -62,7 +66,7 @@ FIXED_DAYS = 3
 """The fixed-interval plan's spacing."""
 
 POLICIES = ("grill", "fsrs", "sm2", "fixed")
-MEMORY_MODELS = ("fsrs", "exp")
+MEMORY_MODELS = ("fsrs", "exp", "fast", "slow")
 START = datetime(2026, 1, 5, tzinfo=UTC)
 """Simulated study starts here (a Monday); only differences of times matter."""
 
@@ -114,11 +118,15 @@ _W = (
 class FsrsMemory:
     """FSRS-6 equations with this learner's own parameters; continuous time (not whole days)."""
 
-    def __init__(self, rng: random.Random | None, cards: int) -> None:
-        """A learner drawn from `rng`; with `rng=None`, FSRS's own average learner."""
+    def __init__(
+        self, rng: random.Random | None, cards: int, parameters: Sequence[float] = _W
+    ) -> None:
+        """A learner drawn from `rng` around `parameters` (FSRS's defaults); with `rng=None`,
+        the learner those parameters describe."""
         noisy = {0, 1, 2, 3, 8, 9, 10, 11, 13, 14, 15, 16}  # stability and its growth
         self.w = [
-            w * math.exp(rng.gauss(0, 0.35)) if rng and i in noisy else w for i, w in enumerate(_W)
+            w * math.exp(rng.gauss(0, 0.35)) if rng and i in noisy else w
+            for i, w in enumerate(parameters)
         ]
         self.decay = self.w[20]
         self.factor = 0.9 ** (-1 / self.decay) - 1
@@ -194,12 +202,40 @@ class ExpMemory:
         self.last[card] = at
 
 
+class FastMemory(ExpMemory):
+    """Exponential forgetting of a fast forgetter: a first look leaves a half-life of about
+    0.6 days (memory time 0.9), and recall grows its memory time less than `ExpMemory`'s."""
+
+    def __init__(self, rng: random.Random, cards: int) -> None:
+        super().__init__(rng, cards)
+        self.first = 0.9 * math.exp(rng.gauss(0, 0.3))
+        self.k = 2.0 * math.exp(rng.gauss(0, 0.25))
+
+
+class SlowMemory(FsrsMemory):
+    """FSRS-6 with perturbed parameters whose first stabilities are three times the defaults:
+    a learner who keeps what they have seen once."""
+
+    def __init__(self, rng: random.Random, cards: int) -> None:
+        super().__init__(rng, cards)
+        for i in range(4):
+            self.w[i] *= 3
+
+
 def _clamp(d: float) -> float:
     return min(10.0, max(1.0, d))
 
 
-def _memory(kind: str, rng: random.Random, cards: int) -> Memory:
-    return FsrsMemory(rng, cards) if kind == "fsrs" else ExpMemory(rng, cards)
+def memory_of(kind: str, rng: random.Random, cards: int) -> Memory:
+    kinds: dict[str, Callable[[random.Random, int], Memory]] = {
+        "fsrs": FsrsMemory,
+        "exp": ExpMemory,
+        "fast": FastMemory,
+        "slow": SlowMemory,
+    }
+    if kind not in kinds:
+        raise ValueError(f"unknown memory model {kind!r}; known: {', '.join(MEMORY_MODELS)}")
+    return kinds[kind](rng, cards)
 
 
 # ---------------------------------------------------------------- schedules
@@ -224,8 +260,9 @@ class FsrsPolicy:
         per_day: int,
         interview: datetime | None,
         states: dict[int, CardState] | None = None,
+        parameters: Sequence[float] | None = None,
     ) -> None:
-        self.scheduler = Scheduler(desired_retention, enable_fuzzing=False)
+        self.scheduler = Scheduler(desired_retention, enable_fuzzing=False, parameters=parameters)
         self.deadline = Deadline(interview, self.scheduler) if interview else None
         self.per_day = per_day
         self.states: dict[int, CardState] = dict(states or {})
@@ -385,7 +422,7 @@ def run_one(
 ) -> Outcome:
     """One learner (its hidden memory drawn from the seed) following one schedule."""
     traits = random.Random(f"{scenario.seed}/{memory_kind}/{learner}")
-    memory = _memory(memory_kind, traits, scenario.cards)
+    memory = memory_of(memory_kind, traits, scenario.cards)
     known = [traits.random() * 0.5 for _ in range(scenario.cards)]  # chance of knowing it already
     answers = random.Random(f"{scenario.seed}/{memory_kind}/{learner}/answers")
     policy = _policy(policy_name, scenario)
@@ -496,11 +533,13 @@ def project(
     desired_retention: float = 0.9,
     runs: int = 30,
     seed: int = 0,
+    parameters: Sequence[float] | None = None,
 ) -> Projection:
     """Simulate following the plan: a full drill every study day from `now` until the interview.
 
     `states` holds one deck's cards in order (None: never studied). The simulated learner is
-    FSRS's average learner starting from these states, so this is grill's own forecast, not a
+    FSRS's learner of `parameters` (the person's fitted ones; default: FSRS's average learner)
+    starting from these states, so this is grill's own forecast, not a
     measurement: a card met for the first time is not known (answered "again", then learned).
     Sessions are at `now`'s time of day on each study day before the interview's.
     """
@@ -511,7 +550,7 @@ def project(
     chances = [0.0] * len(states)
     p_target = 0.0
     for run in range(runs):
-        memory = FsrsMemory(None, len(states))
+        memory = FsrsMemory(None, len(states), parameters or _W)
         known = {
             i: replace(st, deck="sim", card_id=str(i))
             for i, st in enumerate(states)
@@ -519,7 +558,7 @@ def project(
         }
         for i, state in known.items():
             memory.remember(i, state)
-        policy = FsrsPolicy(desired_retention, per_day, interview, known)
+        policy = FsrsPolicy(desired_retention, per_day, interview, known, parameters)
         seen = set(known)
         unknown = [0.0] * len(states)
         rng = random.Random(f"{seed}/project/{run}")

@@ -64,6 +64,11 @@ def err() -> Console:
     return _err
 
 
+def warn(message: str) -> None:
+    """One plain line on stderr: what was refused, and what grill does instead."""
+    print(f"grill: {message}", file=sys.stderr)
+
+
 def reset_consoles() -> None:
     """Forget the consoles, so the next ones read the environment (colour, width) again."""
     global _out, _err

@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import importlib
 import sys
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, cast
+from typing import Annotated, cast
 
 import typer
 
-from grill.cli.common import DeckOpt, JsonOpt, library, out, print_json, split_deck_option
+from grill.cli.common import (
+    DeckOpt,
+    JsonOpt,
+    library,
+    out,
+    print_json,
+    split_deck_option,
+    warn,
+)
 from grill.clock import now
 from grill.config import load_settings
 from grill.errors import NotFoundError, UsageError
@@ -33,9 +42,6 @@ from grill.session import (
 from grill.store import Store
 from grill.ui.due import SHOWN_DUE, render_due
 from grill.ui.plain import Out
-
-if TYPE_CHECKING:  # fsrs, the drill screen and the prompt load when a drill starts
-    from grill.scheduler import Scheduler
 
 __all__ = ["drill", "due", "history", "orphans", "review", "today", "undo"]
 
@@ -80,15 +86,20 @@ def _scope(lib: Library, deck: list[str] | None) -> str | None:
 
 
 def _options(
-    lib: Library, deck: DeckOpt, new: int | None, limit: int | None, section: str | None
+    store: Store,
+    lib: Library,
+    deck: DeckOpt,
+    new: int | None,
+    limit: int | None,
+    section: str | None,
 ) -> DrillOptions:
     settings = load_settings()
     new_limit = settings.new_per_day if new is None else new
     deadline = None
     if settings.interview_date is not None:  # fsrs is loaded only when it is needed
-        from grill.scheduler import Scheduler
+        from grill import personal
 
-        model = Scheduler(settings.desired_retention)
+        model = personal.scheduler(store, settings.desired_retention, now(), warn=warn)
         deadline = Deadline.on(settings.interview_date, now(), model)
     return DrillOptions(
         new_limit=new_limit, limit=limit, section=section, deck=_scope(lib, deck), deadline=deadline
@@ -109,26 +120,27 @@ def drill(
 
     Example: grill drill --new 5 --section B
     """
-    from grill.scheduler import Scheduler
+    from grill import personal
     from grill.ui.drill import run_drill
     from grill.ui.prompt import reader_for
 
     lib = library(deck)
-    options = _options(lib, deck, new, limit, section)
     settings = load_settings()
-    scheduler = Scheduler(settings.desired_retention)
     with Store.open() as store:
+        options = _options(store, lib, deck, new, limit, section)
+        scheduler = personal.scheduler(store, settings.desired_retention, now(), warn=warn)
         session = Drill(store, scheduler, lib, options, grader=_grader(), clock=now)
         summary = run_drill(out(), session, reader_for(sys.stdin, out()), flip=flip)
         if summary.session_id is not None:
-            _show_readiness(store, lib, options, scheduler, settings.target)
+            _show_readiness(store, lib, options, settings.target)
+            personal.refit_in_background()
 
 
-def _show_readiness(
-    store: Store, lib: Library, options: DrillOptions, scheduler: Scheduler, target: int
-) -> None:
-    """After a session: the expected cold score, on the interview day when one is set."""
-    from grill.readiness import readiness_at
+def _show_readiness(store: Store, lib: Library, options: DrillOptions, target: int) -> None:
+    """After a session: the expected cold score, on the interview day when one is set, under
+    the person's memory as last fitted (the refit after this session runs in the background)."""
+    from grill import personal
+    from grill.readiness import forecast_for
     from grill.ui.drill import render_readiness
 
     main = lib.main_deck()
@@ -138,7 +150,9 @@ def _show_readiness(
     deadline = options.deadline
     interview = deadline.at if deadline is not None and deadline.active(moment) else None
     at = interview or moment
-    ready = readiness_at(main, store.states(main.name).values(), at, target, scheduler)
+    fitted = personal.load(store, moment, refresh=False, warn=warn)
+    by_card = personal.deck_traces(store.reviews(deck=main.name), main.name, _tz(moment))
+    ready = forecast_for(main, by_card, fitted, at, target)
     render_readiness(out(), ready, interview=interview)
 
 
@@ -164,9 +178,9 @@ def due(
     Example: grill due --json | jq '.due | length'
     """
     lib = library(deck)
-    options = _options(lib, deck, new, None, section)
     moment = now()
     with Store.open() as store:
+        options = _options(store, lib, deck, new, None, section)
         queue = plan(store, lib, options, moment)
     if as_json:
         print_json(
@@ -213,10 +227,10 @@ def review(
     lib = library(deck)
     card = lib.card(ref, _scope(lib, deck))
     moment = now()
-    from grill.scheduler import Scheduler
+    from grill import personal
 
     with Store.open() as store:
-        sched = Scheduler(load_settings().desired_retention)
+        sched = personal.scheduler(store, load_settings().desired_retention, moment, warn=warn)
         done = record_answer(store, sched, card, parsed, moment, answer=answer)
     if as_json:
         print_json(done.to_dict())
@@ -293,3 +307,7 @@ def orphans(deck: DeckOpt = None, as_json: JsonOpt = False) -> None:
     from grill.ui.study import render_orphans
 
     render_orphans(out(), found, now())
+
+
+def _tz(moment: datetime) -> tzinfo:
+    return moment.tzinfo or UTC

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Annotated
 
 import typer
 
-from grill.cli.common import DeckOpt, JsonOpt, err, library, out, print_json, split_deck_option
+from grill import personal
+from grill.cli.common import (
+    DeckOpt,
+    JsonOpt,
+    err,
+    library,
+    out,
+    print_json,
+    split_deck_option,
+    warn,
+)
 from grill.clock import now
 from grill.config import load_settings
 from grill.deck import load_deck
@@ -14,7 +25,6 @@ from grill.errors import NotFoundError
 from grill.mock import MockOptions, full_target, plan_mock
 from grill.model import Deck, Library, Mode
 from grill.readiness import predicted_score
-from grill.scheduler import Scheduler
 from grill.store import Store
 from grill.ui.case import render_case_history, run_case
 from grill.ui.mock import render_result, run_mock
@@ -97,12 +107,22 @@ def mock(
         target=full_target(target, settings.target),
     )
     console = err() if as_json else out()
-    scheduler = None if no_schedule else Scheduler(settings.desired_retention)
     with Store.open() as store:
+        moment = now()
+        scheduler = (
+            None
+            if no_schedule
+            else personal.scheduler(store, settings.desired_retention, moment, warn=warn)
+        )
         # the forecast just before the mock, kept with its result for calibration (readiness)
+        fitted = personal.load(store, moment, refresh=False, warn=warn)
+        by_card = personal.deck_traces(
+            store.reviews(deck=target.name), target.name, moment.tzinfo or UTC
+        )
         asked = [q.card.id for q in plan.questions]
-        predicted = predicted_score(store.states(target.name).values(), asked, now())
+        predicted = predicted_score(by_card, asked, fitted, moment)
         result = run_mock(console, plan, store=store, scheduler=scheduler, predicted=predicted)
+        personal.refit_in_background()
     if as_json:
         print_json(result.to_dict())
     else:

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from grill.cli.common import DeckOpt, JsonOpt, err, library, out, print_json
+from grill.cli.common import DeckOpt, JsonOpt, err, library, out, print_json, warn
 from grill.clock import now
 from grill.config import load_settings, set_setting
 from grill.errors import UsageError
@@ -35,7 +35,7 @@ def stats(deck: DeckOpt = None, as_json: JsonOpt = False) -> None:
     """
     lib = library(deck)
     with Store.open() as store:
-        data = gather(store, lib, load_settings(), now(), log=False)
+        data = gather(store, lib, load_settings(), now(), log=False, warn=warn)
         if as_json:  # the review log streamed from the database, as in the JSON report
             write_json(data, sys.stdout, log_chunks(store, lib, LOG_INDENT))
             return
@@ -64,7 +64,7 @@ def report(
     lib = library(deck)
     # a long review log takes seconds to write: a spinner on a terminal, silent in a pipe
     with Store.open() as store, err().status(f"writing {output}..."):
-        data = gather(store, lib, load_settings(), now(), log=False)
+        data = gather(store, lib, load_settings(), now(), log=False, warn=warn)
         used = write_report(data, output, fmt, store=store, library=lib)
     err().print(f"wrote the {used} report to {output}")
 
@@ -122,7 +122,7 @@ def plan(
         sys.stdout.write(format_result(result) + "\n")
         return
     with Store.open() as store:
-        view = plan_view(store, lib, settings, moment)
+        view = plan_view(store, lib, settings, moment, warn)
     if as_json:
         print_json(view.to_dict())
         return

@@ -1,5 +1,5 @@
 """The progress report: one data model (`data.gather`), then writers that only format it:
-`html` (one self-contained page with inline SVG charts), `markdown`, `jsonfile` (schema 1,
+`html` (one self-contained page with inline SVG charts), `markdown`, `jsonfile` (schema 2,
 docs/report-json.md), `csvlog` (the review log) and `terminal` (the `grill stats` dashboard).
 
 `write_report(data, path, fmt)` picks the writer; the format defaults to the file's extension.

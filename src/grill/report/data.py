@@ -6,7 +6,7 @@ the Library and readiness; the writers (html, markdown, json, csv, terminal) onl
 that day as things stand (no more study). Its history is rebuilt from the review log: each
 review keeps the card's state after it, so the state of every card at the end of every past
 study day is known. Study days start at 4 am in `now`'s timezone (grill.clock.study_day).
-`to_dict()` is the JSON report, schema 1 (docs/report-json.md).
+`to_dict()` is the JSON report, schema 2 (docs/report-json.md).
 """
 
 from __future__ import annotations
@@ -14,15 +14,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from typing import Any, BinaryIO, TextIO
 
+from grill import personal
 from grill.clock import DAY_ROLLOVER_HOUR, study_day, to_utc
 from grill.config import Settings
+from grill.memory import MemoryFit, Trace
 from grill.model import Card, CardState, Deck, Library, Mode, Rating, Review, SessionRecord
 from grill.plan import Deadline
-from grill.readiness import Readiness, readiness_at
-from grill.scheduler import Scheduler
+from grill.readiness import Readiness, forecast_for
 from grill.store import Store
 
 __all__ = [
@@ -42,7 +43,7 @@ __all__ = [
     "log_chunks",
 ]
 
-SCHEMA = 1
+SCHEMA = 2
 """The version of the JSON report; bumped when a field changes meaning or goes away."""
 
 FORECAST_DAYS = 14
@@ -251,7 +252,13 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def gather(
-    store: Store, library: Library, settings: Settings, now: datetime, *, log: bool = True
+    store: Store,
+    library: Library,
+    settings: Settings,
+    now: datetime,
+    *,
+    log: bool = True,
+    warn: Callable[[str], None] | None = None,
 ) -> ReportData:
     """Read the database once and compute every figure of the report at `now`.
 
@@ -261,16 +268,18 @@ def gather(
     deck = library.main_deck()
     if deck is None:
         deck = Deck("none", "No deck loaded", "")
-    scheduler = Scheduler(settings.desired_retention)
+    fitted = personal.load(store, now, warn=warn)
+    scheduler = personal.scheduler(store, settings.desired_retention, now)
     states = {s.card_id: s for s in store.states(deck.name).values()}
     reviews = store.reviews(deck=deck.name)
+    by_card = personal.deck_traces(reviews, deck.name, now.tzinfo or UTC)
     deadline = Deadline.on(settings.interview_date, now, scheduler)
     ahead = deadline if deadline is not None and deadline.active(now) else None
     target = settings.target
-    current = readiness_at(deck, states.values(), now, target, scheduler)
+    current = forecast_for(deck, by_card, fitted, now, target)
     day = None
     if ahead is not None:
-        day = readiness_at(deck, states.values(), ahead.at, target, scheduler)
+        day = forecast_for(deck, by_card, fitted, ahead.at, target)
     activity = _activity(_day_counts(store, now), now)
     streak, best = _streaks(activity, now)
     forecast, due_now = _forecast(deck, states, ahead, now)
@@ -285,7 +294,7 @@ def gather(
         interview=deadline.at if deadline else None,
         now=current,
         day=day,
-        history=_history(deck, reviews, scheduler, target, now),
+        history=_history(deck, reviews, by_card, fitted, target, now),
         activity=activity,
         streak=streak,
         best_streak=best,
@@ -365,7 +374,12 @@ def _forecast(
 
 
 def _history(
-    deck: Deck, reviews: Sequence[Review], scheduler: Scheduler, target: int, now: datetime
+    deck: Deck,
+    reviews: Sequence[Review],
+    by_card: Mapping[str, Trace],
+    fitted: MemoryFit,
+    target: int,
+    now: datetime,
 ) -> tuple[ReadinessPoint, ...]:
     """Readiness at the end of each study day since the first review (the last HISTORY_DAYS)."""
     ids = set(deck.cards.ids)
@@ -375,19 +389,12 @@ def _history(
     first = study_day(mine[0].reviewed_at.astimezone(now.tzinfo))
     today = study_day(now)
     start = max(first, today - timedelta(days=HISTORY_DAYS - 1))
-    states: dict[str, CardState] = {}
     points = []
-    i = 0
     day = first
     while day <= today:
         end = min(day + timedelta(days=1), now)
-        while i < len(mine) and mine[i].reviewed_at < end:
-            after = mine[i].after
-            if after is not None:
-                states[mine[i].card_id] = after
-            i += 1
         if day >= start:
-            ready = readiness_at(deck, states.values(), end, target, scheduler)
+            ready = forecast_for(deck, by_card, fitted, end, target)
             points.append(ReadinessPoint(day.date(), ready.expected, ready.p_target, ready.studied))
         day += timedelta(days=1)
     return tuple(points)

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from grill.readiness import GroupReadiness, Readiness
-from grill.report.data import MockEntry, ReportData
+from grill.report.data import SCHEMA, MockEntry, ReportData
 from grill.report.svg import Bar, Point, bars, columns, esc, heatmap, line_chart
 
 __all__ = ["CHART_IDS", "render_html"]
@@ -92,7 +92,8 @@ def render_html(data: ReportData) -> str:
         _mastery_section(data),
         _activity_section(data),
         _weakest_section(data),
-        f"<footer>grill progress report · schema 1 · generated {esc(_when(data.generated_at))}"
+        f"<footer>grill progress report · schema {SCHEMA} · "
+        f"generated {esc(_when(data.generated_at))}"
         " · this file works offline and prints</footer>",
     ]
     return (
@@ -127,7 +128,7 @@ def _tiles(data: ReportData) -> str:
     tiles = [
         (
             f"{focus.expected:.1f}/{data.total}",
-            f"expected cold score {where}",
+            f"expected cold score {where}" + (f" ({focus.interval})" if focus.interval else ""),
             "pass" if passed else "fail",
         ),
         (f"{focus.p_target:.0%}", f"chance of {data.target}+ {where}", ""),
@@ -209,7 +210,7 @@ def _readiness_row(when: str, ready: Readiness, target: int) -> list[str]:
     floor = ready.p_floor
     return [
         esc(when),
-        f"{ready.expected:.1f}/{ready.total}",
+        f"{ready.expected:.1f}/{ready.total}" + (f" ({ready.interval})" if ready.interval else ""),
         f"{ready.p_target:.1%}",
         "-" if floor is None else f"{floor:.1%}",
         f"{ready.studied}/{ready.total}",

@@ -1,4 +1,4 @@
-"""The JSON report: everything in ReportData, `"schema": 1`, documented in docs/report-json.md.
+"""The JSON report: everything in ReportData, `"schema": 2`, documented in docs/report-json.md.
 
 The document is indented; the review log in it (`reviews`, the last key) has one compact
 object per line, so a log of a million reviews is written as it is read (`write_json` takes

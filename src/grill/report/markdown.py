@@ -64,7 +64,7 @@ def _ready_row(when: str, ready: Readiness) -> list[object]:
     floor = ready.p_floor
     return [
         when,
-        f"{ready.expected:.1f}/{ready.total}",
+        f"{ready.expected:.1f}/{ready.total}" + (f" ({ready.interval})" if ready.interval else ""),
         f"{ready.p_target:.1%}",
         "-" if floor is None else f"{floor:.1%}",
         f"{ready.studied}/{ready.total}",

@@ -8,15 +8,17 @@ readiness on the day if the plan is followed, and if it is not (no more study fr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
+from grill import personal
 from grill.clock import study_day
 from grill.config import Settings
 from grill.errors import UsageError
 from grill.model import Deck, Library
 from grill.plan import Deadline
-from grill.readiness import Readiness, readiness_at
+from grill.readiness import Readiness, forecast_for
 from grill.scheduler import Scheduler
 from grill.simulate import Projection, Scenario, project
 from grill.store import Store
@@ -59,15 +61,18 @@ class PlanView:
                 "p_target": round(self.followed.p_target, 4),
                 "runs": self.followed.runs,
             },
-            "not_followed": {
-                "expected": round(self.idle.expected, 2),
-                "p_target": round(self.idle.p_target, 4),
-            },
-            "now": {
-                "expected": round(self.current.expected, 2),
-                "p_target": round(self.current.p_target, 4),
-            },
+            "not_followed": _ready(self.idle),
+            "now": _ready(self.current),
         }
+
+
+def _ready(ready: Readiness) -> dict[str, object]:
+    return {
+        "expected": round(ready.expected, 2),
+        "expected_low": None if ready.low is None else round(ready.low, 2),
+        "expected_high": None if ready.high is None else round(ready.high, 2),
+        "p_target": round(ready.p_target, 4),
+    }
 
 
 def _deck(library: Library) -> Deck:
@@ -77,9 +82,16 @@ def _deck(library: Library) -> Deck:
     return deck
 
 
-def plan_view(store: Store, library: Library, settings: Settings, now: datetime) -> PlanView:
+def plan_view(
+    store: Store,
+    library: Library,
+    settings: Settings,
+    now: datetime,
+    warn: Callable[[str], None] | None = None,
+) -> PlanView:
     """The plan toward `settings.interview_date`; a missing or past date is a UsageError."""
-    scheduler = Scheduler(settings.desired_retention)
+    fitted = personal.load(store, now, warn=warn)
+    scheduler = personal.scheduler(store, settings.desired_retention, now)
     deadline = Deadline.on(settings.interview_date, now, scheduler)
     if deadline is None:
         raise UsageError("no interview date set: grill plan --date YYYY-MM-DD")
@@ -98,10 +110,11 @@ def plan_view(store: Store, library: Library, settings: Settings, now: datetime)
         target=settings.target,
         per_day=settings.new_per_day,
         desired_retention=settings.desired_retention,
+        parameters=scheduler.parameters,
     )
-    studied = stored.values()
-    idle = readiness_at(deck, studied, deadline.at, settings.target, scheduler)
-    current = readiness_at(deck, studied, now, settings.target, scheduler)
+    by_card = personal.deck_traces(store.reviews(deck=deck.name), deck.name, now.tzinfo or UTC)
+    idle = forecast_for(deck, by_card, fitted, deadline.at, settings.target)
+    current = forecast_for(deck, by_card, fitted, now, settings.target)
     return PlanView(deck, deadline.at, now, settings.target, followed, idle, current)
 
 

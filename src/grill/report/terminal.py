@@ -101,6 +101,8 @@ def _readiness(data: ReportData) -> Text:
         ok = ready.expected >= data.target
         text.append("Expected ")
         text.append(f"{ready.expected:.1f}/{ready.total}", style="bold green" if ok else "bold red")
+        if ready.interval:
+            text.append(f" ({ready.interval})")
         text.append(f" · P(≥{data.target}) {ready.p_target:.0%} · {when}\n")
     if data.interview is None:
         text.append("No interview date set: grill plan --date YYYY-MM-DD\n", style="dim")
@@ -214,11 +216,13 @@ def render_plan(console: Console, view: PlanView) -> None:
         ("If you follow it", view.followed.expected, view.followed.p_target),
         ("If you stop now", view.idle.expected, view.idle.p_target),
     ):
+        spread = view.idle.interval if label == "If you stop now" else ""
         ok = expected >= view.target
         out.append(f"{label + ':':<18} expected ")
         out.append(
             f"{expected:.1f}/{len(view.deck.cards)}", style="bold green" if ok else "bold red"
         )
+        out.append(f" ({spread})" if spread else "")
         out.append(f" on the day, P(≥{view.target}) {p:.0%}\n")
     out.append(
         f"cards: cards asked (new ones included); reviews: answers, re-asks included. "

@@ -209,7 +209,9 @@ def render_readiness(console: Console, ready: Readiness, *, interview: datetime 
     when = f"on {interview:%a %d %b} (interview)" if interview else "if asked cold now"
     text = Text.assemble(
         ("ready     ", "bold"),
-        f"expected {ready.expected:.1f}/{ready.total} cold · P(≥{ready.target}) ",
+        f"expected {ready.expected:.1f}/{ready.total} cold"
+        + (f" ({ready.interval})" if ready.interval else "")
+        + f" · P(≥{ready.target}) ",
         (f"{ready.p_target:.0%}", "bold"),
         f" · {when}",
     )
