@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "stats": "report:stats",
     "report": "report:report",
     "plan": "report:plan",
+    "memory": "memory:memory",
     "due": "drill:due",
     "review": "drill:review",
     "undo": "drill:undo",

@@ -72,6 +72,7 @@ def _render(health: store_doctor.Health) -> None:
         "history",
         f"{health.reviews} reviews, {health.cards} cards studied, {health.sessions} sessions",
     )
+    table.add_row("memory", _memory(health))
     orphans = "unknown (a deck does not load)" if health.orphans is None else str(health.orphans)
     table.add_row("orphans", orphans if health.exists and health.ok else "-")
     folder = health.path.parent / "backups"
@@ -81,6 +82,25 @@ def _render(health: store_doctor.Health) -> None:
         line = f"{item.name}  {item.taken:%Y-%m-%d %H:%M} UTC  {item.size / 1024:,.0f} KB{why}"
         table.add_row("", Text(line))
     out().print(table, soft_wrap=True)
+
+
+def _memory(health: store_doctor.Health) -> Text:
+    """The stored memory fit: when and on how much it was made, or why it is refused."""
+    if not health.exists or not health.ok or health.pending:
+        return Text("-")
+    from grill import personal
+    from grill.store import Store
+
+    with Store.open(health.path) as store:
+        stored = store.memory_fit()
+    if stored is None:
+        return Text("not fitted yet (grill memory --fit)")
+    at, reviews, body = stored
+    try:
+        fitted = personal.parse(body)
+    except ValueError as exc:
+        return Text(f"REFUSED: {exc}; the defaults are used (grill memory --fit refits)", "yellow")
+    return Text(f"fitted {at:%Y-%m-%d %H:%M} UTC on {reviews} reviews ({fitted.trials} usable)")
 
 
 def _integrity(health: store_doctor.Health) -> Text:

@@ -1,0 +1,60 @@
+"""The `grill memory` screen: the fitted models, their weights and how well each predicted."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from grill.memory import Evaluation, MemoryFit
+
+__all__ = ["render_memory"]
+
+_NAMES = {
+    "default": "FSRS, average learner's parameters",
+    "personal": "FSRS, your fitted parameters",
+    "steep": "FSRS stability, exponential forgetting",
+    "hlr": "half-life regression",
+}
+
+
+def render_memory(console: Console, fitted: MemoryFit, sentence: str) -> None:
+    when = "never" if fitted.fitted_at is None else fitted.fitted_at.strftime("%Y-%m-%d %H:%M")
+    console.print(
+        f"[bold]Your memory[/]  fitted {when} on {fitted.reviews} reviews "
+        f"({fitted.trials} asked on a later day, {fitted.cards} cards)"
+    )
+    console.print(sentence)
+    table = Table(title="Candidate models", title_justify="left")
+    table.add_column("model")
+    table.add_column("weight", justify="right")
+    table.add_column("time scale", justify="right")
+    table.add_column("log loss", justify="right")
+    for c in fitted.candidates:
+        table.add_row(
+            _NAMES.get(c.model.name, c.model.name),
+            f"{c.weight:.0%}",
+            f"{c.kappa:.2f}x",
+            _loss(c.evaluation),
+        )
+    if fitted.reference is not None:
+        table.add_row("FSRS average learner, as is", "-", "1.00x", _loss(fitted.reference))
+    console.print(table)
+    best = max(fitted.candidates, key=lambda c: c.weight)
+    if best.evaluation is not None and best.evaluation.bins:
+        bins = Table(
+            title="Predicted against observed recall on your later reviews "
+            f"({_NAMES.get(best.model.name, best.model.name)})",
+            title_justify="left",
+        )
+        bins.add_column("predicted", justify="right")
+        bins.add_column("observed", justify="right")
+        bins.add_column("reviews", justify="right")
+        for p, o, n in best.evaluation.bins:
+            bins.add_row(f"{p:.0%}", f"{o:.0%}", str(n))
+        console.print(bins)
+    for note in fitted.notes:
+        console.print(f"[dim]{note}[/]")
+
+
+def _loss(ev: Evaluation | None) -> str:
+    return "-" if ev is None else f"{ev.log_loss:.3f} ({ev.n})"

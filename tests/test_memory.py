@@ -1,0 +1,287 @@
+"""The person's memory: fitted from their own log, judged by their later reviews, forecast with
+its uncertainty. Synthetic learners whose memory is known check the direction of each fit."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from grill import personal
+from grill.clock import study_day
+from grill.deck import load_library
+from grill.memory import COLD_GAP, MemoryFit, Trace, components, default_fit, fit
+from grill.memory.fitting import SHRINK_TRIALS, shrink
+from grill.memory.optimizer import DEFAULT_PARAMETERS
+from grill.readiness import forecast
+from grill.store import Store
+
+START = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
+
+
+def learner(half_life: float, days: int, cards: int = 45, seed: int = 0) -> list[Trace]:
+    """A learner with exponential forgetting reviewed every evening: a first look leaves a
+    half-life of `half_life` days, each recall doubles it, a lapse resets it."""
+    rng = random.Random(seed)
+    origin = study_day(START)
+    out = []
+    for c in range(cards):
+        start = c % 3  # cards met over the first three days
+        h, last = half_life, None
+        at, ratings = [], []
+        for d in range(start, days):
+            now = START + timedelta(days=d)
+            if last is None:
+                ratings.append(3)
+            else:
+                recalled = rng.random() < 2 ** (-(now - last).total_seconds() / 86400 / h)
+                ratings.append(3 if recalled else 1)
+                h = h * 2 if recalled else half_life
+            at.append(now)
+            last = now
+        days_ = tuple((study_day(t) - origin).days for t in at)
+        out.append(Trace(("d", f"c{c}"), tuple(at), days_, tuple(ratings)))
+    return out
+
+
+def end_of(days: int) -> datetime:
+    return START + timedelta(days=days - 1, hours=1)
+
+
+def expected_at(fitted: MemoryFit, traces: list[Trace], at: datetime) -> float:
+    return sum(c.weight * c.expected for c in components(fitted, traces, at))
+
+
+def test_a_fast_forgetter_is_fitted_as_fast_and_forecast_low() -> None:
+    traces = learner(half_life=0.3, days=10)
+    fitted = fit(traces, end_of(10))
+    assert fitted.fitted
+    assert fitted.speed > 1.5  # forgets faster than FSRS's average learner
+    interview = end_of(10) + timedelta(days=4)
+    assert expected_at(fitted, traces, interview) < 0.5 * expected_at(
+        default_fit(), traces, interview
+    )
+
+
+def test_a_slow_forgetter_is_fitted_as_slow() -> None:
+    traces = learner(half_life=30.0, days=10)
+    fitted = fit(traces, end_of(10))
+    assert fitted.speed < 0.8
+    interview = end_of(10) + timedelta(days=4)
+    assert expected_at(fitted, traces, interview) > expected_at(default_fit(), traces, interview)
+
+
+def test_the_interval_narrows_as_reviews_accumulate() -> None:
+    deck = load_library(user_decks=False).main_deck()
+    assert deck is not None
+    traces = learner(half_life=1.0, days=10, cards=len(deck.cards), seed=3)
+    interview = end_of(10) + timedelta(days=4)
+    widths = []
+    for fitted_on in (traces[:6], traces):  # the same cards forecast, from fewer or more reviews
+        ready = forecast(deck, traces, fit(fitted_on, end_of(10)), interview, 28)
+        assert ready.low is not None and ready.high is not None
+        assert ready.low <= ready.expected <= ready.high
+        widths.append(ready.high - ready.low)
+    assert widths[0] > widths[1] > 0
+
+
+def test_three_days_of_study_leave_the_forecast_open() -> None:
+    deck = load_library(user_decks=False).main_deck()
+    assert deck is not None
+    traces = learner(half_life=2.0, days=3, cards=len(deck.cards))
+    ready = forecast(deck, traces, fit(traces, end_of(3)), end_of(3) + timedelta(days=4), 28)
+    assert 0.02 < ready.p_target < 0.98
+    assert ready.low is not None and ready.high is not None
+    assert ready.high - ready.low > 10
+
+
+def test_a_log_too_small_says_so_instead_of_fitting() -> None:
+    traces = learner(half_life=1.0, days=2, cards=4)
+    fitted = fit(traces, end_of(2))
+    assert not fitted.fitted
+    assert "needed" in fitted.notes[0]
+    assert [c.model.name for c in fitted.candidates] == ["default"]
+
+
+def test_forty_reviews_move_the_parameters_less_than_a_third_of_the_way() -> None:
+    wild = [w * 50 if i < 4 else w for i, w in enumerate(DEFAULT_PARAMETERS)]
+    shrunk = shrink(wild, 40)
+    lam = 40 / (40 + SHRINK_TRIALS)
+    assert lam < 1 / 3
+    for got, default, far in zip(shrunk[:4], DEFAULT_PARAMETERS[:4], wild[:4], strict=True):
+        assert math.log(got / default) == pytest.approx(lam * math.log(far / default))
+
+
+def test_candidates_are_weighted_by_their_predictions_and_the_fit_round_trips() -> None:
+    traces = learner(half_life=0.3, days=10, seed=5)
+    fitted = fit(traces, end_of(10))
+    assert sum(c.weight for c in fitted.candidates) == pytest.approx(1)
+    # FSRS's average learner predicts a fast forgetter's later reviews worst of all
+    assert fitted.reference is not None
+    best = max(fitted.candidates, key=lambda c: c.weight)
+    assert best.evaluation is not None
+    assert best.evaluation.log_loss < fitted.reference.log_loss
+    again = MemoryFit.from_dict(json.loads(json.dumps(fitted.to_dict())))
+    assert again.to_dict() == fitted.to_dict()
+
+
+def test_a_card_failed_today_is_weak_the_same_day() -> None:
+    first = START
+    morning = first + timedelta(days=2, hours=14)  # 08:00, three study days later
+    failed = Trace(("d", "x"), (first, morning), (0, 3), (3, 1))
+    just_after = morning + timedelta(minutes=5)
+    evening = morning + timedelta(hours=13)  # 21:00, the same study day
+    soon = components(default_fit(), [failed], just_after)
+    later = components(default_fit(), [failed], evening)
+    p_soon = sum(c.weight * c.chances[0] for c in soon)
+    p_later = sum(c.weight * c.chances[0] for c in later)
+    assert p_soon < 0.95  # never counted from less than COLD_GAP after the answer was shown
+    assert p_later < p_soon
+    assert COLD_GAP > 0
+
+
+def test_the_scheduler_counts_elapsed_time_exactly() -> None:
+    from grill.model import Rating
+    from grill.scheduler import Scheduler
+
+    sched = Scheduler(enable_fuzzing=False)
+    state = sched.review(sched.new_state("d", "x", START), Rating.AGAIN, START)
+    hour = sched.retrievability(state, START + timedelta(hours=1))
+    evening = sched.retrievability(state, START + timedelta(hours=6))
+    assert 1 > hour > evening
+
+
+@pytest.mark.parametrize(
+    ("mangle", "reason"),
+    [
+        (
+            lambda d: d["candidates"][1]["model"]["parameters"].__setitem__(0, float("nan")),
+            "not numbers",
+        ),
+        (lambda d: d["candidates"][1]["model"]["parameters"].__setitem__(4, 99.0), "w[4]"),
+        (lambda d: d["candidates"][1]["model"].__setitem__("parameters", [0.4] * 19), "19"),
+        (lambda d: d.__setitem__("version", 99), "version 99"),
+    ],
+)
+def test_stored_parameters_that_make_no_sense_are_refused_with_one_line(mangle, reason) -> None:  # type: ignore[no-untyped-def]
+    traces = learner(half_life=0.5, days=10, seed=1)
+    data = fit(traces, end_of(10)).to_dict()
+    mangle(data)
+    warnings: list[str] = []
+    with Store.open() as store:
+        store.save_memory_fit(end_of(10), 10**6, json.dumps(data, allow_nan=True))
+        used = personal.load(store, end_of(10), refresh=False, warn=warnings.append)
+    assert len(warnings) == 1 and reason in warnings[0]
+    assert "default" in warnings[0]
+    assert not used.fitted
+
+
+def test_the_store_keeps_the_latest_fit_with_its_review_count() -> None:
+    with Store.open() as store:
+        assert store.memory_fit() is None
+        store.save_memory_fit(START, 12, "{}")
+        store.save_memory_fit(START + timedelta(days=1), 30, '{"a": 1}')
+        at, count, body = store.memory_fit() or (None, 0, "")
+    assert (at, count, body) == (START + timedelta(days=1), 30, '{"a": 1}')
+
+
+def test_a_stale_fit_is_refitted_before_a_forecast() -> None:
+    assert not personal.stale(100, 105)
+    assert personal.stale(100, 110)
+    assert personal.stale(1000, 1100) and not personal.stale(1000, 1050)
+
+
+def _review_days(days: int, fail: bool) -> None:
+    """Every card of the built-in deck reviewed each evening through the command line."""
+    from typer.testing import CliRunner
+
+    from grill.cli import app
+
+    runner = CliRunner()
+    for d in range(days):
+        at = (START + timedelta(days=d)).isoformat()
+        for n in range(1, 11):
+            rating = "again" if fail and d else "good"
+            done = runner.invoke(app, ["review", str(n), "--rating", rating], env={"GRILL_NOW": at})
+            assert done.exit_code == 0, done.output
+
+
+def test_grill_memory_tells_a_fast_forgetter_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from grill.cli import app
+
+    _review_days(5, fail=True)
+    monkeypatch.setenv("GRILL_NOW", (START + timedelta(days=5)).isoformat())
+    runner = CliRunner()
+    shown = runner.invoke(app, ["memory", "--fit"])
+    assert shown.exit_code == 0, shown.output
+    assert "You forget faster than the average FSRS user" in shown.stdout
+    assert "on 50 reviews (40 asked on a later day, 10 cards)" in shown.stdout
+    data = json.loads(runner.invoke(app, ["memory", "--json"]).stdout)
+    assert data["reviews"] == 50 and data["trials"] == 40
+    assert data["speed"] > 1.5
+    names = [c["model"]["name"] for c in data["candidates"]]
+    assert names == ["default", "personal", "steep", "hlr"]
+    with Store.open() as store:
+        fitted_at, count, _ = store.memory_fit() or (None, 0, "")
+    assert count == 50 and fitted_at == START + timedelta(days=5)
+
+
+def test_a_forecast_refits_a_grown_log_and_the_scheduler_uses_the_fit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from typer.testing import CliRunner
+
+    from grill.cli import app
+
+    _review_days(4, fail=True)
+    monkeypatch.setenv("GRILL_NOW", (START + timedelta(days=4)).isoformat())
+    stats = json.loads(CliRunner().invoke(app, ["stats", "--json"]).stdout)
+    assert stats["schema"] == 2
+    now = stats["readiness"]["now"]
+    assert now["expected_low"] <= now["expected"] <= now["expected_high"]
+    with Store.open() as store:
+        fitted = personal.load(store, START + timedelta(days=4), refresh=False)
+        assert fitted.reviews == 40 and fitted.fitted
+        sched = personal.scheduler(store, 0.9, START + timedelta(days=4))
+    assert sched.parameters == fitted.personal.parameters != DEFAULT_PARAMETERS
+
+
+def test_a_damaged_fit_is_refused_by_the_commands_with_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from typer.testing import CliRunner
+
+    from grill.cli import app
+
+    with Store.open() as store:
+        store.save_memory_fit(START, 0, '{"version": 1, "candidates": "nonsense"')
+    shown = CliRunner().invoke(app, ["memory"])
+    assert shown.exit_code == 0
+    lines = [line for line in shown.stderr.splitlines() if line.startswith("grill:")]
+    assert len(lines) == 1 and "not JSON" in lines[0] and "default memory model" in lines[0]
+
+
+def test_grill_doctor_checks_the_stored_fit() -> None:
+    from typer.testing import CliRunner
+
+    from grill.cli import app
+
+    traces = learner(half_life=0.5, days=10, seed=1)
+    data = fit(traces, end_of(10)).to_dict()
+    with Store.open() as store:
+        store.save_memory_fit(end_of(10), 400, json.dumps(data))
+    shown = CliRunner().invoke(app, ["doctor"])
+    assert shown.exit_code == 0, shown.output
+    assert re.search(r"memory +fitted 2026-11-11 19:00 UTC on 400 reviews", shown.stdout)
+    data["candidates"][1]["model"]["parameters"][20] = 5.0
+    with Store.open() as store:
+        store.save_memory_fit(end_of(10), 410, json.dumps(data))
+    shown = CliRunner().invoke(app, ["doctor"])
+    assert shown.exit_code == 0  # the database is fine; the fit is refused and not used
+    assert re.search(r"memory +REFUSED: FSRS parameter w\[20\] = 5.0 is outside", shown.stdout)
