@@ -66,7 +66,7 @@ def test_runs_are_seeded_and_report_every_schedule() -> None:
     first, again = run(SMALL), run(SMALL)
     assert first == again
     assert {(c.policy, c.memory) for c in first.curves} == {
-        (p, m) for p in ("grill", "fsrs", "sm2", "fixed") for m in ("fsrs", "exp")
+        (p, m) for p in ("grill", "fsrs", "sm2", "fixed") for m in ("fsrs", "exp", "fast", "slow")
     }
     for curve in first.curves:
         capped, free = curve.points
@@ -104,5 +104,24 @@ def test_a_run_reports_its_progress_step_by_step() -> None:
     steps: list[str] = []
     run(SMALL, progress=steps.append)
     assert steps == [
-        f"{p} on {m} learners" for m in ("fsrs", "exp") for p in ("grill", "fsrs", "sm2", "fixed")
+        f"{p} on {m} learners"
+        for m in ("fsrs", "exp", "fast", "slow")
+        for p in ("grill", "fsrs", "sm2", "fixed")
     ]
+
+
+def test_the_fast_and_slow_learners_forget_as_named() -> None:
+    import random
+
+    from grill.model import Rating
+    from grill.simulate import memory_of
+
+    def half_life(kind: str) -> float:
+        memory = memory_of(kind, random.Random(0), 1)
+        memory.study(0, 0.0, True, Rating.GOOD)
+        t = 0.0
+        while memory.chance(0, t) > 0.5:
+            t += 0.01
+        return t
+
+    assert half_life("fast") < 1.0 < half_life("fsrs") < half_life("slow")

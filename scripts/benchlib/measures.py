@@ -26,11 +26,12 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from benchlib.fixture import ROOT, FixtureSpec, ensure
 from benchlib.timing import Command, Sample, compare, gnu_time, summary
+from grill.memory import Trace
 from grill.model import Library
 from grill.store import Store
 
@@ -106,7 +107,13 @@ class Context:
         return home
 
     def env(self, home: Path) -> dict[str, str]:
-        return {"GRILL_HOME": str(home), "GRILL_NOW": self.spec.now, "NO_COLOR": "1"}
+        # no background refit of the memory: it would run beside the next measurement
+        return {
+            "GRILL_HOME": str(home),
+            "GRILL_NOW": self.spec.now,
+            "NO_COLOR": "1",
+            "GRILL_NO_BACKGROUND": "1",
+        }
 
     def command(self, home: Path, *args: str) -> Command:
         return Command([self.grill, *args], self.env(home), self.scratch)
@@ -322,6 +329,58 @@ def grade(ctx: Context) -> list[Row]:
             result=_verdict(median * 1000 <= GRADE_MS),
         )
     ]
+
+
+FIT_REVIEWS = 10_000
+FIT_SECONDS = 1.0
+
+
+@measurement("fit", f"fitting the memory models to {FIT_REVIEWS:,} reviews")
+def fit(ctx: Context) -> list[Row]:
+    from grill.memory import fit as fit_memory
+
+    traces = _synthetic_log(FIT_REVIEWS)
+    now = traces[0].at[0] + timedelta(days=30)
+    times = []
+    for _ in range(max(1, ctx.runs)):
+        start = time.perf_counter()
+        fit_memory(traces, now)
+        times.append(time.perf_counter() - start)
+    median = statistics.median(times)
+    return [
+        Row(
+            "fit",
+            f"grill memory --fit's work, {FIT_REVIEWS:,} reviews of 1,000 cards",
+            _ms(median),
+            target=f"< {FIT_SECONDS:g} s",
+            result=_verdict(median < FIT_SECONDS),
+        )
+    ]
+
+
+def _synthetic_log(reviews: int) -> list[Trace]:
+    """A seeded log: 1,000 cards, each reviewed every 1-4 evenings by a learner whose recall
+    halves in a day at first and doubles its half-life on each success."""
+    rng = random.Random(0)
+    start = datetime(2026, 1, 5, 18, tzinfo=UTC)
+    per_card = reviews // 1000
+    out = []
+    for c in range(1000):
+        day, half, at, ratings = c % 7, 1.0, [], []
+        for k in range(per_card):
+            if k:
+                gap = rng.choice((1, 2, 3, 4))
+                day += gap
+                recalled = rng.random() < 2 ** (-gap / half)
+                half = half * 2 if recalled else 1.0
+                ratings.append(3 if recalled else 1)
+            else:
+                ratings.append(3)
+            at.append(start + timedelta(days=day))
+        out.append(
+            Trace(("bench", str(c)), tuple(at), tuple(d.toordinal() for d in at), tuple(ratings))
+        )
+    return out
 
 
 def _answers(library: Library, n: int) -> list[tuple[str, str]]:

@@ -1,0 +1,256 @@
+"""How far to trust the forecast: simulated learners study through grill itself, then grill's
+forecast for the interview morning is set against what each learner will really score.
+
+Each learner has a hidden memory (grill.simulate: `fsrs` perturbed FSRS-6, `exp` exponential
+forgetting with per-card difficulty, `fast` a fast forgetter, `slow` a slow one). It studies
+`days` evenings through grill's own drill (grill.session.Drill over a real Store in a
+temporary folder, with the interview date set, the person's memory refitted each evening as
+`grill stats` would, and scheduling with the fitted parameters), answering each card it is
+asked with its hidden chance of recall and rating again or good (now and then hard or easy).
+Then it stops; `ahead` days later is the interview at 9 am. Compared, for every learner:
+
+* truth: the sum of its hidden chances at the interview, and P(score >= target) from them;
+* grill's forecast on the last evening, under the fitted memory (expected, 80% interval, P);
+* the forecast grill made before it learned from the log: FSRS's average learner.
+
+Deterministic for a seed; writes only to a temporary folder.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from grill import personal
+from grill.deck import load_library
+from grill.memory import Candidate, MemoryFit
+from grill.memory.fitting import KAPPA_GRID
+from grill.memory.models import FsrsModel
+from grill.model import Rating
+from grill.odds import at_least, poisson_binomial
+from grill.plan import Deadline
+from grill.readiness import Readiness, forecast_for
+from grill.session import Drill, DrillOptions
+from grill.simulate import MEMORY_MODELS, START, memory_of
+from grill.store import Store
+
+__all__ = ["Calibration", "LearnerResult", "average_fit", "calibrate", "format_calibration", "main"]
+
+_ANSWER = timedelta(seconds=60)
+
+
+@dataclass(frozen=True)
+class LearnerResult:
+    memory: str
+    learner: int
+    reviews: int
+    true_expected: float
+    true_p: float
+    expected: float
+    low: float
+    high: float
+    p: float
+    default_expected: float
+    default_p: float
+
+    @property
+    def covered(self) -> bool:
+        return self.low <= self.true_expected <= self.high
+
+
+@dataclass(frozen=True)
+class Calibration:
+    days: int
+    ahead: int
+    target: int
+    rows: tuple[LearnerResult, ...]
+
+    def summary(self) -> dict[str, float]:
+        rows = self.rows
+        n = len(rows)
+        return {
+            "learners": n,
+            "p_within_015": sum(abs(r.p - r.true_p) <= 0.15 for r in rows) / n,
+            "covered": sum(r.covered for r in rows) / n,
+            "within_3": sum(abs(r.expected - r.true_expected) <= 3 for r in rows) / n,
+            "within_2": sum(abs(r.expected - r.true_expected) <= 2 for r in rows) / n,
+            "max_half_width": max((r.high - r.low) / 2 for r in rows),
+            "mean_abs_error": sum(abs(r.expected - r.true_expected) for r in rows) / n,
+            "default_mean_abs_error": sum(abs(r.default_expected - r.true_expected) for r in rows)
+            / n,
+            "default_p_within_015": sum(abs(r.default_p - r.true_p) <= 0.15 for r in rows) / n,
+        }
+
+
+def average_fit() -> MemoryFit:
+    """FSRS's average learner, certain of itself: the forecast before grill learned from logs."""
+    peaked = tuple(0.0 if abs(math.log(k)) < 1e-9 else -1e9 for k in KAPPA_GRID)
+    return MemoryFit(None, 0, 0, 0, (Candidate(FsrsModel("default"), 1.0, peaked),))
+
+
+def _rating(rng: random.Random, recalled: bool) -> Rating:
+    if not recalled:
+        return Rating.AGAIN
+    roll = rng.random()
+    return Rating.HARD if roll < 0.1 else Rating.EASY if roll > 0.95 else Rating.GOOD
+
+
+def learner(
+    kind: str, index: int, *, days: int, ahead: int, target: int, seed: int, home: Path
+) -> LearnerResult:
+    """One learner studying through grill's drill in the home `home`."""
+    library = load_library(user_decks=False)
+    deck = library.main_deck()
+    assert deck is not None
+    ids = list(deck.cards.ids)
+    where = {cid: i for i, cid in enumerate(ids)}
+    traits = random.Random(f"{seed}/{kind}/{index}")
+    memory = memory_of(kind, traits, len(ids))
+    known = [traits.random() * 0.5 for _ in ids]
+    answers = random.Random(f"{seed}/{kind}/{index}/answers")
+    random.seed(f"{seed}/{kind}/{index}/fuzz")  # fsrs fuzzes intervals with the global source
+    interview = START + timedelta(days=days + ahead, hours=9)
+    seen: set[int] = set()
+    clock = [START]
+    reviews = 0
+    with Store.open(home / "grill.db", now=START) as store:
+        for day in range(days):
+            clock[0] = START + timedelta(days=day, hours=18)
+            personal.load(store, clock[0])  # refit as the evening's `grill stats` would
+            sched = personal.scheduler(store, 0.9, clock[0])
+            options = DrillOptions(new_limit=15, deadline=Deadline(interview, sched))
+            drill = Drill(store, sched, library, options, clock=lambda: clock[0])
+            while (card := drill.next_card()) is not None:
+                i, at = where[card.id], _days(clock[0])
+                chance = memory.chance(i, at) if i in seen else known[i]
+                recalled = answers.random() < chance
+                rating = _rating(answers, recalled)
+                memory.study(i, at, recalled, rating)
+                seen.add(i)
+                drill.rate(rating)
+                reviews += 1
+                clock[0] += _ANSWER
+            drill.finish()
+        last = clock[0]
+        fitted = personal.load(store, last)
+        reviewed = store.reviews(deck=deck.name)
+        by_card = personal.deck_traces(reviewed, deck.name, last.tzinfo or UTC)
+        ready = forecast_for(deck, by_card, fitted, interview, target)
+        plain = forecast_for(deck, by_card, average_fit(), interview, target)
+    truth = [memory.chance(i, _days(interview)) for i in range(len(ids))]
+    return _result(kind, index, reviews, truth, ready, plain, target)
+
+
+def _result(
+    kind: str,
+    index: int,
+    reviews: int,
+    truth: Sequence[float],
+    ready: Readiness,
+    plain: Readiness,
+    target: int,
+) -> LearnerResult:
+    return LearnerResult(
+        memory=kind,
+        learner=index,
+        reviews=reviews,
+        true_expected=sum(truth),
+        true_p=at_least(poisson_binomial(truth), target),
+        expected=ready.expected,
+        low=ready.low if ready.low is not None else ready.expected,
+        high=ready.high if ready.high is not None else ready.expected,
+        p=ready.p_target,
+        default_expected=plain.expected,
+        default_p=plain.p_target,
+    )
+
+
+def _days(moment: datetime) -> float:
+    return (moment - START).total_seconds() / 86400
+
+
+def calibrate(
+    memories: Sequence[str] = MEMORY_MODELS,
+    learners: int = 6,
+    *,
+    days: int = 10,
+    ahead: int = 4,
+    target: int = 28,
+    seed: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> Calibration:
+    """Every learner of every memory model, each in its own temporary home."""
+    rows = []
+    for kind in memories:
+        for i in range(learners):
+            if progress:
+                progress(f"{kind} learner {i + 1}/{learners}")
+            with tempfile.TemporaryDirectory(prefix="grill-calibrate-") as home:
+                rows.append(
+                    learner(
+                        kind, i, days=days, ahead=ahead, target=target, seed=seed, home=Path(home)
+                    )
+                )
+    return Calibration(days, ahead, target, tuple(rows))
+
+
+def format_calibration(cal: Calibration) -> str:
+    """One line per learner, then the summary against the targets."""
+    t = cal.target
+    lines = [
+        f"Calibration: {cal.days} study evenings through grill's drill, interview {cal.ahead} "
+        f"days after the last, target {t}.",
+        f"{'memory':<6} {'#':>2} {'reviews':>7}  {'truth':>12}  {'grill forecast (80%)':>30}  "
+        f"{'average learner':>17}",
+    ]
+    for r in cal.rows:
+        lines.append(
+            f"{r.memory:<6} {r.learner:>2} {r.reviews:>7}  "
+            f"{r.true_expected:5.1f} P={r.true_p:.2f}  "
+            f"{r.expected:5.1f} [{r.low:5.1f}, {r.high:5.1f}] P={r.p:.2f}"
+            f"{'' if r.covered else ' (missed)':>9}  {r.default_expected:5.1f} P={r.default_p:.2f}"
+        )
+    s = cal.summary()
+    lines += [
+        "",
+        f"|forecast P(>={t}) - true P| <= 0.15: {s['p_within_015']:.0%} of learners "
+        f"(average learner: {s['default_p_within_015']:.0%})",
+        f"true expected score inside the 80% interval: {s['covered']:.0%} of learners; widest "
+        f"interval +-{s['max_half_width']:.1f} cards",
+        f"|forecast - true expected| <= 3 cards: {s['within_3']:.0%}; <= 2: {s['within_2']:.0%}; "
+        f"mean error {s['mean_abs_error']:.2f} cards (average learner: "
+        f"{s['default_mean_abs_error']:.2f})",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """`python -m grill.calibration` (scripts/simulate --calibrate): print the calibration."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="simulate --calibrate", description=main.__doc__)
+    parser.add_argument("--learners", type=int, default=6, help="per memory model")
+    parser.add_argument("--days", type=int, default=10, help="study evenings")
+    parser.add_argument("--ahead", type=int, default=4, help="days from the last to the interview")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--memory", action="append", choices=MEMORY_MODELS, help="repeatable")
+    args = parser.parse_args(argv)
+    cal = calibrate(
+        args.memory or MEMORY_MODELS,
+        args.learners,
+        days=args.days,
+        ahead=args.ahead,
+        seed=args.seed,
+        progress=lambda step: print(f"  {step}", file=sys.stderr, flush=True),
+    )
+    print(format_calibration(cal))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""The calibration run: learners of known memory study through grill's own drill, and grill's
+forecast for the interview is set against what they will really score."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from grill.calibration import average_fit, calibrate, format_calibration
+
+
+def test_a_fast_forgetter_is_forecast_near_the_truth_and_the_average_learner_is_not() -> None:
+    cal = calibrate(["fast"], learners=1, days=6, ahead=3, seed=4)
+    (row,) = cal.rows
+    assert row.reviews > 100
+    # a fast forgetter scores little; FSRS's average learner would promise far more
+    assert row.true_expected < 12
+    assert abs(row.expected - row.true_expected) < abs(row.default_expected - row.true_expected)
+    assert abs(row.default_expected - row.true_expected) > 8
+    assert row.low <= row.expected <= row.high
+    text = format_calibration(cal)
+    assert "fast" in text and "inside the 80% interval" in text
+
+
+def test_the_average_learner_is_one_certain_component() -> None:
+    (cand,) = average_fit().candidates
+    assert cand.kappas == ((1.0, 1.0),)
+
+
+def test_scripts_simulate_runs_the_calibration() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grill.calibration",
+            "--learners",
+            "1",
+            "--days",
+            "3",
+            "--memory",
+            "slow",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "slow" in done.stdout and "|forecast - true expected|" in done.stdout
