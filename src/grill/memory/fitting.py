@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
+import numpy as np
+
 from grill.memory.events import Trace, Trial, trials
 from grill.memory.models import HLR_PRIOR, FsrsModel, HlrModel, Model, clip, model_from
 from grill.memory.optimizer import DEFAULT_PARAMETERS, fit_parameters
@@ -61,7 +63,10 @@ MIN_TRIALS = 10
 KAPPA_GRID = tuple(math.exp(-3.4 + 6.8 * i / 48) for i in range(49))
 """The time scales kappa considered: 1/30 to 30, evenly in log."""
 _SPLITS = (0.5, 0.7, 0.85)
-_DROP = tuple(x for x in __import__("os").environ.get("GRILL_DROP", "").split(",") if x)
+MAX_TRIALS = 3000
+"""The latest cross-day reviews the time scale, half-life regression and the split use (fsrs-rs
+fits on them all): enough to pin each down, and it keeps a refit under a second."""
+_FLOOR = 1e-4
 _BINS = 5
 
 
@@ -235,8 +240,15 @@ def fit(
     progress: Callable[[str], None] | None = None,
 ) -> MemoryFit:
     """Fit the candidates to these traces and weigh them by their time-series predictions."""
-    say = progress or (lambda _: None)
-    evidence = [t for t in trials(all_traces) if t.cross_day]
+    try:
+        return _fit(all_traces, now, progress or (lambda _: None))
+    finally:
+        _REPLAYS.clear()
+        _TRIALS.clear()
+
+
+def _fit(all_traces: Sequence[Trace], now: datetime, say: Callable[[str], None]) -> MemoryFit:
+    evidence = [t for t in _trials(all_traces) if t.cross_day]
     reviews = sum(len(t) for t in all_traces)
     if len(evidence) < MIN_TRIALS:
         base = default_fit()
@@ -270,17 +282,10 @@ def _speed(
 ) -> float:
     """Forgetting predicted by the mixture over forgetting predicted by the average learner,
     summed over the log's own cross-day reviews."""
-    mixed = [0.0] * len(evidence)
-    for c in candidates:
-        s = _before(c.model, all_traces, evidence)
-        for i, (x, t) in enumerate(zip(s, evidence, strict=True)):
-            mixed[i] += c.weight * _predictive(c.model, x, t.elapsed, c.kappas)
-    ref = FsrsModel("default")
-    avg = [
-        ref.recall(x, t.elapsed)
-        for x, t in zip(_before(ref, all_traces, evidence), evidence, strict=True)
-    ]
-    return sum(1 - p for p in mixed) / max(1e-9, sum(1 - p for p in avg))
+    evidence = evidence[-MAX_TRIALS:]
+    mixed = sum(c.weight * _predictive(c.model, all_traces, evidence, c.kappas) for c in candidates)
+    avg = _predictive(FsrsModel("default"), all_traces, evidence, ((1.0, 1.0),))
+    return float(np.sum(1 - mixed) / max(1e-9, float(np.sum(1 - avg))))
 
 
 def _temper(evidence: Sequence[Trial], all_traces: Sequence[Trace]) -> float:
@@ -297,84 +302,100 @@ def _fit_models(all_traces: Sequence[Trace], n: int) -> list[Model]:
         FsrsModel("steep", curve="exp"),
         _fit_hlr(all_traces),
     ]
-    return [m for m in models if m.name not in _DROP]
+    return models
 
 
 def _fit_hlr(all_traces: Sequence[Trace]) -> HlrModel:
-    """Ridge-penalised maximum likelihood for HLR's three weights (gradient ascent)."""
-    rows = _hlr_rows(all_traces)
-    theta = list(HLR_PRIOR)
+    """Ridge-penalised maximum likelihood for HLR's three weights (gradient ascent with a
+    step that grows while it helps and halves when it does not)."""
+    x, t, y = _hlr_rows(all_traces)
+    theta = np.array(HLR_PRIOR)
     step = 0.05
-    best = _hlr_objective(theta, rows)
+    best = _hlr_objective(theta, x, t, y)
     for _ in range(200):
-        grad = _hlr_gradient(theta, rows)
-        trial = [t + step * g for t, g in zip(theta, grad, strict=True)]
-        value = _hlr_objective(trial, rows)
+        trial = theta + step * _hlr_gradient(theta, x, t, y)
+        value = _hlr_objective(trial, x, t, y)
         if value > best:
             theta, best, step = trial, value, step * 1.2
         else:
             step *= 0.5
             if step < 1e-6:
                 break
-    return HlrModel("hlr", (theta[0], theta[1], theta[2]))
+    return HlrModel("hlr", (float(theta[0]), float(theta[1]), float(theta[2])))
 
 
-def _hlr_rows(all_traces: Sequence[Trace]) -> list[tuple[float, float, float, float, bool]]:
-    """(x0, x1, x2, elapsed, recalled) for each cross-day review; at most the latest 5000."""
+def _hlr_rows(all_traces: Sequence[Trace]) -> tuple[Any, Any, Any]:
+    """Features (1, sqrt(1 + recalled), sqrt(1 + forgotten)), elapsed days and outcome of each
+    cross-day review; at most the latest MAX_TRIALS."""
     rows = []
-    for t in trials(all_traces):
+    for t in _trials(all_traces)[-4 * MAX_TRIALS :]:
         if not t.cross_day:
             continue
-        before = t.trace.ratings[: t.index]
-        right = sum(1 for g in before if g > 1)
-        rows.append(
-            (1.0, math.sqrt(1 + right), math.sqrt(1 + len(before) - right), t.elapsed, t.recalled)
-        )
-    return rows[-5000:]
+        right = sum(1 for g in t.trace.ratings[: t.index] if g > 1)
+        rows.append((right, t.index - right, t.elapsed, t.recalled))
+    data = np.array(rows[-MAX_TRIALS:], dtype=float).reshape(-1, 4)
+    x = np.column_stack([np.ones(len(data)), np.sqrt(1 + data[:, 0]), np.sqrt(1 + data[:, 1])])
+    return x, data[:, 2], data[:, 3] > 0.5
 
 
-def _hlr_objective(
-    theta: Sequence[float], rows: Sequence[tuple[float, float, float, float, bool]]
-) -> float:
-    total = -sum((a - b) ** 2 for a, b in zip(theta, HLR_PRIOR, strict=True)) / 2
-    for x0, x1, x2, t, y in rows:
-        h = 2.0 ** min(12.0, max(-12.0, theta[0] * x0 + theta[1] * x1 + theta[2] * x2))
-        p = clip(2.0 ** (-t / h))
-        total += math.log(p if y else 1 - p)
-    return total
+def _hlr_p(theta: Any, x: Any, t: Any) -> tuple[Any, Any]:
+    h = np.exp2(np.clip(x @ theta, -12.0, 12.0))
+    a = t / h
+    return np.clip(np.exp2(-a), _FLOOR, 1 - _FLOOR), a
 
 
-def _hlr_gradient(
-    theta: Sequence[float], rows: Sequence[tuple[float, float, float, float, bool]]
-) -> list[float]:
-    grad = [-(a - b) for a, b in zip(theta, HLR_PRIOR, strict=True)]
-    ln2 = math.log(2)
-    for x0, x1, x2, t, y in rows:
-        h = 2.0 ** min(12.0, max(-12.0, theta[0] * x0 + theta[1] * x1 + theta[2] * x2))
-        a = t / h
-        p = clip(2.0 ** (-a))
-        d = (1.0 if y else -p / (1 - p)) * a * ln2 * ln2
-        grad[0] += d * x0
-        grad[1] += d * x1
-        grad[2] += d * x2
-    return grad
+def _hlr_objective(theta: Any, x: Any, t: Any, y: Any) -> float:
+    p, _ = _hlr_p(theta, x, t)
+    prior = float(np.sum((theta - np.array(HLR_PRIOR)) ** 2)) / 2
+    return float(np.sum(np.where(y, np.log(p), np.log1p(-p)))) - prior
+
+
+def _hlr_gradient(theta: Any, x: Any, t: Any, y: Any) -> Any:
+    p, a = _hlr_p(theta, x, t)
+    d = np.where(y, 1.0, -p / (1 - p)) * a * math.log(2) ** 2
+    return x.T @ d - (theta - np.array(HLR_PRIOR))
 
 
 # ---------------------------------------------------------------- kappa's posterior
 
 
-def _before(model: Model, all_traces: Sequence[Trace], evidence: Sequence[Trial]) -> list[float]:
+_REPLAYS: dict[tuple[Model, int], tuple[object, dict[tuple[str, str], list[float]]]] = {}
+"""Strengths replayed during one `fit`, by (model, id of the traces), with the traces kept
+alive so that no other list takes their id: a fit asks for the same replay many times (kappa,
+the split, the speed). Emptied when the fit ends."""
+
+
+_TRIALS: dict[int, tuple[object, list[Trial]]] = {}
+
+
+def _trials(all_traces: Sequence[Trace]) -> list[Trial]:
+    """`trials`, remembered for the length of one fit (as `_REPLAYS`)."""
+    if id(all_traces) not in _TRIALS:
+        _TRIALS[id(all_traces)] = (all_traces, trials(all_traces))
+    return _TRIALS[id(all_traces)][1]
+
+
+def _before(model: Model, all_traces: Sequence[Trace], evidence: Sequence[Trial]) -> Any:
     """The model's memory strength just before each trial."""
-    strengths = dict(zip((t.key for t in all_traces), model.strengths(all_traces), strict=True))
-    return [strengths[t.trace.key][t.index - 1] for t in evidence]
+    key = (model, id(all_traces))
+    if key not in _REPLAYS:
+        keys = (t.key for t in all_traces)
+        _REPLAYS[key] = (all_traces, dict(zip(keys, model.strengths(all_traces), strict=True)))
+    strengths = _REPLAYS[key][1]
+    return np.array([strengths[t.trace.key][t.index - 1] for t in evidence], dtype=float)
 
 
-def _loglik(model: Model, s: Sequence[float], evidence: Sequence[Trial], kappa: float) -> float:
-    total = 0.0
-    for strength, t in zip(s, evidence, strict=True):
-        p = clip(model.recall(strength, t.elapsed, kappa))
-        total += math.log(p if t.recalled else 1 - p)
-    return total
+def _recall_grid(model: Model, s: Any, elapsed: Any, kappas: Any) -> Any:
+    """Recall of each trial (columns) under each kappa (rows), clipped away from 0 and 1."""
+    return np.clip(
+        model.recall_array(s[None, :], elapsed[None, :], kappas[:, None]), _FLOOR, 1 - _FLOOR
+    )
+
+
+def _columns(evidence: Sequence[Trial]) -> tuple[Any, Any]:
+    elapsed = np.array([t.elapsed for t in evidence], dtype=float)
+    recalled = np.array([t.recalled for t in evidence], dtype=bool)
+    return elapsed, recalled
 
 
 def _grid_values(values: object) -> tuple[float, ...]:
@@ -387,9 +408,14 @@ def _grid_values(values: object) -> tuple[float, ...]:
 def _loglik_grid(
     all_traces: Sequence[Trace], evidence: Sequence[Trial], model: Model, tau: float
 ) -> tuple[float, ...]:
-    """The tempered log-likelihood of each kappa of the grid."""
-    s = _before(model, all_traces, evidence) if evidence else []
-    return tuple(_loglik(model, s, evidence, k) / tau for k in KAPPA_GRID)
+    """The tempered log-likelihood of each kappa of the grid (the latest MAX_TRIALS)."""
+    evidence = evidence[-MAX_TRIALS:]
+    if not evidence:
+        return tuple(0.0 for _ in KAPPA_GRID)
+    elapsed, recalled = _columns(evidence)
+    p = _recall_grid(model, _before(model, all_traces, evidence), elapsed, np.array(KAPPA_GRID))
+    ll = np.where(recalled[None, :], np.log(p), np.log1p(-p)).sum(axis=1)
+    return tuple(float(x) / tau for x in ll)
 
 
 def _posterior(
@@ -413,9 +439,16 @@ def _normalised(loglik: Sequence[float], stretch: float) -> tuple[tuple[float, f
 
 
 def _predictive(
-    model: Model, strength: float, elapsed: float, kappas: Sequence[tuple[float, float]]
-) -> float:
-    return sum(w * model.recall(strength, elapsed, k) for k, w in kappas)
+    model: Model,
+    all_traces: Sequence[Trace],
+    evidence: Sequence[Trial],
+    kappas: Sequence[tuple[float, float]],
+) -> Any:
+    """Each trial's recall averaged over kappa's posterior."""
+    elapsed, _ = _columns(evidence)
+    grid = np.array([k for k, _ in kappas])
+    weights = np.array([w for _, w in kappas])
+    return weights @ _recall_grid(model, _before(model, all_traces, evidence), elapsed, grid)
 
 
 # ---------------------------------------------------------------- time-series split
@@ -428,31 +461,30 @@ def _split_scores(
     reviews before it; with the calibration of those predictions."""
     cuts = [evidence[int(f * len(evidence))].at for f in _SPLITS]
     preds: dict[str, list[tuple[float, bool]]] = {}
+    window = MAX_TRIALS // len(cuts)
     for i, cut in enumerate(cuts):
         end = cuts[i + 1] if i + 1 < len(cuts) else None
         train = [t.upto(sum(1 for a in t.at if a < cut)) for t in all_traces]
         train = [t for t in train if len(t)]
-        test = [t for t in evidence if t.at >= cut and (end is None or t.at < end)]
-        seen = [t for t in trials(train) if t.cross_day]
+        test = [t for t in evidence if t.at >= cut and (end is None or t.at < end)][:window]
+        seen = [t for t in _trials(train) if t.cross_day]
         if len(seen) < MIN_TRIALS or not test:
             continue
-        for model in _fit_models(train, len(seen)):
-            kappas = _posterior(train, seen, model, tau)
-            s = _before(model, all_traces, test)
-            preds.setdefault(model.name, []).extend(
-                (clip(_predictive(model, x, t.elapsed, kappas)), t.recalled, t.elapsed)
-                for x, t in zip(s, test, strict=True)
+        outcomes = [t.recalled for t in test]
+        judged: list[tuple[str, Model, tuple[tuple[float, float], ...]]] = [
+            (m.name, m, _posterior(train, seen, m, tau)) for m in _fit_models(train, len(seen))
+        ]
+        judged.append(("average", FsrsModel("default"), ((1.0, 1.0),)))
+        for name, model, kappas in judged:
+            p = _predictive(model, all_traces, test, kappas)
+            preds.setdefault(name, []).extend(
+                zip((clip(float(x)) for x in p), outcomes, strict=True)
             )
-        ref = FsrsModel("default")
-        preds.setdefault("average", []).extend(
-            (clip(ref.recall(x, t.elapsed)), t.recalled, t.elapsed)
-            for x, t in zip(_before(ref, all_traces, test), test, strict=True)
-        )
     scores = {
-        name: sum(math.log(p if y else 1 - p) for p, y, _ in rows) / tau
+        name: sum(math.log(p if y else 1 - p) for p, y in rows) / tau
         for name, rows in preds.items()
     }
-    evals = {name: _evaluation([(p, y) for p, y, _ in rows]) for name, rows in preds.items()}
+    evals = {name: _evaluation(rows) for name, rows in preds.items()}
     return scores, evals, evals.get("average")
 
 

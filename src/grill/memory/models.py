@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from grill.memory.events import Trace
 from grill.memory.optimizer import DEFAULT_PARAMETERS, replay
@@ -54,6 +55,16 @@ class FsrsModel:
         factor = 0.9 ** (-1 / self.decay) - 1
         return float((1 + factor * scaled) ** -self.decay)
 
+    def recall_array(self, strength: Any, elapsed: Any, kappa: Any) -> Any:
+        """`recall` over numpy arrays (broadcast)."""
+        import numpy as np
+
+        scaled = elapsed / (kappa * np.maximum(strength, 1e-3))
+        if self.curve == "exp":
+            return 0.9**scaled
+        factor = 0.9 ** (-1 / self.decay) - 1
+        return (1 + factor * scaled) ** -self.decay
+
     def to_dict(self) -> dict[str, object]:
         return {
             "kind": "fsrs",
@@ -86,6 +97,12 @@ class HlrModel:
 
     def recall(self, strength: float, elapsed: float, kappa: float = 1.0) -> float:
         return float(2.0 ** (-elapsed / (kappa * strength)))
+
+    def recall_array(self, strength: Any, elapsed: Any, kappa: Any) -> Any:
+        """`recall` over numpy arrays (broadcast)."""
+        import numpy as np
+
+        return np.exp2(-elapsed / (kappa * strength))
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": "hlr", "name": self.name, "theta": list(self.theta)}
