@@ -354,3 +354,21 @@ def test_a_card_shown_but_not_answered_counts_as_left(store: Store) -> None:
     assert drill.next_card() is not None
     summary = drill.finish(SessionStatus.INTERRUPTED)
     assert (summary.reviews, summary.left) == (0, 1)
+
+
+def test_the_interval_saved_is_the_one_shown_on_the_rating_keys(store: Store) -> None:
+    clock = Clock(T0)
+    fuzzed = Scheduler(enable_fuzzing=True)
+    lib = _library()
+    first = Drill(store, fuzzed, lib, DrillOptions(new_limit=6), grader=fake_grader, clock=clock)
+    _answer_all(first, clock)
+    clock.tick(days=30)
+    drill = Drill(store, fuzzed, lib, grader=fake_grader, clock=clock)
+    for _ in range(6):
+        card = drill.next_card()
+        assert card is not None
+        shown = drill.intervals()
+        clock.tick(seconds=40)  # the person reads the feedback, then presses a key
+        review = drill.rate(Rating.GOOD)
+        assert review.after is not None
+        assert review.after.due - review.reviewed_at == shown[Rating.GOOD] > timedelta(days=3)

@@ -354,6 +354,7 @@ class Drill:
         }
         self._current: Card | None = None
         self._early: timedelta | None = None
+        self._shown_at: datetime | None = None  # when the rating keys' intervals were computed
         self._pending: _Pending | None = None
         self._record: SessionRecord | None = None
         self._finished: DrillSummary | None = None
@@ -446,7 +447,8 @@ class Drill:
         if card is None:
             raise RuntimeError("no card is being asked")
         pending = self._pending
-        at = self.clock()
+        # the review is made at the time its intervals were shown, so it saves what they promised
+        at = self._shown_at or self.clock()
         review = record_answer(
             self.store,
             self.scheduler,
@@ -459,7 +461,7 @@ class Drill:
             mode=self.options.mode,
             session_id=self.session_id,
         )
-        self._current, self._pending = None, None
+        self._current, self._pending, self._shown_at = None, None, None
         after = review.after
         if after is not None and _learning(after) and after.due <= at + LEARN_AHEAD:
             self._learning[(card.deck, card.id)] = (card, after.due)
@@ -471,21 +473,22 @@ class Drill:
         returns None and that answer is not kept, so `finish` cannot save it after all."""
         review = self.store.undo_last(session_id=self.session_id) if self._record else None
         if review is None:
-            self._pending = None
+            self._pending = self._shown_at = None
             return None
         if self._current is not None:
             self._queue.insert(0, self._current)
         card = self.library.card(review.card_id, review.deck)
         self._learning.pop((card.deck, card.id), None)
-        self._current, self._pending, self._early = card, None, None
+        self._current, self._pending, self._early, self._shown_at = card, None, None, None
         return review
 
     def intervals(self) -> dict[Rating, timedelta]:
-        """How long until the current card is due again, for each rating (about, when fuzzed)."""
+        """How long until the current card is due again, for each rating, fuzz included: `rate`
+        then reviews the card at this same time, so it saves the interval shown."""
         card = self._current
         if card is None:
             return {}
-        now = self.clock()
+        now = self._shown_at = self.clock()
         state = self.store.state(card.deck, card.id) or self.scheduler.new_state(
             card.deck, card.id, now
         )
