@@ -183,6 +183,7 @@ __all__ = [
     "grade_case",
     "grade_ref",
     "normalise",
+    "one_flag_per_quote",
     "parse_batch",
     "phrase_error",
     "phrase_warnings",
@@ -2261,9 +2262,8 @@ def grade(card: Card, answer: str) -> Grade:
         verdict: Verdict, score: float, matched: Sequence[Point], flags: Sequence[Flag]
     ) -> Grade:
         missed = tuple(p for p in rubric.points if p not in matched)
-        return Grade(
-            card.id, verdict, score, tuple(matched), missed, tuple(flags), answer, card.answer
-        )
+        shown = tuple(one_flag_per_quote(flags, {w.id for w in rubric.wrong}))
+        return Grade(card.id, verdict, score, tuple(matched), missed, shown, answer, card.answer)
 
     if _is_idk(analysed, answer):
         return result(Verdict.WRONG, 0.0, (), ())
@@ -2480,6 +2480,39 @@ def _order_flags(rubric: Rubric, starts: dict[str, tuple[int, int]], view: _View
     start = sentences[first[0]][first[1]].start
     end = sentences[last[0]][last[1]].end
     return [Flag("order", says, _original_span(view.answer.text, start, end))]
+
+
+def one_flag_per_quote(flags: Sequence[Flag], named: set[str]) -> list[Flag]:
+    """One flag for the same words. Where flags quote the same or overlapping words, the one
+    kept is a named misconception (an id in `named`) over a generic rule (number, swapped,
+    contradicts, ...), then the one whose wording shares most words with the quote, then the
+    first. Flags on different words are all kept: each says what its own words got wrong."""
+    kept: list[Flag] = []
+    for flag in flags:
+        quote = flag.text.strip().lower()
+        same = [i for i, k in enumerate(kept) if _overlap(quote, k.text.strip().lower())]
+        if not same:
+            kept.append(flag)
+        elif _flag_rank(flag, named) > _flag_rank(kept[same[0]], named):
+            kept[same[0]] = flag
+    return kept
+
+
+def _number_word(word: str) -> str:
+    """ "zero" -> "0", so a quote "to 0" shares a word with "decays all the way to zero"."""
+    value = _NUMBER_WORDS.get(word)
+    return word if value is None else f"{value:g}"
+
+
+def _overlap(a: str, b: str) -> bool:
+    return bool(a and b) and (a in b or b in a)
+
+
+def _flag_rank(flag: Flag, named: set[str]) -> tuple[bool, int]:
+    def words(text: str) -> set[str]:
+        return {_number_word(w) for w in re.findall(r"\w+", text.lower())}
+
+    return flag.id in named, len(words(flag.text) & words(flag.says))
 
 
 def grade_case(case: Case, answer: str) -> CaseGrade:
