@@ -160,6 +160,8 @@ def test_stats_command_text_and_json(store: Store, monkeypatch: pytest.MonkeyPat
     assert re.search(r"Expected \d+\.\d/45 · P\(≥28\) \d+% · now", text)
     for part in ("Mastery now", "A Loss curves", "tier 1-15", "Streak", "Due, next 14 days"):
         assert part in text
+    # section names whole, never cut to a column ("F Loss spikes and reco")
+    assert "F Loss spikes and recovery " in text and "G Overfitting and forgetting " in text
     assert "Mock scores against 28" in text and re.search(r"got +21 +29", text)
     assert "Ten weakest cards" in text
     as_json = runner.invoke(app, ["stats", "--json"])
