@@ -205,10 +205,13 @@ def _answer(tmux: Tmux, text: str) -> str:
         assert time.monotonic() < deadline, f"answer not typed; the screen shows:\n{tmux.screen()}"
         time.sleep(0.1)
     tmux.keys("Enter")
-    while "rating:" not in (feedback := everything().split(f"> {text}")[-1]):
+    while True:  # the prompt erases the answer, then it is echoed again: count it again
+        shown = everything()
+        feedback = shown.split(f"> {text}")[-1]
+        if shown.count(f"> {text}") > asked and "rating:" in feedback:
+            return feedback
         assert time.monotonic() < deadline, f"no feedback; the screen shows:\n{feedback}"
         time.sleep(0.1)
-    return feedback
 
 
 def test_undo_on_the_first_card_takes_back_the_answer_it_showed(
