@@ -1107,3 +1107,18 @@ def test_one_flag_per_quote_keeps_flags_on_different_words() -> None:
         Flag("reversed", "ramps down", "ramps down from peak"),
     ]
     assert one_flag_per_quote(flags, {"too-long", "reversed"}) == [flags[1], flags[3]]
+
+
+def test_flags_overlapping_in_the_answer_are_one_unless_two_misconceptions_only_meet() -> None:
+    answer = "Train for more epochs so it settles"
+    generic = Flag("swapped", "swaps a fact of a key point: early stopping", "more epochs")
+    named = Flag("train-longer", "training longer / more epochs", "Train for more")
+    assert one_flag_per_quote([generic, named], {"train-longer"}, answer) == [named]
+    answer = "FP16 has the wider range, and BF16 is the one that needs loss scaling"
+    wider = Flag(
+        "swapped-range", "FP16 said to have the wider range", "FP16 has the wider range, and BF16"
+    )
+    needs = "BF16 is the one that needs loss scaling"
+    scaling = Flag("bf16-needs-scaling", "BF16 said to need loss scaling", needs)
+    both = [wider, scaling]
+    assert one_flag_per_quote(both, {"swapped-range", "bf16-needs-scaling"}, answer) == both

@@ -2262,7 +2262,7 @@ def grade(card: Card, answer: str) -> Grade:
         verdict: Verdict, score: float, matched: Sequence[Point], flags: Sequence[Flag]
     ) -> Grade:
         missed = tuple(p for p in rubric.points if p not in matched)
-        shown = tuple(one_flag_per_quote(flags, {w.id for w in rubric.wrong}))
+        shown = tuple(one_flag_per_quote(flags, {w.id for w in rubric.wrong}, answer))
         return Grade(card.id, verdict, score, tuple(matched), missed, shown, answer, card.answer)
 
     if _is_idk(analysed, answer):
@@ -2482,15 +2482,16 @@ def _order_flags(rubric: Rubric, starts: dict[str, tuple[int, int]], view: _View
     return [Flag("order", says, _original_span(view.answer.text, start, end))]
 
 
-def one_flag_per_quote(flags: Sequence[Flag], named: set[str]) -> list[Flag]:
-    """One flag for the same words. Where flags quote the same or overlapping words, the one
-    kept is a named misconception (an id in `named`) over a generic rule (number, swapped,
-    contradicts, ...), then the one whose wording shares most words with the quote, then the
-    first. Flags on different words are all kept: each says what its own words got wrong."""
+def one_flag_per_quote(flags: Sequence[Flag], named: set[str], answer: str = "") -> list[Flag]:
+    """One flag for the same words of `answer`. Flags are about the same words when their
+    quotes overlap in the answer: at all, for a generic rule (number, swapped, contradicts, ...);
+    by half the shorter quote or more, between two named misconceptions (ids in `named`), so
+    two misconceptions that merely meet at a word are both kept. Of flags on the same words the
+    one kept is a named misconception over a generic rule, then the one whose wording shares
+    most words with its quote, then the first."""
     kept: list[Flag] = []
     for flag in flags:
-        quote = flag.text.strip().lower()
-        same = [i for i, k in enumerate(kept) if _overlap(quote, k.text.strip().lower())]
+        same = [i for i, k in enumerate(kept) if _same_words(flag, k, named, answer.lower())]
         if not same:
             kept.append(flag)
         elif _flag_rank(flag, named) > _flag_rank(kept[same[0]], named):
@@ -2498,14 +2499,25 @@ def one_flag_per_quote(flags: Sequence[Flag], named: set[str]) -> list[Flag]:
     return kept
 
 
+def _same_words(a: Flag, b: Flag, named: set[str], answer: str) -> bool:
+    qa, qb = a.text.strip().lower(), b.text.strip().lower()
+    if not qa or not qb:
+        return False
+    if qa in qb or qb in qa:
+        return True
+    start_a, start_b = answer.find(qa), answer.find(qb)
+    if start_a < 0 or start_b < 0:
+        return False
+    shared = min(start_a + len(qa), start_b + len(qb)) - max(start_a, start_b)
+    if a.id in named and b.id in named:
+        return shared * 2 >= min(len(qa), len(qb))
+    return shared > 0
+
+
 def _number_word(word: str) -> str:
     """ "zero" -> "0", so a quote "to 0" shares a word with "decays all the way to zero"."""
     value = _NUMBER_WORDS.get(word)
     return word if value is None else f"{value:g}"
-
-
-def _overlap(a: str, b: str) -> bool:
-    return bool(a and b) and (a in b or b in a)
 
 
 def _flag_rank(flag: Flag, named: set[str]) -> tuple[bool, int]:
