@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -89,7 +89,8 @@ class Scheduler:
         """The state after answering with `rating` at `now`; the same for the same arguments,
         fuzz included."""
         at = to_utc(now)
-        with _seeded(f"{state.deck}/{state.card_id}@{at.isoformat()}"):
+        seed = f"{state.deck}/{state.card_id}@{at.isoformat()}"
+        with _seeded(seed) if self.enable_fuzzing else nullcontext():  # no draw, no cost
             card, _ = self._fsrs.review_card(
                 _to_fsrs(state), FsrsRating(int(rating)), review_datetime=at
             )
