@@ -44,7 +44,7 @@ def test_piped_mock_prints_plain_text_and_saves_the_session() -> None:
     assert result.exit_code == 0, result.output
     assert not ESC.search(result.stdout)
     assert "Question 3 of 3" in result.stdout
-    assert "Score 2/3 answered cold · target 2: PASS · floor 2: above the floor" in result.stdout
+    assert "Score 2/3 answered cold · target 2: PASS · floor 2: at the floor" in result.stdout
     assert "target 28/45 -> 2/3, floor 24/45 -> 2" in result.stdout
     [session] = sessions(Mode.MOCK)
     assert session.status == SessionStatus.DONE and session.summary["seed"] == 5

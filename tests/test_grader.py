@@ -15,11 +15,12 @@ from grill.grader import (
     grade_case,
     grade_ref,
     normalise,
+    one_flag_per_quote,
     parse_batch,
     phrase_error,
     phrase_warnings,
 )
-from grill.model import Card, Case, CasePart, Deck, Library, Point, Rubric, Verdict
+from grill.model import Card, Case, CasePart, Deck, Flag, Library, Point, Rubric, Verdict
 
 
 def pt(pid: str, *match: str, vague: tuple[str, ...] = ()) -> Point:
@@ -1082,3 +1083,42 @@ def test_stopping_a_verb_softly_negates_it() -> None:
     assert verdict(c, "task dependent; doubling the batch still doubles progress") == "wrong"
     s = card(pt("v", "val .. increase"), wrong=(pt("imp", "val .. improve"),))
     assert verdict(s, "val loss stops improving and starts to rise") == "correct"
+
+
+# ---------------------------------------------------------------- one flag per quote
+
+
+def test_flags_on_the_same_words_keep_the_misconception_they_say() -> None:
+    from grill.deck import load_library
+
+    library = load_library(user_decks=False)
+    for answer, quote in [("yes, decays to zero", "to zero"), ("yes to 0", "to 0")]:
+        got = grade(library.card("cosine-decay"), answer).flags
+        assert [(f.says, f.text) for f in got] == [("decays all the way to zero", quote)]
+    [flag] = grade(library.card("warmup-length"), "warmup for 200k steps").flags
+    assert (flag.id, flag.text) == ("wrong-count", "200k steps")  # not also a generic number flag
+
+
+def test_one_flag_per_quote_keeps_flags_on_different_words() -> None:
+    flags = [
+        Flag("number", "gives a number out of range", "200k steps"),
+        Flag("too-long", "a warmup far too long", "200k"),
+        Flag("too-long", "a warmup far too long", "200k"),
+        Flag("reversed", "ramps down", "ramps down from peak"),
+    ]
+    assert one_flag_per_quote(flags, {"too-long", "reversed"}) == [flags[1], flags[3]]
+
+
+def test_flags_overlapping_in_the_answer_are_one_unless_two_misconceptions_only_meet() -> None:
+    answer = "Train for more epochs so it settles"
+    generic = Flag("swapped", "swaps a fact of a key point: early stopping", "more epochs")
+    named = Flag("train-longer", "training longer / more epochs", "Train for more")
+    assert one_flag_per_quote([generic, named], {"train-longer"}, answer) == [named]
+    answer = "FP16 has the wider range, and BF16 is the one that needs loss scaling"
+    wider = Flag(
+        "swapped-range", "FP16 said to have the wider range", "FP16 has the wider range, and BF16"
+    )
+    needs = "BF16 is the one that needs loss scaling"
+    scaling = Flag("bf16-needs-scaling", "BF16 said to need loss scaling", needs)
+    both = [wider, scaling]
+    assert one_flag_per_quote(both, {"swapped-range", "bf16-needs-scaling"}, answer) == both

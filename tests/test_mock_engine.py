@@ -85,8 +85,11 @@ def test_count_and_section_narrow_the_questions(deck: Deck) -> None:
 
 
 def test_bad_options_are_usage_errors(deck: Deck) -> None:
-    with pytest.raises(UsageError, match="no section 'Z'"):
+    with pytest.raises(UsageError, match="no section 'Z'") as raised:
         plan(deck, section="Z")
+    # the sections as a person reads them, not a Python list
+    assert "(sections: A Loss curves, B Learning rate, C Batch size," in str(raised.value)
+    assert "[" not in str(raised.value)
     with pytest.raises(UsageError, match="--count"):
         plan(deck, count=0)
     with pytest.raises(UsageError, match="--total"):

@@ -157,7 +157,7 @@ def test_a_piped_mock_is_plain_text_scored_and_kept(deck: Deck, store: Store) ->
     text = buffer.getvalue()
     assert not ESC.search(text)
     assert (result.status, result.correct, result.asked) == ("completed", 4, 6)
-    assert "Score 4/6 answered cold · target 4: PASS · floor 4: above the floor" in text
+    assert "Score 4/6 answered cold · target 4: PASS · floor 4: at the floor" in text
     assert "target 28/45 -> 4/6, floor 24/45 -> 4" in text
     assert "you: [bold]no[/bold]" in text  # the user's text is never read as markup
     session = store.sessions(Mode.MOCK)[-1]

@@ -102,7 +102,10 @@ def test_a_report_with_no_study_says_what_to_do_first(store: Store) -> None:
     assert "What to do first" in page and "<code>grill</code>" in page
     for chart in CHART_IDS:
         assert f'id="{chart}"' in page
-    assert "What to do first" in render(data, "md")
+    markdown = render(data, "md")
+    assert "What to do first" in markdown
+    # grill's own advice keeps its code spans (not "run \\`grill\\`")
+    assert "1. Start with today's drill: run `grill`" in markdown and "\\`" not in markdown
     assert json.loads(render(data, "json"))["schema"] == 2
     assert render(data, "csv").splitlines() == [
         "id,reviewed_at,deck,card,n,mode,rating,verdict,answer,response_ms,session"
@@ -165,6 +168,8 @@ def test_stats_command_text_and_json(store: Store, monkeypatch: pytest.MonkeyPat
     assert re.search(r"Expected \d+\.\d/45 \(80%: \d+-\d+\) · P\(≥28\) \d+% · now", text)
     for part in ("Mastery now", "A Loss curves", "tier 1-15", "Streak", "Due, next 14 days"):
         assert part in text
+    # section names whole, never cut to a column ("F Loss spikes and reco")
+    assert "F Loss spikes and recovery " in text and "G Overfitting and forgetting " in text
     assert "Mock scores against 28" in text and re.search(r"got +21 +29", text)
     assert "Ten weakest cards" in text
     as_json = runner.invoke(app, ["stats", "--json"])
@@ -256,6 +261,7 @@ def test_every_piece_of_deck_and_answer_text_is_escaped_in_html(store: Store) ->
 def test_markdown_cells_cannot_break_the_table() -> None:
     assert cell("a | b\nc") == "a \\| b<br>c"
     assert cell("<i>") == "&lt;i&gt;"
+    assert cell("a `b`") == "a \\`b\\`" and cell("run `grill`", code=True) == "run `grill`"
 
 
 def test_csv_neutralises_formulas(store: Store) -> None:
@@ -371,3 +377,13 @@ def test_a_report_that_fails_halfway_leaves_the_previous_one_whole(
     assert isinstance(failed.exception, StoreError)
     assert target.read_text(encoding="utf-8") == before
     assert [p.name for p in target.parent.iterdir()] == ["progress.json"]  # no temporary left
+
+
+def test_the_calendar_labels_the_current_month_from_its_first_day() -> None:
+    from grill.report.svg import heatmap
+
+    start = date(2026, 11, 5)  # 28 days to Wed 2 Dec: no first Monday of December yet
+    days = [(start + timedelta(days=i), i % 3) for i in range(28)]
+    labels = re.findall(r'<text class="axis"[^>]*>([A-Z][a-z]{2})</text>', heatmap("c", "t", days))
+    months = [m for m in labels if m not in ("Mon", "Wed", "Fri", "Sun")]
+    assert months == ["Nov", "Dec"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -114,3 +116,20 @@ def test_fsrs_card_id_is_stable_and_distinct() -> None:
     assert fsrs_card_id("a", "b") == fsrs_card_id("a", "b")
     assert fsrs_card_id("a", "b") != fsrs_card_id("a", "c")
     assert 0 < fsrs_card_id("a", "b") < 2**63
+
+
+def test_fuzzed_review_is_the_same_computation_as_its_preview() -> None:
+    # the rating keys show `preview`; the drill then saves `review` at the same time: with fuzz
+    # on, both must give the same interval, and the global random source is left as it was
+    sched = Scheduler(enable_fuzzing=True)
+    state = sched.review(sched.new_state("d", "c", T0), Rating.EASY, T0)
+    at = state.due + timedelta(days=3)
+    random.seed(7)
+    before = random.getstate()
+    shown = sched.preview(state, at)
+    assert random.getstate() == before
+    saved = {r: sched.review(state, r, at).due for r in Rating}
+    assert saved == shown
+    # the fuzz still spreads cards: other cards (and other times) draw other intervals
+    others = {sched.review(replace(state, card_id=f"c{i}"), Rating.GOOD, at).due for i in range(30)}
+    assert len(others) > 1

@@ -186,6 +186,25 @@ def test_proposed_rating(answer: str, ms: int, expected: Rating) -> None:
     assert propose_rating(grade, ms) == expected
 
 
+def test_a_fast_correct_answer_that_leaves_points_out_is_good_not_easy() -> None:
+    card = replace(
+        _card(1), rubric=Rubric(tuple(Point(f"p{i}", f"point {i}", ("x",)) for i in range(5)))
+    )
+    short = Grade(
+        "c1",
+        Verdict.CORRECT,
+        0.4,
+        card.rubric.points[:2],
+        card.rubric.points[2:],
+        (),
+        "overfitting, use early stopping",
+        card.answer,
+    )
+    assert propose_rating(short, 3_000) == Rating.GOOD
+    complete = replace(short, matched=card.rubric.points, missed=())
+    assert propose_rating(complete, 3_000) == Rating.EASY
+
+
 def test_submit_grades_but_writes_nothing_until_rate(store: Store) -> None:
     clock = Clock(T0)
     drill = _drill(store, clock)
@@ -216,6 +235,31 @@ def test_undo_takes_back_the_last_review_and_asks_that_card_again(store: Store) 
     # undo never reaches beyond this session
     other = _drill(store, clock)
     assert other.undo() is None
+
+
+def test_undo_on_the_first_card_drops_its_graded_answer_so_nothing_is_saved(
+    store: Store,
+) -> None:
+    clock = Clock(T0)
+    drill = _drill(store, clock)
+    card = drill.next_card()
+    assert card is not None
+    drill.submit(card, "half", 5_000)
+    assert drill.undo() is None  # nothing saved in this session yet
+    assert drill.pending is None and drill.next_card() == card
+    drill.finish(SessionStatus.INTERRUPTED)
+    assert store.reviews() == []  # the undone answer is not saved on the way out
+
+
+def test_a_learning_card_asked_ahead_of_its_step_says_how_early(store: Store) -> None:
+    clock = Clock(T0)
+    drill = _drill(store, clock, new_limit=1)
+    assert _take(drill) == "c1"  # Good: due again in 10 minutes
+    clock.tick(seconds=15)
+    assert drill.next_card() is not None
+    assert drill.early == timedelta(minutes=10) - timedelta(seconds=15)
+    drill.rate(Rating.GOOD)
+    assert drill.early is None
 
 
 def test_finish_keeps_a_graded_answer_and_stores_the_summary(store: Store) -> None:
@@ -310,3 +354,21 @@ def test_a_card_shown_but_not_answered_counts_as_left(store: Store) -> None:
     assert drill.next_card() is not None
     summary = drill.finish(SessionStatus.INTERRUPTED)
     assert (summary.reviews, summary.left) == (0, 1)
+
+
+def test_the_interval_saved_is_the_one_shown_on_the_rating_keys(store: Store) -> None:
+    clock = Clock(T0)
+    fuzzed = Scheduler(enable_fuzzing=True)
+    lib = _library()
+    first = Drill(store, fuzzed, lib, DrillOptions(new_limit=6), grader=fake_grader, clock=clock)
+    _answer_all(first, clock)
+    clock.tick(days=30)
+    drill = Drill(store, fuzzed, lib, grader=fake_grader, clock=clock)
+    for _ in range(6):
+        card = drill.next_card()
+        assert card is not None
+        shown = drill.intervals()
+        clock.tick(seconds=40)  # the person reads the feedback, then presses a key
+        review = drill.rate(Rating.GOOD)
+        assert review.after is not None
+        assert review.after.due - review.reviewed_at == shown[Rating.GOOD] > timedelta(days=3)

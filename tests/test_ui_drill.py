@@ -29,7 +29,7 @@ from grill.scheduler import Scheduler
 from grill.session import Drill, DrillOptions, Grader
 from grill.store import Store
 from grill.ui.drill import format_duration, run_drill
-from grill.ui.prompt import LineReader
+from grill.ui.prompt import LineReader, echo_answer
 
 T0 = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 POINTS = (
@@ -223,3 +223,30 @@ def test_a_60_column_console_still_shows_everything(store: Store) -> None:
 )
 def test_format_duration(seconds: float, text: str) -> None:
     assert format_duration(seconds) == text
+
+
+def test_undo_on_the_first_card_says_its_answer_is_dropped_and_keeps_nothing(
+    store: Store,
+) -> None:
+    screen, _ = _run(store, "lr\nu\n", new=1)
+    assert "undone: your answer (it was not saved): answer again" in screen
+    assert "nothing to undo" not in screen
+    assert store.reviews() == []  # end of input: the undone answer is not saved after all
+
+
+def test_a_card_asked_ahead_of_its_learning_step_says_so(store: Store) -> None:
+    screen, _ = _run(store, "lr lower\n3\n", new=1)
+    assert screen.count("#7 · B Learning rate") == 2
+    assert "asked early: due in 10m, but nothing else is waiting" in screen
+
+
+def test_a_submitted_answer_is_echoed_wrapped_at_words_under_its_prompt() -> None:
+    console = Console(file=io.StringIO(), width=30, color_system=None, force_terminal=False)
+    answer = "the loss drops steeply during warmup then descends\nand plateaus"
+    echo_answer(console, "> ", answer)
+    lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert [line.rstrip() for line in lines] == [
+        "> the loss drops steeply",
+        "  during warmup then descends",
+        "  and plateaus",
+    ]

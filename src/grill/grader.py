@@ -183,6 +183,7 @@ __all__ = [
     "grade_case",
     "grade_ref",
     "normalise",
+    "one_flag_per_quote",
     "parse_batch",
     "phrase_error",
     "phrase_warnings",
@@ -2261,9 +2262,8 @@ def grade(card: Card, answer: str) -> Grade:
         verdict: Verdict, score: float, matched: Sequence[Point], flags: Sequence[Flag]
     ) -> Grade:
         missed = tuple(p for p in rubric.points if p not in matched)
-        return Grade(
-            card.id, verdict, score, tuple(matched), missed, tuple(flags), answer, card.answer
-        )
+        shown = tuple(one_flag_per_quote(flags, {w.id for w in rubric.wrong}, answer))
+        return Grade(card.id, verdict, score, tuple(matched), missed, shown, answer, card.answer)
 
     if _is_idk(analysed, answer):
         return result(Verdict.WRONG, 0.0, (), ())
@@ -2480,6 +2480,51 @@ def _order_flags(rubric: Rubric, starts: dict[str, tuple[int, int]], view: _View
     start = sentences[first[0]][first[1]].start
     end = sentences[last[0]][last[1]].end
     return [Flag("order", says, _original_span(view.answer.text, start, end))]
+
+
+def one_flag_per_quote(flags: Sequence[Flag], named: set[str], answer: str = "") -> list[Flag]:
+    """One flag for the same words of `answer`. Flags are about the same words when their
+    quotes overlap in the answer: at all, for a generic rule (number, swapped, contradicts, ...);
+    by half the shorter quote or more, between two named misconceptions (ids in `named`), so
+    two misconceptions that merely meet at a word are both kept. Of flags on the same words the
+    one kept is a named misconception over a generic rule, then the one whose wording shares
+    most words with its quote, then the first."""
+    kept: list[Flag] = []
+    for flag in flags:
+        same = [i for i, k in enumerate(kept) if _same_words(flag, k, named, answer.lower())]
+        if not same:
+            kept.append(flag)
+        elif _flag_rank(flag, named) > _flag_rank(kept[same[0]], named):
+            kept[same[0]] = flag
+    return kept
+
+
+def _same_words(a: Flag, b: Flag, named: set[str], answer: str) -> bool:
+    qa, qb = a.text.strip().lower(), b.text.strip().lower()
+    if not qa or not qb:
+        return False
+    if qa in qb or qb in qa:
+        return True
+    start_a, start_b = answer.find(qa), answer.find(qb)
+    if start_a < 0 or start_b < 0:
+        return False
+    shared = min(start_a + len(qa), start_b + len(qb)) - max(start_a, start_b)
+    if a.id in named and b.id in named:
+        return shared * 2 >= min(len(qa), len(qb))
+    return shared > 0
+
+
+def _number_word(word: str) -> str:
+    """ "zero" -> "0", so a quote "to 0" shares a word with "decays all the way to zero"."""
+    value = _NUMBER_WORDS.get(word)
+    return word if value is None else f"{value:g}"
+
+
+def _flag_rank(flag: Flag, named: set[str]) -> tuple[bool, int]:
+    def words(text: str) -> set[str]:
+        return {_number_word(w) for w in re.findall(r"\w+", text.lower())}
+
+    return flag.id in named, len(words(flag.text) & words(flag.says))
 
 
 def grade_case(case: Case, answer: str) -> CaseGrade:

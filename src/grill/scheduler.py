@@ -16,14 +16,18 @@ API:
 `check_parameters` refuses NaN, out-of-bounds or another version's parameters with a reason.
 
 Fuzzing (on by default, as in Anki) spreads review intervals a little so cards learned together
-do not stay due together; it uses fsrs's global random source, so golden tests turn it off.
+do not stay due together. The draw is seeded by (card, review time), so the same review computed
+twice, the preview on the rating keys and the review then saved, gives the same interval (fsrs
+draws from Python's global random source, which is put back as it was). Golden tests turn it off.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+import random
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -113,14 +117,18 @@ class Scheduler:
         )
 
     def review(self, state: CardState, rating: Rating, now: datetime) -> CardState:
-        """The state after answering with `rating` at `now`."""
-        card, _ = self._fsrs.review_card(
-            _to_fsrs(state), FsrsRating(int(rating)), review_datetime=to_utc(now)
-        )
+        """The state after answering with `rating` at `now`; the same for the same arguments,
+        fuzz included."""
+        at = to_utc(now)
+        seed = f"{state.deck}/{state.card_id}@{at.isoformat()}"
+        with _seeded(seed) if self.enable_fuzzing else nullcontext():  # no draw, no cost
+            card, _ = self._fsrs.review_card(
+                _to_fsrs(state), FsrsRating(int(rating)), review_datetime=at
+            )
         return _from_fsrs(card, state)
 
     def preview(self, state: CardState, now: datetime) -> dict[Rating, datetime]:
-        """When the card would next be due for each rating (with fuzzing on, one possible draw)."""
+        """When the card would next be due for each rating: exactly what `review` at `now` saves."""
         return {rating: self.review(state, rating, now).due for rating in Rating}
 
     def retrievability(self, state: CardState | None, at: datetime) -> float:
@@ -133,6 +141,17 @@ class Scheduler:
             return 0.0
         elapsed = max(0.0, (to_utc(at) - to_utc(state.last_review)).total_seconds() / 86400)
         return float((1 + self._factor * elapsed / max(state.stability, 1e-3)) ** -self._decay)
+
+
+@contextmanager
+def _seeded(seed: str) -> Iterator[None]:
+    """Python's global random source seeded for one fsrs call, then put back as it was."""
+    saved = random.getstate()
+    random.seed(seed)
+    try:
+        yield
+    finally:
+        random.setstate(saved)
 
 
 def _to_fsrs(state: CardState) -> FsrsCard:

@@ -20,10 +20,12 @@ Use:
         drill.proposed                                     # rating proposed from the grade
         drill.rate(rating)                                 # written before the next card
         drill.undo()                                       # takes back this session's last review
+        drill.early                                        # asked ahead of its learning step?
     summary = drill.finish()                               # a pending grade is kept, not lost
 
 Proposed ratings (`propose_rating`): wrong -> Again, partial -> Hard, correct -> Good, and
-correct *and fast* -> Easy, where fast means the answer took at most `EASY_THINK_SECONDS`
+correct, *complete and fast* -> Easy: every key point made (a correct answer may leave some
+out, and a short one is quick to type), and the answer took at most `EASY_THINK_SECONDS`
 beyond the time needed to type it at `TYPING_CHARS_PER_SECOND` (so a long, complete answer
 typed without hesitation still counts as fast; a bare "yes" after 30 s does not).
 
@@ -211,7 +213,7 @@ def propose_rating(grade: Grade, response_ms: int | None) -> Rating:
         return Rating.AGAIN
     if grade.verdict == Verdict.PARTIAL:
         return Rating.HARD
-    if response_ms is not None:
+    if response_ms is not None and not grade.missed:
         typing = len(grade.answer.strip()) / TYPING_CHARS_PER_SECOND
         if response_ms / 1000 - typing <= EASY_THINK_SECONDS:
             return Rating.EASY
@@ -351,6 +353,8 @@ class Drill:
             (c.deck, c.id): (c, s.due) for c, s in self.plan.learning
         }
         self._current: Card | None = None
+        self._early: timedelta | None = None
+        self._shown_at: datetime | None = None  # when the rating keys' intervals were computed
         self._pending: _Pending | None = None
         self._record: SessionRecord | None = None
         self._finished: DrillSummary | None = None
@@ -371,6 +375,12 @@ class Drill:
         return len(self.store.reviews(session_id=self.session_id)) if self._record else 0
 
     @property
+    def early(self) -> timedelta | None:
+        """How long before its learning step is up the current card is asked (learn-ahead:
+        nothing else is left), or None when it is not early."""
+        return self._early if self._current is not None else None
+
+    @property
     def left(self) -> int:
         """Cards still to show, counting the current one and learning-step re-asks."""
         return len(self._queue) + len(self._learning) + (self._current is not None)
@@ -387,11 +397,13 @@ class Drill:
 
     def _pick(self, now: datetime) -> Card | None:
         soonest = min(self._learning.values(), key=lambda cd: cd[1], default=None)
+        self._early = None
         if soonest is not None and soonest[1] <= now:
             return self._take_learning(soonest[0])
         if self._queue:
             return self._queue.pop(0)
         if soonest is not None and soonest[1] <= now + LEARN_AHEAD:
+            self._early = soonest[1] - now
             return self._take_learning(soonest[0])
         return None
 
@@ -435,7 +447,8 @@ class Drill:
         if card is None:
             raise RuntimeError("no card is being asked")
         pending = self._pending
-        at = self.clock()
+        # the review is made at the time its intervals were shown, so it saves what they promised
+        at = self._shown_at or self.clock()
         review = record_answer(
             self.store,
             self.scheduler,
@@ -448,30 +461,34 @@ class Drill:
             mode=self.options.mode,
             session_id=self.session_id,
         )
-        self._current, self._pending = None, None
+        self._current, self._pending, self._shown_at = None, None, None
         after = review.after
         if after is not None and _learning(after) and after.due <= at + LEARN_AHEAD:
             self._learning[(card.deck, card.id)] = (card, after.due)
         return review
 
     def undo(self) -> Review | None:
-        """Take back this session's last review; its card is asked again next."""
+        """Take back this session's last review; its card is asked again next. An answer graded
+        but not rated is dropped either way: with nothing saved yet (the first card), undo
+        returns None and that answer is not kept, so `finish` cannot save it after all."""
         review = self.store.undo_last(session_id=self.session_id) if self._record else None
         if review is None:
+            self._pending = self._shown_at = None
             return None
         if self._current is not None:
             self._queue.insert(0, self._current)
         card = self.library.card(review.card_id, review.deck)
         self._learning.pop((card.deck, card.id), None)
-        self._current, self._pending = card, None
+        self._current, self._pending, self._early, self._shown_at = card, None, None, None
         return review
 
     def intervals(self) -> dict[Rating, timedelta]:
-        """How long until the current card is due again, for each rating (about, when fuzzed)."""
+        """How long until the current card is due again, for each rating, fuzz included: `rate`
+        then reviews the card at this same time, so it saves the interval shown."""
         card = self._current
         if card is None:
             return {}
-        now = self.clock()
+        now = self._shown_at = self.clock()
         state = self.store.state(card.deck, card.id) or self.scheduler.new_state(
             card.deck, card.id, now
         )

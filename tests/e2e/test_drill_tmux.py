@@ -14,6 +14,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,117 @@ def test_grill_due_in_a_real_terminal(tmux: Tmux, grill_home: Path, colour: bool
     # the ids in cyan on a colour terminal; under NO_COLOR no colour, the header still bold
     assert ("\x1b[36mloss-curve-phases" in styled) is colour
     assert "\x1b[1m#" in styled
+
+
+def _start_grill(tmux: Tmux, home: Path, args: str) -> None:
+    env = {
+        "GRILL_HOME": str(home),
+        "GRILL_NOW": NOW,
+        "NO_COLOR": "1",
+        "TERM": "xterm-256color",
+        "PATH": os.environ.get("PATH", ""),
+    }
+    assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    grill = f"{shlex.quote(sys.executable)} -m grill {args}"
+    tmux.start(
+        f"{wait_for_width(tmux.width)} env -i {assignments} {grill}; echo grill-exited-$?; sleep 60"
+    )
+
+
+def _wait_for_prompt(tmux: Tmux) -> None:
+    """Until the answer prompt is up: keys sent before it echo outside it and are lost."""
+    deadline = time.monotonic() + 15
+    while tmux.screen().rstrip().splitlines()[-1:] != [">"]:
+        assert time.monotonic() < deadline, f"no answer prompt; the screen shows:\n{tmux.screen()}"
+        time.sleep(0.1)
+
+
+def _answer(tmux: Tmux, text: str) -> str:
+    """Type an answer once the prompt is up (keys sent earlier echo outside it), submit it and
+    return the screen from that answer on, once its rating keys show."""
+
+    def everything() -> str:  # the scrollback too, so earlier answers are counted
+        return tmux.run("capture-pane", "-p", "-J", "-S", "-", "-t", "t")
+
+    asked = everything().count(f"> {text}")
+    deadline = time.monotonic() + 15
+    _wait_for_prompt(tmux)
+    tmux.keys(text, literal=True)
+    while everything().count(f"> {text}") == asked:
+        assert time.monotonic() < deadline, f"answer not typed; the screen shows:\n{tmux.screen()}"
+        time.sleep(0.1)
+    tmux.keys("Enter")
+    while True:  # the prompt erases the answer, then it is echoed again: count it again
+        shown = everything()
+        feedback = shown.split(f"> {text}")[-1]
+        if shown.count(f"> {text}") > asked and "rating:" in feedback:
+            return feedback
+        assert time.monotonic() < deadline, f"no feedback; the screen shows:\n{feedback}"
+        time.sleep(0.1)
+
+
+def test_undo_on_the_first_card_takes_back_the_answer_it_showed(
+    tmux: Tmux, grill_home: Path
+) -> None:
+    _start_grill(tmux, grill_home, "drill --new 1")
+    tmux.wait_for("Healthy loss curve phases?")
+    _answer(tmux, "rapid drop then plateau")
+    tmux.keys("u")
+    screen = tmux.wait_for("answer again")
+    assert "undone: your answer (it was not saved)" in screen.replace("\n", " ")
+    assert "nothing to undo" not in screen
+    _wait_for_prompt(tmux)
+    tmux.keys("/quit", literal=True)
+    tmux.keys("Enter")
+    screen = tmux.wait_for("grill-exited-0")
+    assert "0 review(s) of 0 card(s)" in screen
+    with Store.open(grill_home / "grill.db") as store:
+        assert store.reviews() == []  # the screen said it was taken back: nothing is saved
+
+
+def test_the_interval_on_the_rating_key_is_the_one_saved(tmux: Tmux, grill_home: Path) -> None:
+    env = {**os.environ, "GRILL_HOME": str(grill_home)}
+    for n in (1, 2, 3):  # learned two weeks ago: due now, on intervals long enough to fuzz
+        env["GRILL_NOW"] = f"2026-11-18T09:0{n}:00+00:00"
+        subprocess.run(
+            [sys.executable, "-m", "grill", "review", str(n), "--rating", "easy"],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+    _start_grill(tmux, grill_home, "drill --new 0")
+    promised = {}
+    for key in "342":
+        screen = _answer(tmux, "warmup, steady descent, plateau")
+        keys = " ".join(screen.split("proposed:")[-1].split())
+        label = {"2": "hard", "3": "good", "4": "easy"}[key]
+        shown = keys.split(f"{key} {label} ")[1].split(" ")[0]
+        tmux.keys(key)
+        screen = tmux.wait_for(f"saved: {label}")
+        saved = screen.split(f"saved: {label} · next in ")[-1].split()[0]
+        assert saved == shown
+        promised[label] = shown
+    tmux.keys("q")
+    tmux.wait_for("grill-exited-0")
+    with Store.open(grill_home / "grill.db") as store:
+        reviews = [r for r in store.reviews() if r.session_id is not None]
+    got = {r.rating.label: f"{(r.after.due - r.reviewed_at).days}d" for r in reviews if r.after}
+    assert got == promised
+
+
+def test_a_card_back_before_its_step_says_it_is_early(tmux: Tmux, grill_home: Path) -> None:
+    _start_grill(tmux, grill_home, "drill --new 1")
+    tmux.wait_for("Healthy loss curve phases?")
+    _answer(tmux, "warmup, steady descent, plateau")
+    tmux.keys("3")
+    tmux.wait_for("saved: good · next in 10m")
+    screen = tmux.wait_for("2/2")
+    flat = " ".join(screen.split("saved: good · next in 10m")[1].split())
+    assert "asked early: due in 10m, but nothing else is waiting Healthy loss curve" in flat
+    tmux.keys("C-c")
+    tmux.wait_for("grill-exited-0")
+    with Store.open(grill_home / "grill.db") as store:
+        [review] = store.reviews()
+    assert review.after is not None and review.after.due - review.reviewed_at == timedelta(
+        minutes=10
+    )

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import gc
 import importlib
+import inspect
 import os
 import sys
 from collections.abc import Collection
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -22,7 +23,7 @@ from grill import __version__
 from grill.cli.common import err, reset_consoles
 from grill.errors import DeckError, GrillError
 
-__all__ = ["COMMANDS", "app", "build_app", "main"]
+__all__ = ["COMMANDS", "app", "build_app", "main", "unwrap"]
 
 COMMANDS: dict[str, str] = {
     # name: "module:attribute" in grill.cli; the attribute is a function or a Typer group.
@@ -103,15 +104,46 @@ def build_app(names: Collection[str] | None = None) -> typer.Typer:
         epilog=_EPILOG,
     )
     built.callback(invoke_without_command=True)(_root)
+    _flags_take_no_value()
     for name, target in COMMANDS.items():
         if names is None or name in names:
             module, attribute = target.split(":")
             command = getattr(importlib.import_module(f"grill.cli.{module}"), attribute)
             if isinstance(command, typer.Typer):
+                command.info.help = unwrap(command.info.help)
+                for info in command.registered_commands:
+                    info.help = unwrap(info.help or inspect.getdoc(info.callback))
                 built.add_typer(command, name=name)
             else:
-                built.command(name)(command)
+                built.command(name, help=unwrap(inspect.getdoc(command)))(command)
     return built
+
+
+def unwrap(help_text: Any) -> Any:
+    """A docstring's paragraphs with their line breaks taken out, for the terminal to fold at
+    its own width: typer's rich help keeps every line break, so a docstring wrapped at 100
+    columns broke mid-sentence at 80. Paragraphs (blank-line separated) stay apart."""
+    if not isinstance(help_text, str):
+        return help_text
+    paragraphs = inspect.cleandoc(help_text).split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
+
+def _flags_take_no_value() -> None:
+    """A flag's help shows no value type: typer labels every flag `<bool>`, which reads as if
+    `--spoken` took a value (`--spoken <bool>`). Typer has no setting for it, so the one method
+    that labels options is wrapped, once; options that take a value keep their label."""
+    from typer.core import TyperOption
+
+    label = getattr(TyperOption, "display_type_rich", None)
+    if label is None or getattr(label, "grill_flags", False):
+        return
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> Any:
+        return None if self.is_flag else label(self, ctx)
+
+    display_type_rich.grill_flags = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
 
 
 def _wanted(argv: list[str]) -> list[str] | None:

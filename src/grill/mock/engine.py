@@ -160,7 +160,8 @@ def plan_mock(
         key = options.section.strip().upper()
         keys = [s.key for s in deck.sections]
         if key not in keys:
-            raise UsageError(f"no section '{options.section}' in {deck.name} (sections: {keys})")
+            known = ", ".join(f"{s.key} {s.title}" for s in deck.sections)
+            raise UsageError(f"no section '{options.section}' in {deck.name} (sections: {known})")
         cards = [c for c in cards if c.section == key]
     if not cards:
         raise UsageError(f"deck '{deck.name}' has no cards to ask")

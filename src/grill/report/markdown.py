@@ -2,6 +2,8 @@
 
 Deck and answer text is made safe for a table cell: pipes escaped, newlines turned into `<br>`,
 and `<`, `>`, `&` written as entities, so a renderer that allows inline HTML shows them as text.
+Backticks in grill's own advice ("run `grill`") are code, as in the HTML report; in deck and
+answer text they are escaped.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from grill.report.data import MockEntry, ReportData
 __all__ = ["cell", "render_markdown"]
 
 
-def cell(value: object) -> str:
-    """Text fit for one Markdown table cell."""
+def cell(value: object, *, code: bool = False) -> str:
+    """Text fit for one Markdown table cell; with `code`, its `backticks` mark code."""
     text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
+    text = text.replace("\\", "\\\\").replace("|", "\\|")
+    if not code:
+        text = text.replace("`", "\\`")
     return "<br>".join(line.strip() for line in text.splitlines()) or " "
 
 
@@ -37,7 +41,8 @@ def render_markdown(data: ReportData) -> str:
     lines += [meta + f" · generated {data.generated_at:%Y-%m-%d %H:%M}", ""]
     if data.next_steps:
         lines += ["## " + ("What to do first" if data.total_reviews == 0 else "Next steps"), ""]
-        lines += [f"{i}. {cell(step)}" for i, step in enumerate(data.next_steps, start=1)] + [""]
+        steps = [f"{i}. {cell(s, code=True)}" for i, s in enumerate(data.next_steps, start=1)]
+        lines += steps + [""]
     lines += _readiness(data) + _mocks(data) + _mastery(data) + _activity(data) + _weakest(data)
     return "\n".join(lines).rstrip() + "\n"
 

@@ -201,7 +201,6 @@ def heatmap(chart_id: str, title: str, days: Sequence[tuple[date, int]]) -> str:
     for row, name in ((0, "Mon"), (2, "Wed"), (4, "Fri"), (6, "Sun")):
         y = TOP + row * cell + cell * 0.7
         body.append(_el("text", name, class_="axis", x=LEFT - 6, y=y, text_anchor="end"))
-    last_month = None
     for day, count in days:
         x, y = LEFT + (day - first).days // 7 * cell, TOP + day.weekday() * cell
         level = (
@@ -210,7 +209,17 @@ def heatmap(chart_id: str, title: str, days: Sequence[tuple[date, int]]) -> str:
         tip = _tip(f"{day.isoformat()}: {count} review{'s' if count != 1 else ''}")
         size = {"width": cell - 2, "height": cell - 2, "rx": 2}
         body.append(_el("rect", tip, class_=f"cal l{level}", x=x, y=y, **size))
-        if day.day <= 7 and day.weekday() == 0 and day.month != last_month:
-            last_month = day.month
-            body.append(_el("text", day.strftime("%b"), class_="axis", x=x, y=TOP + 7 * cell + 16))
+    for week, month in _month_labels([d for d, _ in days], first).items():
+        x = LEFT + week * cell
+        body.append(_el("text", month, class_="axis", x=x, y=TOP + 7 * cell + 16))
     return _svg(chart_id, title, body, height)
+
+
+def _month_labels(days: Sequence[date], first: date) -> dict[int, str]:
+    """Week column -> month name: under the week holding each month's 1st, and under the first
+    week for the month shown before that, unless a 1st comes within three weeks (no room). The
+    current month is labelled from its 1st on, not only from its first full Monday."""
+    labels = {(d - first).days // 7: d.strftime("%b") for d in days if d.day == 1}
+    if days and not any(week < 3 for week in labels):
+        labels[0] = days[0].strftime("%b")
+    return dict(sorted(labels.items()))

@@ -109,25 +109,33 @@ def _readiness(data: ReportData) -> Text:
     return text
 
 
-def _groups(title: str, groups: Sequence[GroupReadiness], width: int) -> Table:
+def _name(g: GroupReadiness) -> str:
+    return f"{g.key} {g.title}" if g.title != g.key else f"tier {g.key}"
+
+
+def _groups(title: str, groups: Sequence[GroupReadiness], width: int, name_width: int) -> Table:
+    """One row per group: its whole name (wrapped at words when the terminal is too narrow,
+    never cut), a bar in the room left, the mastery and expected score."""
     table = Table.grid(padding=(0, 1))
-    table.add_column(no_wrap=True, width=22)
+    table.add_column(width=name_width)
     table.add_column(no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
-    span = max(10, width - 22 - 14 - 4)
+    span = max(10, width - name_width - 14 - 4)
     for g in groups:
-        name = f"{g.key} {g.title}" if g.title != g.key else f"tier {g.key}"
-        table.add_row(name[:22], bar(g.mastery, span), f"{g.mastery:4.0%} {g.expected:4.1f}/{g.n}")
+        table.add_row(_name(g), bar(g.mastery, span), f"{g.mastery:4.0%} {g.expected:4.1f}/{g.n}")
     table.title = title
     table.title_justify = "left"
     return table
 
 
 def _mastery(data: ReportData, width: int) -> Panel:
+    groups = (*data.now.sections, *data.now.tiers)
+    longest = max((len(_name(g)) for g in groups), default=10)
+    name_width = min(longest, max(12, width - 4 - 14 - 4 - 10))  # leave the bar 10 columns
     body = Group(
-        _groups("by section", data.now.sections, width - 4),
+        _groups("by section", data.now.sections, width - 4, name_width),
         Text(""),
-        _groups("by tier", data.now.tiers, width - 4),
+        _groups("by tier", data.now.tiers, width - 4, name_width),
     )
     return Panel(
         body, title="Mastery now (mean chance of cold recall)", title_align="left", width=width

@@ -100,8 +100,18 @@ def render_question(console: Console, drill: Drill, card: Card, hint: str) -> No
     console.print()
     console.print(_progress(done, total, min(20, max(5, console.width // 4))))
     console.print(where)
+    if drill.early is not None:
+        console.print(_early(drill.early))
     console.print(Text(card.question, style="bold"))
     console.print(Text(hint, style="dim"))
+
+
+def _early(early: timedelta) -> Text:
+    """Why a card is back before the time `saved: … next in 10m` promised (learn-ahead)."""
+    return Text(
+        f"asked early: due in {format_duration(early)}, but nothing else is waiting",
+        style="yellow",
+    )
 
 
 def _progress(done: int, total: int, width: int) -> Text:
@@ -358,8 +368,11 @@ def _take_rating(
 
 
 def _undo(console: Console, drill: Drill) -> None:
+    graded = drill.pending is not None
     review = drill.undo()
-    if review is None:
+    if review is None and graded:  # the first card: its answer was shown, not yet saved
+        console.print(Text("undone: your answer (it was not saved): answer again", style="yellow"))
+    elif review is None:
         console.print(Text("nothing to undo in this session", style="yellow"))
     else:
         console.print(Text(f"undone: {review.card_id} ({review.rating.label})", style="yellow"))

@@ -159,7 +159,9 @@ def _verdict_line(result: MockResult) -> Text:
         mark,
     )
     if result.floor is not None:
-        floor = "above the floor" if result.above_floor else "below the floor"
+        floor = "below the floor"
+        if result.above_floor:  # reaching the floor is not rising above it
+            floor = "at the floor" if result.correct == result.floor else "above the floor"
         line.append(f" · floor {result.floor}: {floor}")
     return line
 

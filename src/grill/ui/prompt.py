@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
 from grill.answers import CONTROL
@@ -26,7 +27,15 @@ from grill.answers import CONTROL
 if TYPE_CHECKING:  # prompt_toolkit is imported on first use: it is slow to load
     from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-__all__ = ["ANSWER_HINT", "LineReader", "Reader", "TerminalReader", "answer_keys", "reader_for"]
+__all__ = [
+    "ANSWER_HINT",
+    "LineReader",
+    "Reader",
+    "TerminalReader",
+    "answer_keys",
+    "echo_answer",
+    "reader_for",
+]
 
 ANSWER_HINT = "Enter: submit · Alt-Enter: new line · Ctrl-C: end the session"
 
@@ -107,11 +116,25 @@ def answer_keys() -> KeyBindings:
     return bindings
 
 
+def echo_answer(console: Console, prompt: str, text: str) -> None:
+    """A submitted answer left on screen wrapped at words, under its prompt's indent. While it is
+    typed prompt_toolkit wraps at the last column, splitting words ("stea" / "dily"); so the
+    prompt erases itself when done and the answer is printed again here."""
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(Text(prompt), Text(CONTROL.sub("", text)))
+    console.print(grid)
+
+
 class TerminalReader:
     """prompt_toolkit input for a real terminal (see the module docstring for the keys)."""
 
     timed = True
     answer_hint = ANSWER_HINT
+
+    def __init__(self, console: Console | None = None) -> None:
+        self.console = console
 
     def answer(self) -> str | None:
         from prompt_toolkit import PromptSession
@@ -121,11 +144,15 @@ class TerminalReader:
             multiline=True,
             key_bindings=answer_keys(),
             prompt_continuation="  ",
+            erase_when_done=self.console is not None,
         )
         try:
-            return session.prompt()
+            text = session.prompt()
         except EOFError:
             return None
+        if self.console is not None:
+            echo_answer(self.console, "> ", text)
+        return text
 
     def key(self, prompt: str, keys: str, default: str) -> str | None:
         from prompt_toolkit import PromptSession
@@ -154,5 +181,5 @@ def _exit_with(result: str, shown: str = "") -> Callable[[KeyPressEvent], None]:
 def reader_for(stdin: TextIO, console: Console) -> Reader:
     """The terminal reader when both ends are terminals, else plain lines."""
     if stdin.isatty() and sys.stdout.isatty() and console.is_terminal:
-        return TerminalReader()
+        return TerminalReader(console)
     return LineReader(stdin, console)

@@ -32,7 +32,7 @@ from rich.text import Text
 from grill.answers import MAX_ANSWER_CHARS, clean_answer
 from grill.mock import Countdown
 from grill.model import Point
-from grill.ui.prompt import answer_keys
+from grill.ui.prompt import answer_keys, echo_answer
 
 if TYPE_CHECKING:  # prompt_toolkit is imported on first use: it is slow to load
     from prompt_toolkit import PromptSession
@@ -165,7 +165,7 @@ class TerminalInput:
             style=_style(),
             input=self._input,
             output=self._output,
-            erase_when_done=False,
+            erase_when_done=True,  # then echoed wrapped at words (`echo_answer`)
         )
 
     def ask(
@@ -204,6 +204,7 @@ class TerminalInput:
             pre_run=pre_run,
             prompt_continuation="  ",
         )
+        echo_answer(self.console, "› ", text)
         return TimedText(fit_answer(text), expired or timer.expired)
 
     def ask_ticks(self, points: Sequence[Point]) -> tuple[str, ...]:
