@@ -21,6 +21,7 @@ LAYERS = {
     "memory": 2,
     "simulate": 3,
     "plan": 2,
+    "queue": 2,
     "odds": 2,
     "grader": 2,
     "scheduler": 2,

@@ -7,7 +7,7 @@ The queue of a drill (`plan`):
      introduced this study day (the day starts at 4 am local time: `grill.clock.study_day`);
   3. cards in a learning step (just introduced or forgotten) come back in the same session
      when their step is up: before anything else once due, or early, Anki-style, when nothing
-     else is left and they are due within `LEARN_AHEAD`.
+     else is left and they are due within `LEARN_AHEAD` (grill.queue, shared with the simulator).
 `limit` caps the cards taken from 1+2; step re-asks of those cards come on top.
 With an interview date (`DrillOptions.deadline`, see grill.plan) the queue works for that day:
 due dates past it are pulled in when recall on the day would suffer, due cards are ranked by
@@ -59,6 +59,7 @@ from grill.model import (
     Verdict,
 )
 from grill.plan import Deadline
+from grill.queue import LEARN_AHEAD, pick, reask
 from grill.store import Store
 
 if TYPE_CHECKING:  # fsrs is loaded by whoever makes the Scheduler, not by `grill due`
@@ -84,8 +85,6 @@ __all__ = [
 Grader = Callable[[Card, str], Grade]
 """grill.grader.grade: a typed answer to a card -> its Grade."""
 
-LEARN_AHEAD = timedelta(minutes=20)
-"""How early a learning-step card may be re-asked when nothing else is left (Anki's default)."""
 
 EASY_THINK_SECONDS = 10.0
 TYPING_CHARS_PER_SECOND = 5.0
@@ -396,20 +395,14 @@ class Drill:
         return self._current
 
     def _pick(self, now: datetime) -> Card | None:
-        soonest = min(self._learning.values(), key=lambda cd: cd[1], default=None)
-        self._early = None
-        if soonest is not None and soonest[1] <= now:
-            return self._take_learning(soonest[0])
-        if self._queue:
-            return self._queue.pop(0)
-        if soonest is not None and soonest[1] <= now + LEARN_AHEAD:
-            self._early = soonest[1] - now
-            return self._take_learning(soonest[0])
-        return None
-
-    def _take_learning(self, card: Card) -> Card:
-        del self._learning[(card.deck, card.id)]
-        return card
+        learning = {key: due for key, (_, due) in self._learning.items()}
+        chosen = pick([(c.deck, c.id) for c in self._queue[:1]], learning, now)
+        self._early = None if chosen is None else chosen.early
+        if chosen is None:
+            return None
+        if chosen.learning:
+            return self._learning.pop(chosen.key)[0]
+        return self._queue.pop(0)
 
     # ------------------------------------------------------------ answering
 
@@ -462,9 +455,9 @@ class Drill:
             session_id=self.session_id,
         )
         self._current, self._pending, self._shown_at = None, None, None
-        after = review.after
-        if after is not None and _learning(after) and after.due <= at + LEARN_AHEAD:
-            self._learning[(card.deck, card.id)] = (card, after.due)
+        again = reask(review.after, at)
+        if again is not None:
+            self._learning[(card.deck, card.id)] = (card, again)
         return review
 
     def undo(self) -> Review | None:

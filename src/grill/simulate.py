@@ -38,9 +38,11 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Protocol
 
 from grill.clock import study_day
-from grill.model import CardState, Phase, Rating
+from grill.config import Settings
+from grill.model import CardState, Rating
 from grill.odds import at_least, poisson_binomial
 from grill.plan import Deadline
+from grill.queue import pick, reask
 from grill.scheduler import Scheduler
 
 __all__ = [
@@ -70,9 +72,12 @@ MEMORY_MODELS = ("fsrs", "exp", "fast", "slow")
 START = datetime(2026, 1, 5, tzinfo=UTC)
 """Simulated study starts here (a Monday); only differences of times matter."""
 
-_LEARN_AHEAD = timedelta(minutes=20)
 _SECONDS_PER_ANSWER = 60
 _MAX_SESSION_REVIEWS = 1000
+
+
+_SETTINGS = Settings()
+"""grill's default settings: the simulated drill is the one a new user gets."""
 
 
 @dataclass(frozen=True)
@@ -81,11 +86,11 @@ class Scenario:
 
     cards: int = 45
     days: int = 14
-    target: int = 28
-    new_per_day: int = 15
+    target: int = _SETTINGS.target
+    new_per_day: int = _SETTINGS.new_per_day
     learners: int = 12
     seed: int = 1
-    desired_retention: float = 0.9
+    desired_retention: float = _SETTINGS.desired_retention
     session_hour: int = 18
     caps: tuple[int | None, ...] = (3, 5, 8, 12, 18, None)
     """Daily review caps to run each schedule under (None: no cap)."""
@@ -282,8 +287,7 @@ class FsrsPolicy:
         state = self.states.get(card) or self.scheduler.new_state("sim", str(card), now)
         state = self.scheduler.review(state, rating, now)
         self.states[card] = state
-        learning = state.phase in (Phase.LEARNING, Phase.RELEARNING)
-        return state.due if learning and state.due <= now + _LEARN_AHEAD else None
+        return reask(state, now)
 
 
 def _by_due(state: CardState) -> datetime:
@@ -474,18 +478,16 @@ def _session(
 
 
 def _pick(queue: list[int], learning: dict[int, datetime], now: datetime) -> int | None:
-    soonest = min(learning.items(), key=lambda kv: kv[1], default=None)
-    if soonest is not None and soonest[1] <= now:
-        del learning[soonest[0]]
-        return soonest[0]
-    if queue:
-        card = queue.pop(0)
-        learning.pop(card, None)
-        return card
-    if soonest is not None and soonest[1] <= now + _LEARN_AHEAD:
-        del learning[soonest[0]]
-        return soonest[0]
-    return None
+    """grill.queue.pick, taking the card out of the session's lists."""
+    chosen = pick(queue, learning, now)
+    if chosen is None:
+        return None
+    if chosen.learning:
+        del learning[chosen.key]
+    else:
+        queue.pop(0)
+        learning.pop(chosen.key, None)
+    return chosen.key
 
 
 def _days(moment: datetime) -> float:
