@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from grill.memory import Component, MemoryFit, Trace, components
+from grill.memory import Component, Forecaster, MemoryFit, Trace, components
 from grill.model import CardState, Deck
 from grill.odds import at_least, poisson_binomial
 from grill.scheduler import Scheduler
@@ -33,6 +33,7 @@ __all__ = [
     "at_least",
     "forecast",
     "forecast_for",
+    "forecast_with",
     "poisson_binomial",
     "predicted_score",
     "readiness",
@@ -244,7 +245,14 @@ def forecast(
     deck: Deck, traces: Sequence[Trace | None], fitted: MemoryFit, at: datetime, target: int
 ) -> Readiness:
     """Readiness of `deck` at `at` under a fitted memory; `traces` in deck card order."""
-    comps = components(fitted, traces, at)
+    return forecast_with(deck, Forecaster(fitted, traces), at, target)
+
+
+def forecast_with(deck: Deck, forecaster: Forecaster, at: datetime, target: int) -> Readiness:
+    """`forecast` from a Forecaster made once for the deck's traces (in deck card order), for
+    readiness at many moments."""
+    traces = forecaster.traces
+    comps = forecaster.at(at)
     mean = [sum(c.weight * c.chances[i] for c in comps) for i in range(len(traces))]
     chances = {
         cid: p

@@ -14,7 +14,7 @@ P(score >= target).
 
 from grill.memory.events import Trace, Trial, traces, trials
 from grill.memory.fitting import MIN_TRIALS, Candidate, Evaluation, MemoryFit, default_fit, fit
-from grill.memory.forecast import COLD_GAP, Component, components
+from grill.memory.forecast import COLD_GAP, Component, Forecaster, components
 
 __all__ = [
     "COLD_GAP",
@@ -22,6 +22,7 @@ __all__ = [
     "Candidate",
     "Component",
     "Evaluation",
+    "Forecaster",
     "MemoryFit",
     "Trace",
     "Trial",

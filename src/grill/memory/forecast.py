@@ -12,6 +12,7 @@ minutes ago is not known cold, and a card failed today is as weak as its new mem
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,7 +20,7 @@ from datetime import datetime
 from grill.memory.events import Trace
 from grill.memory.fitting import Candidate, MemoryFit
 
-__all__ = ["COLD_GAP", "Component", "components"]
+__all__ = ["COLD_GAP", "Component", "Forecaster", "components"]
 
 COLD_GAP = 0.5
 """Days: recall is never counted from sooner than this after a card's last review."""
@@ -46,41 +47,66 @@ def components(
     fit: MemoryFit, traces: Sequence[Trace | None], at: datetime
 ) -> tuple[Component, ...]:
     """Each card's chance of cold recall at `at` under each component of `fit` (a card
-    without a trace, or first reviewed after `at`, has chance 0). Components are the heaviest
-    holding 99.9% of the weight (at most 40), renormalised.
+    without a trace, or first reviewed after `at`, has chance 0); see `Forecaster`."""
+    return Forecaster(fit, traces).at(at)
 
-    kappa's evidence comes from the gaps the log has seen; a forecast whose median gap since
-    the last review is `stretch` times the log's reach weakens it by that factor: what a log of
-    one-day gaps says about a week later is less sure than what it says about tomorrow."""
-    cut = [None if t is None else t.upto(sum(1 for a in t.at if a <= at)) for t in traces]
-    known = [t for t in cut if t is not None and len(t)]
-    gaps = sorted(t.elapsed(at) for t in known)
-    horizon = gaps[len(gaps) // 2] if gaps else 0.0
-    stretch = max(1.0, horizon / max(fit.reach, 0.5))
-    pairs = sorted(
-        ((c.weight * w, c, k) for c in fit.candidates for k, w in c.posterior(stretch)),
-        key=lambda x: -x[0],
-    )
-    chosen: list[tuple[float, Candidate, float]] = []
-    mass = 0.0
-    for weight, cand, kappa in pairs:
-        if mass >= _MASS or len(chosen) >= _MAX_COMPONENTS:
-            break
-        chosen.append((weight, cand, kappa))
-        mass += weight
-    strengths: dict[str, list[float]] = {}
-    for _, cand, _ in chosen:
+
+class Forecaster:
+    """One fit and one deck's traces, forecast at any number of moments: each candidate replays
+    the traces once (a replay is causal, so a moment's state is the one after its last review
+    before that moment).
+
+    Components are the heaviest holding 99.9% of the weight (at most 40), renormalised. kappa's
+    evidence comes from the gaps the log has seen; a forecast whose median gap since the last
+    review is `stretch` times the log's reach weakens it by that factor (what a log of one-day
+    gaps says about a week later is less sure than what it says about tomorrow), and by the
+    fit's dispersion (how much worse than chance the mixture predicted the later reviews)."""
+
+    def __init__(self, fit: MemoryFit, traces: Sequence[Trace | None]) -> None:
+        self.fit = fit
+        self.traces = list(traces)
+        self._known = [t for t in self.traces if t is not None and len(t)]
+        self._strengths: dict[str, dict[tuple[str, str], list[float]]] = {}
+
+    def _replay(self, cand: Candidate) -> dict[tuple[str, str], list[float]]:
         name = cand.model.name
-        if name not in strengths:
-            strengths[name] = [row[-1] for row in cand.model.strengths(known)]
-    out = []
-    for weight, cand, kappa in chosen:
-        last = iter(strengths[cand.model.name])
-        chances = tuple(
-            0.0
-            if t is None or not len(t)
-            else cand.model.recall(next(last), max(t.elapsed(at), COLD_GAP), kappa)
-            for t in cut
+        if name not in self._strengths:
+            rows = cand.model.strengths(self._known)
+            self._strengths[name] = {t.key: row for t, row in zip(self._known, rows, strict=True)}
+        return self._strengths[name]
+
+    def at(self, at: datetime) -> tuple[Component, ...]:
+        counts = [0 if t is None else bisect_right(t.at, at) for t in self.traces]
+        gaps = sorted(
+            (at - t.at[n - 1]).total_seconds() / 86400
+            for t, n in zip(self.traces, counts, strict=True)
+            if t is not None and n
         )
-        out.append(Component(cand.model.name, kappa, weight / mass, chances))
-    return tuple(out)
+        horizon = gaps[len(gaps) // 2] if gaps else 0.0
+        stretch = max(1.0, horizon / max(self.fit.reach, 0.5)) * max(1.0, self.fit.dispersion)
+        pairs = sorted(
+            ((c.weight * w, c, k) for c in self.fit.candidates for k, w in c.posterior(stretch)),
+            key=lambda x: -x[0],
+        )
+        chosen: list[tuple[float, Candidate, float]] = []
+        mass = 0.0
+        for weight, cand, kappa in pairs:
+            if mass >= _MASS or len(chosen) >= _MAX_COMPONENTS:
+                break
+            chosen.append((weight, cand, kappa))
+            mass += weight
+        out = []
+        for weight, cand, kappa in chosen:
+            replayed = self._replay(cand)
+            chances = tuple(
+                0.0
+                if t is None or not n
+                else cand.model.recall(
+                    replayed[t.key][n - 1],
+                    max((at - t.at[n - 1]).total_seconds() / 86400, COLD_GAP),
+                    kappa,
+                )
+                for t, n in zip(self.traces, counts, strict=True)
+            )
+            out.append(Component(cand.model.name, kappa, weight / mass, chances))
+        return tuple(out)

@@ -20,10 +20,10 @@ from typing import Any, BinaryIO, TextIO
 from grill import personal
 from grill.clock import DAY_ROLLOVER_HOUR, study_day, to_utc
 from grill.config import Settings
-from grill.memory import MemoryFit, Trace
+from grill.memory import Forecaster, MemoryFit, Trace
 from grill.model import Card, CardState, Deck, Library, Mode, Rating, Review, SessionRecord
 from grill.plan import Deadline
-from grill.readiness import Readiness, forecast_for
+from grill.readiness import Readiness, forecast_for, forecast_with
 from grill.store import Store
 
 __all__ = [
@@ -391,10 +391,11 @@ def _history(
     start = max(first, today - timedelta(days=HISTORY_DAYS - 1))
     points = []
     day = first
+    forecaster = Forecaster(fitted, [by_card.get(cid) for cid in deck.cards.ids])
     while day <= today:
         end = min(day + timedelta(days=1), now)
         if day >= start:
-            ready = forecast_for(deck, by_card, fitted, end, target)
+            ready = forecast_with(deck, forecaster, end, target)
             points.append(ReadinessPoint(day.date(), ready.expected, ready.p_target, ready.studied))
         day += timedelta(days=1)
     return tuple(points)
