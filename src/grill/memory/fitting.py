@@ -27,7 +27,7 @@ The result, `MemoryFit`, is a mixture over (candidate, kappa); grill.memory.fore
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
@@ -156,9 +156,6 @@ class MemoryFit:
     notes: tuple[str, ...] = field(default=())
     speed: float = 1.0
     reach: float = 1.0
-    dispersion: float = 1.0
-    """How much worse than chance the mixture predicted the later reviews (>= 1; `_dispersion`):
-    kappa's evidence is weakened by this factor in a forecast (forecast.py)."""
     """Days: the longest gaps the log has seen (90th percentile of the cross-day gaps). A
     forecast further out than this weakens kappa's evidence in proportion (forecast.py)."""
     """How fast this person forgets against FSRS's average learner, at their own review gaps:
@@ -189,7 +186,6 @@ class MemoryFit:
             "notes": list(self.notes),
             "speed": round(self.speed, 4),
             "reach": round(self.reach, 4),
-            "dispersion": round(self.dispersion, 4),
         }
 
     @classmethod
@@ -209,7 +205,6 @@ class MemoryFit:
             notes=tuple(str(n) for n in data.get("notes") or ()),  # type: ignore[attr-defined]
             speed=float(data.get("speed", 1.0)),  # type: ignore[arg-type]
             reach=float(data.get("reach", 1.0)),  # type: ignore[arg-type]
-            dispersion=float(data.get("dispersion", 1.0)),  # type: ignore[arg-type]
         )
         total = sum(c.weight for c in fit_.candidates)
         if not fit_.candidates or not math.isfinite(total) or abs(total - 1) > 1e-3:
@@ -265,7 +260,7 @@ def _fit(all_traces: Sequence[Trace], now: datetime, say: Callable[[str], None])
     say("fitting FSRS to your reviews")
     models = _fit_models(all_traces, len(evidence))
     say("checking each model against your later reviews")
-    scores, evals, ref, preds, ends = _split_scores(all_traces, evidence, tau)
+    scores, evals, ref = _split_scores(all_traces, evidence, tau)
     logw = [scores.get(m.name, 0.0) for m in models]
     top = max(logw)
     raw = [math.exp(x - top) for x in logw]
@@ -275,7 +270,6 @@ def _fit(all_traces: Sequence[Trace], now: datetime, say: Callable[[str], None])
         for m, w in zip(models, weights, strict=True)
     )
     speed = _speed(all_traces, evidence, candidates)
-    dispersion = _dispersion(preds, ends, {m.name: w for m, w in zip(models, weights, strict=True)})
     gaps = sorted(t.elapsed for t in evidence)
     reach = gaps[int(0.9 * (len(gaps) - 1))]
     return MemoryFit(
@@ -287,7 +281,6 @@ def _fit(all_traces: Sequence[Trace], now: datetime, say: Callable[[str], None])
         ref,
         speed=speed,
         reach=reach,
-        dispersion=dispersion,
     )
 
 
@@ -468,18 +461,13 @@ def _predictive(
 # ---------------------------------------------------------------- time-series split
 
 
-_Preds = dict[str, list[tuple[float, bool]]]
-
-
 def _split_scores(
     all_traces: Sequence[Trace], evidence: Sequence[Trial], tau: float
-) -> tuple[dict[str, float], dict[str, Evaluation], Evaluation | None, _Preds, list[int]]:
+) -> tuple[dict[str, float], dict[str, Evaluation], Evaluation | None]:
     """Each candidate's tempered log-likelihood of the reviews after each cut, fitted on the
-    reviews before it; with the calibration of those predictions, the predictions themselves
-    and where each cut's block of them ends."""
+    reviews before it; with the calibration of those predictions."""
     cuts = [evidence[int(f * len(evidence))].at for f in _SPLITS]
-    preds: _Preds = {}
-    ends: list[int] = []
+    preds: dict[str, list[tuple[float, bool]]] = {}
     window = MAX_TRIALS // len(cuts)
     for i, cut in enumerate(cuts):
         end = cuts[i + 1] if i + 1 < len(cuts) else None
@@ -499,32 +487,12 @@ def _split_scores(
             preds.setdefault(name, []).extend(
                 zip((clip(float(x)) for x in p), outcomes, strict=True)
             )
-        ends.append(len(preds["average"]))
     scores = {
         name: sum(math.log(p if y else 1 - p) for p, y in rows) / tau
         for name, rows in preds.items()
     }
     evals = {name: _evaluation(rows) for name, rows in preds.items()}
-    return scores, evals, evals.get("average"), preds, ends
-
-
-def _dispersion(preds: _Preds, ends: Sequence[int], weights: Mapping[str, float]) -> float:
-    """How far the mixture's predicted recall missed the recall observed after each cut, in
-    binomial standard deviations, squared and averaged over the cuts: about 1 when the
-    mixture is as right as chance allows; more when the person's memory strays from every
-    candidate, and the time scale's evidence is then weakened by as much."""
-    if not ends:
-        return 1.0
-    zs = []
-    start = 0
-    for end in ends:
-        p = [sum(w * preds[name][i][0] for name, w in weights.items()) for i in range(start, end)]
-        y = [preds["average"][i][1] for i in range(start, end)]
-        var = sum(x * (1 - x) for x in p)
-        if var > 0:
-            zs.append((sum(y) - sum(p)) ** 2 / var)
-        start = end
-    return max(1.0, sum(zs) / len(zs)) if zs else 1.0
+    return scores, evals, evals.get("average")
 
 
 def _evaluation(rows: Sequence[tuple[float, bool]]) -> Evaluation:

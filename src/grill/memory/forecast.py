@@ -59,8 +59,7 @@ class Forecaster:
     Components are the heaviest holding 99.9% of the weight (at most 40), renormalised. kappa's
     evidence comes from the gaps the log has seen; a forecast whose median gap since the last
     review is `stretch` times the log's reach weakens it by that factor (what a log of one-day
-    gaps says about a week later is less sure than what it says about tomorrow), and by the
-    fit's dispersion (how much worse than chance the mixture predicted the later reviews)."""
+    gaps says about a week later is less sure than what it says about tomorrow)."""
 
     def __init__(self, fit: MemoryFit, traces: Sequence[Trace | None]) -> None:
         self.fit = fit
@@ -83,7 +82,7 @@ class Forecaster:
             if t is not None and n
         )
         horizon = gaps[len(gaps) // 2] if gaps else 0.0
-        stretch = max(1.0, horizon / max(self.fit.reach, 0.5)) * max(1.0, self.fit.dispersion)
+        stretch = max(1.0, horizon / max(self.fit.reach, 0.5))
         pairs = sorted(
             ((c.weight * w, c, k) for c in self.fit.candidates for k, w in c.posterior(stretch)),
             key=lambda x: -x[0],
