@@ -42,9 +42,10 @@ def render_memory(console: Console, fitted: MemoryFit, sentence: str) -> None:
     best = max(fitted.candidates, key=lambda c: c.weight)
     if best.evaluation is not None and best.evaluation.bins:
         bins = Table(
-            title="Predicted against observed recall on your later reviews "
-            f"({_NAMES.get(best.model.name, best.model.name)})",
+            title="Predicted and observed recall, later reviews",
             title_justify="left",
+            caption=f"predicted by: {_NAMES.get(best.model.name, best.model.name)}",
+            caption_justify="left",
         )
         bins.add_column("predicted", justify="right")
         bins.add_column("observed", justify="right")
