@@ -46,6 +46,7 @@ def render_memory(console: Console, fitted: MemoryFit, sentence: str) -> None:
             title_justify="left",
             caption=f"predicted by: {_NAMES.get(best.model.name, best.model.name)}",
             caption_justify="left",
+            min_width=50,
         )
         bins.add_column("predicted", justify="right")
         bins.add_column("observed", justify="right")
