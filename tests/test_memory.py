@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -285,3 +287,34 @@ def test_grill_doctor_checks_the_stored_fit() -> None:
     shown = CliRunner().invoke(app, ["doctor"])
     assert shown.exit_code == 0  # the database is fine; the fit is refused and not used
     assert re.search(r"memory +REFUSED: FSRS parameter w\[20\] = 5.0 is outside", shown.stdout)
+
+
+def test_after_a_drill_the_refit_runs_in_the_background(
+    monkeypatch: pytest.MonkeyPatch, grill_home: Path
+) -> None:
+    import subprocess
+    import sys
+    import time
+
+    _review_days(3, fail=False)
+    env = {k: v for k, v in os.environ.items() if k != "GRILL_NO_BACKGROUND"}
+    env["GRILL_NOW"] = (START + timedelta(days=3)).isoformat()
+    done = subprocess.run(
+        [sys.executable, "-m", "grill", "drill", "--new", "1", "--limit", "1"],
+        input="an answer\n3\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    deadline = time.monotonic() + 60
+    stored = None
+    while time.monotonic() < deadline:
+        with Store.open() as store:
+            stored = store.memory_fit()
+        if stored is not None:
+            break
+        time.sleep(0.5)
+    assert stored is not None and stored[1] >= 30
