@@ -1,0 +1,204 @@
+"""A rubric derived from a card's own text, for decks nobody has written a rubric for.
+
+`grill decks new --from-csv` calls `derive_rubric` for each card: the short answer is split into
+its items (at `;`, `,`, `→`, `—` and sentence ends; a bracket is an alternative wording of its
+item), each item becomes a key point, and the point's phrasings are derived from the item's words
+as the grader reads them (lexicon forms, numbers with their kind):
+
+- filler and hedges ("typically", "some", "e.g.") are dropped, and so are words the question
+  already says ("Compute cost of doubling batch?" -> "linear", not "batch"): a candidate seldom
+  repeats the question;
+- words that any answer in the field uses (`GENERIC`: loss, model, training) are optional;
+- of the k words left, any ceil(k/2) in one sentence state the point (every number is always
+  needed, and so is a negator: "no loss scaling" is a claim about absence), and the whole item is
+  kept as one more phrasing so the grader's swap and number checks see its full statement.
+
+A bare "yes"/"no" item is not a point: the grader already flags the opposite verdict word. The
+rubric is marked `generated: true` until a person has reviewed it; `rubric_warnings` says which
+cards will grade poorly and why. Everything here is plain data the author can edit in the YAML.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from typing import Any
+
+from grill.grader import _SWAP_WORDS, correct_needed, normalise
+
+__all__ = ["GENERIC", "common_words", "derive_rubric", "items_of", "rubric_warnings"]
+
+GENERIC = frozenset({"loss", "model", "train", "training", "step"})
+_ABSENT = frozenset({"miss", "absent", "disabl", "lack"})  # "missing clip" = "no clip"
+_HEDGES = frozenset(
+    "typically usually often some even very e g eg etc also actual just quite roughly about"
+    " around approximately common commonly or only too all whole".split()
+)
+_PREPOSITIONS = frozenset(
+    "from to by per toward towards with in on of for at into over than as via".split()
+)
+_VERDICT = frozenset({"yes", "no", "yep", "nope"})
+_TAIL = re.compile(r"\s+(?:so that|so|because|while|which|since)\s+.*$")
+_SPLIT = re.compile(r"\s*(?:;|→|->|—|–(?=\s)|,|\.(?=\s|$)|\n)\s*")
+_BRACKET = re.compile(r"\(([^()]*)\)")
+_MAX_PHRASES = 12
+_QUALIFIER = re.compile(r"(?i)^(?:plus|also|optionally|sometimes|and also)\b")
+
+
+def items_of(answer: str) -> list[tuple[str, list[str]]]:
+    """The short answer's items, each with its bracketed alternative wordings."""
+    out: list[tuple[str, list[str]]] = []
+    for part in _SPLIT.split(answer):
+        alternatives = [a.strip() for a in _BRACKET.findall(part) if a.strip()]
+        main = _TAIL.sub("", " ".join(_BRACKET.sub(" ", part).split())).strip(" .")
+        if main or alternatives:
+            out.append((main or alternatives.pop(0), alternatives))
+    return out
+
+
+def _words(text: str, drop: frozenset[str]) -> list[str]:
+    """The item's words as the grader reads them, each one that reads back as itself."""
+    out: list[str] = []
+    for sentence in normalise(text):
+        for word in sentence:
+            if word in drop or word in _HEDGES or word in _PREPOSITIONS or word in out:
+                continue
+            word = "not" if word in _ABSENT else word
+            if word not in out and (word.startswith("{") or normalise(word) == [[word]]):
+                out.append(word)
+    return out
+
+
+def _load_bearing(word: str) -> bool:
+    """A number, a negator or a word with an opposite (high/low, fp16/bf16, old/new, ...):
+    dropping it would let the opposite statement match."""
+    return word.startswith("{") or word == "not" or word in _SWAP_WORDS
+
+
+def _phrases(words: list[str], common: frozenset[str] = frozenset()) -> list[str]:
+    """Any ceil(k/2) of the k words that carry the item, plus the whole item.
+
+    Load-bearing words are always needed; a phrasing of one word only when that word is rare in
+    the deck (not in `common`), so "batch" alone never stands for "bad batch".
+    """
+    fixed = [w for w in words if _load_bearing(w)]
+    free = [w for w in words if w not in fixed and w not in GENERIC]
+    if not free and not fixed:
+        free = [w for w in words if w in GENERIC]
+    need = math.ceil(len(free) / 2) if free else 0
+    if fixed and len(free) <= 1:
+        need = len(free)
+    out = [
+        " ".join(fixed + list(c))
+        for c in itertools.combinations(free, need)
+        if len(fixed) + len(c) > 1 or not (set(c) & common)
+    ]
+    whole = " ".join(w for w in words if w not in GENERIC) or " ".join(words)
+    if whole not in out:
+        out.append(whole)
+    if fixed == ["not"] and len(free) <= 1:
+        out.append("(nothing|none)")  # "nothing extra" said as "none"
+    return [p for p in out if p][:_MAX_PHRASES]
+
+
+_CLAUSE = re.compile(r"\s*(?:[.;:!?]+(?=\s|$)|,|—|–(?=\s)|\band\b|\bbut\b|\bthen\b)\s*")
+_NEGATED_CLAUSE = frozenset({"not"})
+
+
+def _restatements(
+    words: list[str], explanation: str | None, asked: frozenset[str], common: frozenset[str]
+) -> list[str]:
+    """Pairs of the rare words of each explanation clause that restates the item.
+
+    A clause restates an item when it shares one of the item's rare words; a clause that
+    negates ("the first response is not to restart") restates nothing. The pairs keep the
+    clause's load-bearing words, so a restatement cannot flip a direction.
+    """
+    if not explanation:
+        return []
+    rare = {w for w in words if w not in common and w not in GENERIC and not w.startswith("{")}
+    out: list[str] = []
+    for clause in _CLAUSE.split(explanation):
+        found = _words(clause, asked)
+        if not rare & set(found) or _NEGATED_CLAUSE & set(found):
+            continue
+        fixed = [w for w in found if _load_bearing(w)]
+        free = [w for w in found if w not in fixed and w not in GENERIC and w not in common]
+        if len(fixed) + len(free) < 2:
+            continue
+        size = max(0, 2 - len(fixed))
+        for combo in itertools.combinations(free, size):
+            phrase = " ".join(fixed + list(combo))
+            if phrase not in out:
+                out.append(phrase)
+    return out[:_MAX_PHRASES]
+
+
+def _slug(text: str, taken: set[str]) -> str:
+    base = "-".join(re.findall(r"[a-z0-9]+", text.lower())[:3]) or "point"
+    slug, n = base, 2
+    while slug in taken:
+        slug, n = f"{base}-{n}", n + 1
+    taken.add(slug)
+    return slug
+
+
+def common_words(texts: list[str], share: float = 0.2) -> frozenset[str]:
+    """Words found in more than `share` of the texts (at least 3): too common to stand alone."""
+    counts: dict[str, int] = {}
+    for text in texts:
+        for word in {w for s in normalise(text) for w in s}:
+            counts[word] = counts.get(word, 0) + 1
+    floor = max(3, int(share * len(texts)))
+    return frozenset(w for w, n in counts.items() if n >= floor)
+
+
+def derive_rubric(
+    question: str,
+    answer: str,
+    explanation: str | None = None,
+    common: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """A rubric as deck data, derived from the card's own text (see the module docstring).
+
+    `common`: the deck's common words (`common_words`). Always has at least one point: with
+    nothing to derive from, the whole answer is the phrase.
+    """
+    asked = frozenset(w for s in normalise(question) for w in s)
+    taken: set[str] = set()
+    points: list[dict[str, Any]] = []
+    secondary = 0
+    for main, alternatives in items_of(answer):
+        words = _words(main, asked) or _words(main, frozenset())
+        if not words or set(words) <= _VERDICT:
+            continue
+        match = _phrases(words, common)
+        for alt in alternatives:
+            match += [p for p in _phrases(_words(alt, frozenset()), common) if p not in match]
+        restated = _restatements(words, explanation, asked, common)
+        match += [p for p in restated if p not in match]
+        if match:
+            points.append({"id": _slug(main, taken), "says": main, "match": match})
+            secondary += _QUALIFIER.match(main) is not None
+    if not points:
+        fallback = " ".join(w for s in normalise(answer) for w in s) or "answer"
+        points.append({"id": "answer", "says": answer.strip() or "answer", "match": [fallback]})
+    out: dict[str, Any] = {"generated": True, "points": points}
+    primary = len(points) - secondary
+    if secondary and primary and correct_needed(primary) != correct_needed(len(points)):
+        out["correct"] = correct_needed(primary)  # "plus ..." qualifies, it is not needed
+    return out
+
+
+def rubric_warnings(answer: str, points: list[dict[str, Any]]) -> list[str]:
+    """Why a derived rubric will grade poorly, in words for the deck's author."""
+    words = [w for s in normalise(answer) for w in s if not w.startswith("{")]
+    warnings: list[str] = []
+    if not words:
+        warnings.append("the answer has no words to derive key points from (only numbers?)")
+    elif len(words) == 1 and len(points) == 1:
+        warnings.append(
+            f"the answer is one word ({words[0]!r}): only that word is accepted; add phrasings"
+        )
+    return warnings
