@@ -9,13 +9,21 @@ as the grader reads them (lexicon forms, numbers with their kind):
   already says ("Compute cost of doubling batch?" -> "linear", not "batch"): a candidate seldom
   repeats the question;
 - words that any answer in the field uses (`GENERIC`: loss, model, training) are optional;
-- of the k words left, any ceil(k/2) in one sentence state the point (every number is always
-  needed, and so is a negator: "no loss scaling" is a claim about absence), and the whole item is
-  kept as one more phrasing so the grader's swap and number checks see its full statement.
+- of the k words left, any ceil(k/2) in one sentence state the point; load-bearing words are
+  always needed: numbers, negators ("no loss scaling"; "missing clip" reads as "no clip") and
+  words with an opposite in the grader's swap table (high/low, old/new, fp16/bf16); a phrasing
+  of one word only when the word is rare in the deck (`common_words`); the whole item is kept
+  as one more phrasing so the grader's swap and number checks see its full statement;
+- each explanation clause that shares a rare word with the item restates it: pairs of its rare
+  words are phrasings too (a clause that negates restates nothing).
 
-A bare "yes"/"no" item is not a point: the grader already flags the opposite verdict word. The
-rubric is marked `generated: true` until a person has reviewed it; `rubric_warnings` says which
-cards will grade poorly and why. Everything here is plain data the author can edit in the YAML.
+Each number the answer gives a word ("2-8k steps", "10x average") yields a misconception: that
+word with a number more than twice as far off ("= {16000-1000000000} step"). Items joined by
+arrows ("warmup → descent → plateau") are a sequence: the rubric's `order`, so the grader flags
+them said out of order. A bare "yes"/"no" item is not a point: the grader already flags the
+opposite verdict word. The rubric is marked `generated: true` until a person has reviewed it;
+`rubric_warnings` says which cards will grade poorly and why. Everything derived is plain data
+the author can edit in the YAML.
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ _TAIL = re.compile(r"\s+(?:so that|so|because|while|which|since)\s+.*$")
 _SPLIT = re.compile(r"\s*(?:;|→|->|—|–(?=\s)|,|\.(?=\s|$)|\n)\s*")
 _BRACKET = re.compile(r"\(([^()]*)\)")
 _MAX_PHRASES = 12
+_SEQUENCE = re.compile(r"→|->")
 _QUALIFIER = re.compile(r"(?i)^(?:plus|also|optionally|sometimes|and also)\b")
 
 
@@ -135,6 +144,39 @@ def _restatements(
     return out[:_MAX_PHRASES]
 
 
+_NUMBER = re.compile(r"^\{(?P<lo>[\d.]+)(?:-(?P<hi>[\d.]+))?(?P<kind>[%x]?)\}$")
+_FAR = 2.0  # a number beyond this factor of the card's own is a wrong number
+_HUGE = 1e9
+
+
+def _show(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:.4g}"
+
+
+def _number_checks(item: str) -> list[str]:
+    """Misconception phrases for a number far outside the one the item gives its word.
+
+    "2-8k steps" -> "= {0-1000} step", "= {16000-1000000000} step": the same word with a number
+    off by more than a factor of two, as the standard's "not 2-8, not 200k".
+    """
+    out: list[str] = []
+    for sentence in normalise(item):
+        for i, token in enumerate(sentence):
+            m = _NUMBER.match(token)
+            after = [w for w in sentence[i + 1 : i + 3] if w not in _PREPOSITIONS]
+            if not m or not after or after[0].startswith("{") or after[0] in _HEDGES:
+                continue
+            lo, kind = float(m["lo"]), m["kind"]
+            hi = float(m["hi"] or m["lo"])
+            word = after[0]
+            if lo > 0:
+                out.append(f"= {{0-{_show(lo / _FAR)}{kind}}} {word}")
+            top = _HUGE if kind != "%" else 100.0
+            if 0 < hi and hi * _FAR < top:
+                out.append(f"= {{{_show(hi * _FAR)}-{_show(top)}{kind}}} {word}")
+    return out
+
+
 def _slug(text: str, taken: set[str]) -> str:
     base = "-".join(re.findall(r"[a-z0-9]+", text.lower())[:3]) or "point"
     slug, n = base, 2
@@ -185,6 +227,12 @@ def derive_rubric(
         fallback = " ".join(w for s in normalise(answer) for w in s) or "answer"
         points.append({"id": "answer", "says": answer.strip() or "answer", "match": [fallback]})
     out: dict[str, Any] = {"generated": True, "points": points}
+    numbers = [c for main, _ in items_of(answer) for c in _number_checks(main)]
+    if numbers:
+        says = f"a number far from the card's own ({answer.strip()})"
+        out["wrong"] = [{"id": "number-out-of-range", "says": says, "match": numbers}]
+    if _SEQUENCE.search(answer) and len(points) > 1:
+        out["order"] = [p["id"] for p in points]  # "a → b → c" is a sequence
     primary = len(points) - secondary
     if secondary and primary and correct_needed(primary) != correct_needed(len(points)):
         out["correct"] = correct_needed(primary)  # "plus ..." qualifies, it is not needed
