@@ -10,6 +10,7 @@ prints the report and exits 1 when a floor of issue 4 is missed (90% correct-vs-
 90% of trap answers rejected). `-v` also lists every disagreement with its answer text.
 `--csv` grades against the deck `grill decks new --from-csv` makes from that CSV instead of the
 built-in deck: each row's card is found by its number (the CSV's row order), case rows are left out.
+`--pin` writes the tuning sets' current verdicts to pinned.json, the regression test's reference.
 """
 
 from __future__ import annotations
@@ -30,12 +31,16 @@ from grill.model import Library
 __all__ = [
     "FLOOR_BINARY",
     "FLOOR_TRAPS",
+    "PINNED",
+    "TUNING",
     "Report",
     "Row",
     "csv_library",
     "evaluate",
     "load_rows",
     "main",
+    "pin",
+    "verdict_letters",
 ]
 
 FLOOR_BINARY = 0.90
@@ -216,13 +221,39 @@ def evaluate(library: Library, rows: Sequence[Row], ids: dict[str, str] | None =
     return report
 
 
+PINNED = Path(__file__).with_name("pinned.json")
+TUNING = ("dev", "dev2", "dev3", "dev4", "dev5", "fresh1")
+_LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
+
+
+def verdict_letters(report: Report) -> str:
+    """One letter per row (c, p, w): the verdicts a tuning set is pinned at."""
+    return "".join(_LETTER[o.verdict] for o in report.outcomes)
+
+
+def pin(names: Sequence[str] = TUNING) -> dict[str, str]:
+    """Write the current verdicts of the tuning sets to pinned.json and return them."""
+    library = load_library(user_decks=False)
+    here = Path(__file__).parent
+    pins = {n: verdict_letters(evaluate(library, load_rows(here / f"{n}.jsonl"))) for n in names}
+    PINNED.write_text(json.dumps(pins, indent=1) + "\n", encoding="utf-8")
+    return pins
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Agreement of the grader with a labelled set.")
-    parser.add_argument("files", nargs="+", type=Path, help="labelled JSON-lines files")
+    parser.add_argument("files", nargs="*", type=Path, help="labelled JSON-lines files")
+    parser.add_argument(
+        "--pin", action="store_true", help="pin the tuning sets at their current verdicts"
+    )
     parser.add_argument("--deck", action="append", default=[], type=Path, help="extra deck file")
     parser.add_argument("--csv", type=Path, help="grade against a deck made from this CSV")
     parser.add_argument("-v", "--verbose", action="store_true", help="show each disagreement")
     args = parser.parse_args(argv)
+    if args.pin:
+        for name, letters in pin().items():
+            print(f"pinned {name}: {len(letters)} verdicts")
+        return 0
     library = load_library(args.deck, user_decks=False)
     ids = None
     if args.csv:
