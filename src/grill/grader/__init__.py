@@ -160,6 +160,7 @@ from rapidfuzz.distance import OSA
 
 from grill.answers import clean_answer
 from grill.errors import NotFoundError, UsageError
+from grill.grader.verdict import correct_needed, verdict_of
 from grill.model import (
     Card,
     Case,
@@ -2192,17 +2193,6 @@ def _number_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]])
 # ---------------------------------------------------------------- grading
 
 
-def correct_needed(points: int) -> int:
-    """The standard's list rule: how many of n points make an answer correct."""
-    if points <= 2:
-        return max(points, 1)
-    if points <= 4:
-        return 2
-    if points <= 6:
-        return 3
-    return math.ceil(points / 2)
-
-
 @dataclass(frozen=True)
 class _Prepared:
     vocab: frozenset[str]
@@ -2309,15 +2299,7 @@ def grade(card: Card, answer: str) -> Grade:
         return result(Verdict.WRONG, 0.0, matched, flags)
     n = len(rubric.points)
     score = min(1.0, (len(matched) + 0.5 * vague) / n) if n else 0.0
-    need = rubric.correct if rubric.correct is not None else correct_needed(n)
-    partial = rubric.partial if rubric.partial is not None else 1
-    ids = {p.id for p in matched}
-    if len(matched) >= need and all(r in ids for r in rubric.requires):
-        verdict = Verdict.CORRECT
-    elif len(matched) >= partial or vague:
-        verdict = Verdict.PARTIAL
-    else:
-        verdict = Verdict.WRONG
+    verdict = verdict_of(rubric, (p.id for p in matched), vague=vague > 0)
     return result(verdict, score, matched, flags)
 
 
