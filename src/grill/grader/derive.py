@@ -34,6 +34,7 @@ import re
 from typing import Any
 
 from grill.grader import _SWAP_WORDS, correct_needed, normalise
+from grill.model import Card
 
 __all__ = ["GENERIC", "common_words", "derive_rubric", "items_of", "rubric_warnings"]
 
@@ -50,6 +51,7 @@ _VERDICT = frozenset({"yes", "no", "yep", "nope"})
 _TAIL = re.compile(r"\s+(?:so that|so|because|while|which|since)\s+.*$")
 _SPLIT = re.compile(r"\s*(?:;|→|->|—|–(?=\s)|,|\.(?=\s|$)|\n)\s*")
 _BRACKET = re.compile(r"\(([^()]*)\)")
+_HELD = re.compile(r"\0(\d+)\0")
 _MAX_PHRASES = 12
 _SEQUENCE = re.compile(r"→|->")
 _QUALIFIER = re.compile(r"(?i)^(?:plus|also|optionally|sometimes|and also)\b")
@@ -58,7 +60,10 @@ _QUALIFIER = re.compile(r"(?i)^(?:plus|also|optionally|sometimes|and also)\b")
 def items_of(answer: str) -> list[tuple[str, list[str]]]:
     """The short answer's items, each with its bracketed alternative wordings."""
     out: list[tuple[str, list[str]]] = []
-    for part in _SPLIT.split(answer):
+    held = _BRACKET.findall(answer)  # a bracket is not split: "(e.g., 10x average)"
+    masked = _BRACKET.sub(lambda m: f"(\0{held.index(m.group(1))}\0)", answer)
+    for part in _SPLIT.split(masked):
+        part = _HELD.sub(lambda m: held[int(m.group(1))], part)
         alternatives = [a.strip() for a in _BRACKET.findall(part) if a.strip()]
         main = _TAIL.sub("", " ".join(_BRACKET.sub(" ", part).split())).strip(" .")
         if main or alternatives:
@@ -132,7 +137,8 @@ def _restatements(
         found = _words(clause, asked)
         if not rare & set(found) or _NEGATED_CLAUSE & set(found):
             continue
-        fixed = [w for w in found if _load_bearing(w)]
+        # the clause's numbers and negators, and the item's own words with an opposite
+        fixed = [w for w in found if _load_bearing(w) and (w not in _SWAP_WORDS or w in words)]
         free = [w for w in found if w not in fixed and w not in GENERIC and w not in common]
         if len(fixed) + len(free) < 2:
             continue
@@ -239,14 +245,23 @@ def derive_rubric(
     return out
 
 
-def rubric_warnings(answer: str, points: list[dict[str, Any]]) -> list[str]:
-    """Why a derived rubric will grade poorly, in words for the deck's author."""
-    words = [w for s in normalise(answer) for w in s if not w.startswith("{")]
-    warnings: list[str] = []
+def rubric_warnings(card: Card) -> list[str]:
+    """Why a card's rubric will grade poorly, in words for the deck's author (empty: no reason).
+
+    Only derived rubrics are judged: a hand-written one says what its author meant.
+    """
+    if not card.rubric.generated:
+        return []
+    words = [w for s in normalise(card.answer) for w in s if not w.startswith("{")]
+    out: list[str] = []
     if not words:
-        warnings.append("the answer has no words to derive key points from (only numbers?)")
-    elif len(words) == 1 and len(points) == 1:
-        warnings.append(
-            f"the answer is one word ({words[0]!r}): only that word is accepted; add phrasings"
+        out.append("the answer gives only numbers: nothing says what they measure; add phrasings")
+    elif len(words) == 1 and not card.explanation:
+        out.append(
+            f"a one-word answer ({card.answer.strip(' .')!r}) and no explanation: only that"
+            " word is accepted; add phrasings"
         )
-    return warnings
+    thin = [p.id for p in card.rubric.points if all(" " not in m for m in p.match)]
+    if len(words) > 1 and len(thin) == len(card.rubric.points) and not card.explanation:
+        out.append(f"each key point is one word ({', '.join(thin)}): paraphrases will be missed")
+    return out
