@@ -120,3 +120,14 @@ def test_the_drill_says_when_a_rubric_is_derived_and_not_yet_reviewed() -> None:
     render_feedback(console, card, grade(card, "4k steps"), Rating.GOOD, intervals)
     first = console.file.getvalue().strip().splitlines()[0]  # type: ignore[attr-defined]
     assert first == "✓ correct  (rubric derived from the card's text, not yet reviewed)"
+
+
+def test_every_rule_is_documented_with_examples() -> None:
+    from grill.grader import swap_ids
+    from grill.grader.context import TRIGGERS
+    from grill.grader.derive import RULES
+
+    doc = (Path(__file__).parents[1] / "docs" / "grader-rules.md").read_text(encoding="utf-8")
+    for rule in [t.id for t in TRIGGERS] + swap_ids() + list(RULES):
+        assert f"`{rule}`" in doc, rule
+    assert all(t.examples for t in TRIGGERS)

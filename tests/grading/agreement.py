@@ -121,6 +121,18 @@ class Report:
         n = len(case)
         return f"  case: verdicts {verdicts}/{n}, red flags {flags}/{n}, parts {parts}/{n}"
 
+    def figures(self) -> dict[str, float]:
+        """The headline shares, for scripts (`--json`, scripts/ablate)."""
+        case = [o for o in self.outcomes if o.row.card == "spike"]
+        return {
+            "answers": self.total,
+            "correct_vs_not": self.binary,
+            "exact": self.three_way,
+            "false_not_accepted": self.traps_not_accepted,
+            "correct_accepted": self.correct_accepted,
+            "case_verdicts": sum(o.verdict == o.row.label for o in case),
+        }
+
     def disagreements(self) -> list[Outcome]:
         return [o for o in self.outcomes if o.verdict != o.row.label]
 
@@ -248,6 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--deck", action="append", default=[], type=Path, help="extra deck file")
     parser.add_argument("--csv", type=Path, help="grade against a deck made from this CSV")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("-v", "--verbose", action="store_true", help="show each disagreement")
     args = parser.parse_args(argv)
     if args.pin:
@@ -261,6 +274,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ok = True
     for path in args.files:
         report = evaluate(library, load_rows(path), ids)
+        if args.json:
+            print(json.dumps({"set": str(path), **report.figures()}))
+            continue
         print(report.format(str(path), args.verbose))
         ok = ok and report.passes()
     return 0 if ok else 1

@@ -34,9 +34,22 @@ import re
 from typing import Any
 
 from grill.grader import _SWAP_WORDS, correct_needed, normalise
+from grill.grader.context import disabled
 from grill.model import Card
 
-__all__ = ["GENERIC", "common_words", "derive_rubric", "items_of", "rubric_warnings"]
+__all__ = ["GENERIC", "RULES", "common_words", "derive_rubric", "items_of", "rubric_warnings"]
+
+# The derivation's own rules, by id: each can be turned off for an ablation run
+# (`GRILL_GRADER_WITHOUT`, see grill.grader.context).
+RULES = (
+    "derive.half",  # any half of an item's words states it (off: the whole item)
+    "derive.load-bearing",  # numbers, negators, words with an opposite always needed
+    "derive.rare-single",  # a one-word phrasing only for a word rare in the deck
+    "derive.absent",  # "missing X" reads as "no X"
+    "derive.restate",  # explanation clauses that restate an item
+    "derive.order",  # items joined by arrows are a sequence
+    "derive.numbers",  # a number far from the card's own is wrong
+)
 
 GENERIC = frozenset({"loss", "model", "train", "training", "step"})
 _ABSENT = frozenset({"miss", "absent", "disabl", "lack"})  # "missing clip" = "no clip"
@@ -78,15 +91,21 @@ def _words(text: str, drop: frozenset[str]) -> list[str]:
         for word in sentence:
             if word in drop or word in _HEDGES or word in _PREPOSITIONS or word in out:
                 continue
-            word = "not" if word in _ABSENT else word
+            word = "not" if word in _ABSENT and _on("derive.absent") else word
             if word not in out and (word.startswith("{") or normalise(word) == [[word]]):
                 out.append(word)
     return out
 
 
+def _on(rule: str) -> bool:
+    return rule not in disabled()
+
+
 def _load_bearing(word: str) -> bool:
     """A number, a negator or a word with an opposite (high/low, fp16/bf16, old/new, ...):
     dropping it would let the opposite statement match."""
+    if not _on("derive.load-bearing"):
+        return False
     return word.startswith("{") or word == "not" or word in _SWAP_WORDS
 
 
@@ -101,12 +120,13 @@ def _phrases(words: list[str], common: frozenset[str] = frozenset()) -> list[str
     if not free and not fixed:
         free = [w for w in words if w in GENERIC]
     need = math.ceil(len(free) / 2) if free else 0
-    if fixed and len(free) <= 1:
+    if (fixed and len(free) <= 1) or not _on("derive.half"):
         need = len(free)
+    rare_only = _on("derive.rare-single")
     out = [
         " ".join(fixed + list(c))
         for c in itertools.combinations(free, need)
-        if len(fixed) + len(c) > 1 or not (set(c) & common)
+        if len(fixed) + len(c) > 1 or not (rare_only and set(c) & common)
     ]
     whole = " ".join(w for w in words if w not in GENERIC) or " ".join(words)
     if whole not in out:
@@ -129,7 +149,7 @@ def _restatements(
     negates ("the first response is not to restart") restates nothing. The pairs keep the
     clause's load-bearing words, so a restatement cannot flip a direction.
     """
-    if not explanation:
+    if not explanation or not _on("derive.restate"):
         return []
     rare = {w for w in words if w not in common and w not in GENERIC and not w.startswith("{")}
     out: list[str] = []
@@ -234,10 +254,11 @@ def derive_rubric(
         points.append({"id": "answer", "says": answer.strip() or "answer", "match": [fallback]})
     out: dict[str, Any] = {"generated": True, "points": points}
     numbers = [c for main, _ in items_of(answer) for c in _number_checks(main)]
+    numbers = numbers if _on("derive.numbers") else []
     if numbers:
         says = f"a number far from the card's own ({answer.strip()})"
         out["wrong"] = [{"id": "number-out-of-range", "says": says, "match": numbers}]
-    if _SEQUENCE.search(answer) and len(points) > 1:
+    if _SEQUENCE.search(answer) and len(points) > 1 and _on("derive.order"):
         out["order"] = [p["id"] for p in points]  # "a → b → c" is a sequence
     primary = len(points) - secondary
     if secondary and primary and correct_needed(primary) != correct_needed(len(points)):
