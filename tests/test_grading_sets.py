@@ -34,7 +34,7 @@ KIND_LABEL = {
 }
 PARTS = ("culprits", "triage", "prevention")
 RED_FLAGS = ("restart_from_scratch", "blame_bitflips", "only_lower_lr", "increase_batch_size")
-SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "holdout", "holdout2", "holdout3", "fresh1")
+SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "holdout", "holdout2", "holdout3", "fresh1", "fresh2")
 MIN_PER_CARD = {
     "dev": 6,
     "dev2": 5,
@@ -45,6 +45,7 @@ MIN_PER_CARD = {
     "holdout2": 5,
     "holdout3": 4,
     "fresh1": 3,
+    "fresh2": 3,
 }
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
 MIN_CASE = {
@@ -57,6 +58,7 @@ MIN_CASE = {
     "holdout2": 10,
     "holdout3": 8,
     "fresh1": 12,
+    "fresh2": 12,
 }
 
 
