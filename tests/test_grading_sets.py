@@ -34,7 +34,18 @@ KIND_LABEL = {
 }
 PARTS = ("culprits", "triage", "prevention")
 RED_FLAGS = ("restart_from_scratch", "blame_bitflips", "only_lower_lr", "increase_batch_size")
-SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "holdout", "holdout2", "holdout3", "fresh1", "fresh2")
+SETS = (
+    "dev",
+    "dev2",
+    "dev3",
+    "dev4",
+    "dev5",
+    "holdout",
+    "holdout2",
+    "holdout3",
+    "fresh1",
+    "fresh2",
+)
 MIN_PER_CARD = {
     "dev": 6,
     "dev2": 5,

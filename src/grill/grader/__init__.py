@@ -1916,23 +1916,13 @@ _SWAP_TEXT = """fp16 | bf16
 mantissa | exponent
 old | new
 overflow | underflow
-train | val
 increase | decrease
 more | decrease
 high | low
 up | down
 before | after
-first | last
-min | max
-minimum | maximum
 above | below
-wider | narrower
-prenorm | postnorm
-overfit | underfit
-input | output
-global | per layer
-global | per tensor
-global | per param"""
+global | per layer"""
 
 
 def swap_ids() -> list[str]:
