@@ -117,7 +117,7 @@ def _phrases(words: list[str], common: frozenset[str] = frozenset()) -> list[str
     """
     fixed = [w for w in words if _load_bearing(w)]
     free = [w for w in words if w not in fixed and w not in GENERIC]
-    if not free and not fixed:
+    if not free:  # "train loss decreasing": "decreasing" alone says nothing of train loss
         free = [w for w in words if w in GENERIC]
     need = math.ceil(len(free) / 2) if free else 0
     if (fixed and len(free) <= 1) or not _on("derive.half"):
@@ -261,8 +261,9 @@ def derive_rubric(
     if _SEQUENCE.search(answer) and len(points) > 1 and _on("derive.order"):
         out["order"] = [p["id"] for p in points]  # "a → b → c" is a sequence
     primary = len(points) - secondary
-    if secondary and primary and correct_needed(primary) != correct_needed(len(points)):
-        out["correct"] = correct_needed(primary)  # "plus ..." qualifies, it is not needed
+    if secondary and primary:  # "plus ..." qualifies the answer: it is not needed, nor enough
+        out["correct"] = correct_needed(primary)
+        out["requires"] = [p["id"] for p in points if not _QUALIFIER.match(p["says"])]
     return out
 
 
