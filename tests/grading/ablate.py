@@ -33,7 +33,8 @@ def _run(files: Sequence[Path], csv: Path | None, without: str) -> list[dict[str
     cmd = [sys.executable, str(HERE / "agreement.py"), "--json", *map(str, files)]
     if csv:
         cmd += ["--csv", str(csv)]
-    env = {**os.environ, "GRILL_GRADER_WITHOUT": without, "PYTHONPATH": str(HERE.parent)}
+    path = os.pathsep.join(p for p in (str(HERE.parent), os.environ.get("PYTHONPATH")) if p)
+    env = {**os.environ, "GRILL_GRADER_WITHOUT": without, "PYTHONPATH": path}
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False).stdout
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
 

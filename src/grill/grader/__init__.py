@@ -29,7 +29,7 @@ from rapidfuzz.distance import OSA
 
 from grill.answers import clean_answer
 from grill.errors import NotFoundError, UsageError
-from grill.grader.context import disabled
+from grill.grader.context import LIST_LEAD, disabled
 from grill.grader.context import words as context_words
 from grill.grader.verdict import correct_needed, verdict_of
 from grill.model import (
@@ -487,6 +487,7 @@ class _Tok:
     retracted: bool = False  # in a clause the answer takes back ("cosine? no - inverse sqrt")
     pverb: bool = False  # a passive verb of losing ("is forgotten"): what follows is no object
     cond: bool = False  # in a condition clause (`if ...`): its negation is part of the condition
+    rejected: bool = False  # in a list a negated lead-in introduces ("I would not: A, B or C")
 
 
 @dataclass
@@ -1142,7 +1143,24 @@ def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
             surface = text[tok.start - offset : tok.end - offset]
             if _PASSIVE_AUX.search(gap) and _PARTICIPLE.search(surface):
                 toks[q] = replace(tok, pverb=True)  # "old skills are forgotten after ..."
-    return toks
+    return _mark_rejected_list(toks, text, offset)
+
+
+def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
+    """Context rule negation.list: "What I would not do: A, B, or C." rejects A, B and C, to the
+    end of the sentence or a side change ("..., instead: D"); the lead-in is short and negated."""
+    colon = text.find(":")
+    if colon < 0 or not context_words("negation.list"):
+        return toks
+    lead = [t for t in toks if t.end - offset <= colon]
+    if not lead or len(lead) > LIST_LEAD or not any(t.neg == 1 for t in lead):
+        return toks
+    out = list(toks)
+    for q in range(len(lead), len(out)):
+        if out[q].word in _STRONG_STEMS:
+            break
+        out[q] = replace(out[q], rejected=True)
+    return out
 
 
 _STOP_VERBS = _stems_of("stop stops stopped cease ceases ceased".split())
@@ -1625,6 +1643,8 @@ def _window(n: int) -> int:
 def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> bool:
     """Is this placement negated? `strict` (misconceptions) also heeds soft and `check` negators."""
     picked = set(chosen)
+    if strict and any(sentence[p].rejected for p in picked):
+        return True  # named in a rejected list: "I would not: restart from scratch, ..."
     back = _BACK_STRICT if strict else _BACK
     last_clause = sentence[max(picked)].clause
     for p in picked:

@@ -66,6 +66,15 @@ TRIGGERS: tuple[Trigger, ...] = (
         "no loss scaling with bf16",
     ),
     _t(
+        "negation.list",
+        N,
+        F,
+        0,
+        ":",
+        "What I would not do: restart from scratch, blame bit flips, or grow the batch.",
+        "Not on my list: retraining from step zero, a larger batch.",
+    ),
+    _t(
         "negation.verbal",
         N,
         B,
@@ -189,6 +198,9 @@ def disabled() -> frozenset[str]:
 
 def trigger(id: str) -> Trigger:
     return _BY_ID[id]
+
+
+LIST_LEAD = 8  # negation.list: at most this many words before the colon
 
 
 def words(id: str) -> frozenset[str]:
