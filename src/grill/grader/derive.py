@@ -10,7 +10,7 @@ as the grader reads them (lexicon forms, numbers with their kind):
   repeats the question;
 - words that any answer in the field uses (`GENERIC`: loss, model, training) are optional;
 - of the k words left, any ceil(k/2) in one sentence state the point; load-bearing words are
-  always needed: numbers, negators ("no loss scaling"; "missing clip" reads as "no clip") and
+  always needed: numbers, negators ("no loss scaling") and
   words with an opposite in the grader's swap table (high/low, old/new, fp16/bf16); a phrasing
   of one word only when the word is rare in the deck (`common_words`); the whole item is kept
   as one more phrasing so the grader's swap and number checks see its full statement;
@@ -45,14 +45,12 @@ RULES = (
     "derive.half",  # any half of an item's words states it (off: the whole item)
     "derive.load-bearing",  # numbers, negators, words with an opposite always needed
     "derive.rare-single",  # a one-word phrasing only for a word rare in the deck
-    "derive.absent",  # "missing X" reads as "no X"
     "derive.restate",  # explanation clauses that restate an item
     "derive.order",  # items joined by arrows are a sequence
     "derive.numbers",  # a number far from the card's own is wrong
 )
 
 GENERIC = frozenset({"loss", "model", "train", "training", "step"})
-_ABSENT = frozenset({"miss", "absent", "disabl", "lack"})  # "missing clip" = "no clip"
 _HEDGES = frozenset(
     "typically usually often some even very e g eg etc also actual just quite roughly about"
     " around approximately common commonly or only too all whole".split()
@@ -91,7 +89,6 @@ def _words(text: str, drop: frozenset[str]) -> list[str]:
         for word in sentence:
             if word in drop or word in _HEDGES or word in _PREPOSITIONS or word in out:
                 continue
-            word = "not" if word in _ABSENT and _on("derive.absent") else word
             if word not in out and (word.startswith("{") or normalise(word) == [[word]]):
                 out.append(word)
     return out
