@@ -97,6 +97,7 @@ def test_cards_with_nothing_to_derive_from_load_and_are_warned_about() -> None:
     word = _card("Decay shape?", "Cosine.")
     assert "one-word answer ('Cosine')" in rubric_warnings(word)[0]
     assert rubric_warnings(_card("Why clip?", "Bounds the update", "Clipping bounds it.")) == []
+    assert rubric_warnings(_card("Standard warmup?", "2-8k steps.")) == []
 
 
 def test_decks_rubric_shows_what_a_card_is_graded_by_and_validate_warns(

@@ -271,11 +271,12 @@ def rubric_warnings(card: Card) -> list[str]:
     """
     if not card.rubric.generated:
         return []
-    words = [w for s in normalise(card.answer) for w in s if not w.startswith("{")]
+    tokens = [w for s in normalise(card.answer) for w in s]
+    words = [w for w in tokens if not w.startswith("{")]
     out: list[str] = []
     if not words:
         out.append("the answer gives only numbers: nothing says what they measure; add phrasings")
-    elif len(words) == 1 and not card.explanation:
+    elif len(tokens) == 1 and not card.explanation:
         out.append(
             f"a one-word answer ({card.answer.strip(' .')!r}) and no explanation: only that"
             " word is accepted; add phrasings"
