@@ -117,3 +117,23 @@ def test_a_rejected_wrong_answer_is_not_a_red_flag(case: Case) -> None:
     assert graded.red_flags == ()
     assert [p.part for p in graded.parts if p.covered] == ["culprits", "triage", "prevention"]
     assert graded.verdict == Verdict.CORRECT
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "Things I would not do: start over from step 0, blame cosmic rays, or raise the batch.",
+        "Not what I'd try: retraining from zero, hardware bit flips, a bigger batch.",
+    ],
+)
+def test_red_flags_in_a_rejected_list_are_not_raised(case: Case, opening: str) -> None:
+    """Context rule negation.list: a short negated lead-in and a colon reject the whole list."""
+    rest = " The likely cause is fp16 overflow; check the grad norm, then roll back to a ckpt."
+    graded = grade_case(case, opening + rest)
+    assert graded.red_flags == ()
+    assert graded.verdict == Verdict.PARTIAL
+
+
+def test_a_list_after_a_colon_is_not_rejected_without_a_negation(case: Case) -> None:
+    graded = grade_case(case, "My plan: restart from scratch with a new seed, then use bf16.")
+    assert [f.id for f in graded.red_flags] == ["restart_from_scratch"]

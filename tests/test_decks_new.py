@@ -14,6 +14,7 @@ from grill.cli import app
 from grill.deck import dump_deck, load_deck, load_library, parse_deck
 from grill.errors import UsageError
 from grill.export.csv_deck import CsvCard, deck_data
+from grill.grader import phrase_error
 
 runner = CliRunner()
 
@@ -50,15 +51,23 @@ def test_a_csv_becomes_a_deck_that_loads(tmp_path: Path, grill_home: Path) -> No
     assert warmup.question == "Why warmup?"
     assert warmup.answer == "Stabilizes early gradients; optimizer state forms; prevents divergence"
     assert warmup.explanation == "Adam needs\na few hundred steps."
-    assert [(p.says, p.match) for p in warmup.rubric.points] == [
-        ("Stabilizes early gradients", ("Stabilizes early gradients",)),
-        ("optimizer state forms", ("optimizer state forms",)),
-        ("prevents divergence", ("prevents divergence",)),
+    assert [p.says for p in warmup.rubric.points] == [
+        "Stabilizes early gradients",
+        "optimizer state forms",
+        "prevents divergence",
     ]
+    # derived phrasings: any half of an item's words, and the whole item as the grader reads it
+    assert warmup.rubric.points[0].match == (
+        "stabl early",
+        "stabl grad",
+        "early grad",
+        "stabl early grad",
+    )
+    assert warmup.rubric.generated
     assert deck.cards[1].explanation is None
-    # the phrase language's operators are taken out of the stub phrase, kept in what it says
+    # the phrase language's operators are taken out of the phrases, kept in what it says
     assert deck.cards[2].rubric.points[0].says == "{either} one"
-    assert deck.cards[2].rubric.points[0].match == ("either one",)
+    assert all(phrase_error(m) is None for m in deck.cards[2].rubric.points[0].match)
     assert [c.id for c in load_library().cards("mine")] == [c.id for c in deck.cards]
     assert runner.invoke(app, ["decks", "validate", str(path)]).exit_code == 0
 

@@ -5,7 +5,7 @@ written independently of the rubrics; `tests/grading/dev3.jsonl` is a third tuni
 answers whose traps each bury one false claim; `tests/grading/dev4.jsonl` is a fourth, with three
 subtle traps per card, and `tests/grading/dev5.jsonl` a fifth, whose correct answers often reject a
 wrong idea first; `tests/grading/holdout.jsonl`, `holdout2.jsonl` and `holdout3.jsonl` only
-measure it.
+measure it, and `fresh1.jsonl` measured it at first contact, in voices none of the others use.
 These tests check what can be checked without a grader: every line parses, every card exists,
 kinds and labels agree, each card has enough answers (and, in dev, every kind; in dev2, at least
 two traps; in dev3, at least three), the loss-spike case follows the case rule, and no answer is
@@ -34,7 +34,18 @@ KIND_LABEL = {
 }
 PARTS = ("culprits", "triage", "prevention")
 RED_FLAGS = ("restart_from_scratch", "blame_bitflips", "only_lower_lr", "increase_batch_size")
-SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "holdout", "holdout2", "holdout3")
+SETS = (
+    "dev",
+    "dev2",
+    "dev3",
+    "dev4",
+    "dev5",
+    "holdout",
+    "holdout2",
+    "holdout3",
+    "fresh1",
+    "fresh2",
+)
 MIN_PER_CARD = {
     "dev": 6,
     "dev2": 5,
@@ -44,6 +55,8 @@ MIN_PER_CARD = {
     "holdout": 3,
     "holdout2": 5,
     "holdout3": 4,
+    "fresh1": 3,
+    "fresh2": 3,
 }
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
 MIN_CASE = {
@@ -55,6 +68,8 @@ MIN_CASE = {
     "holdout": 6,
     "holdout2": 10,
     "holdout3": 8,
+    "fresh1": 12,
+    "fresh2": 12,
 }
 
 

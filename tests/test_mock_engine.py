@@ -10,7 +10,7 @@ import pytest
 from fakes import FakeClock, fake_grade
 from grill.deck import load_library
 from grill.errors import UsageError
-from grill.grader import correct_needed
+from grill.grader import grade
 from grill.mock import (
     ABORTED,
     COMPLETED,
@@ -22,7 +22,6 @@ from grill.mock import (
     Question,
     full_target,
     grade_ticks,
-    list_rule,
     plan_mock,
     scale,
     score_mock,
@@ -300,9 +299,14 @@ def card_with(points: int, **rubric: object) -> Card:
     return Card("c", 1, "A", "Q?", "A.", Rubric(points=pts, **rubric), "d")  # type: ignore[arg-type]
 
 
-def test_list_rule_matches_the_grading_standard_and_the_grader() -> None:
-    assert [list_rule(n) for n in range(1, 9)] == [1, 2, 2, 2, 3, 3, 4, 4]
-    assert [list_rule(n) for n in range(1, 30)] == [correct_needed(n) for n in range(1, 30)]
+def test_ticks_and_typed_answers_share_one_verdict_policy() -> None:
+    """The mock's tick grading calls the grader's verdict policy: the same points, same verdict."""
+    for n in range(1, 8):
+        card = card_with(n)
+        for k in range(n + 1):
+            ids = [f"p{i}" for i in range(1, k + 1)]
+            typed = grade(card, " and ".join(ids) or "nothing here").verdict
+            assert tick_verdict(card.rubric, ids) == typed, (n, k)
 
 
 def test_ticks_set_the_verdict_by_the_rubric_thresholds() -> None:

@@ -106,7 +106,8 @@ class Rubric:
     `correct` / `partial`: how many points make the verdict (None: the grader applies the
     standard's list rule). `requires`: points without which an answer is never correct.
     `order`: point ids that, when present, must appear in this order. `wrong`: misconceptions;
-    any match makes the answer wrong.
+    any match makes the answer wrong. `generated`: derived from the card's own text by
+    `grill decks new` and not yet reviewed by a person.
     """
 
     points: tuple[Point, ...]
@@ -115,6 +116,7 @@ class Rubric:
     requires: tuple[str, ...] = ()
     order: tuple[str, ...] = ()
     wrong: tuple[Point, ...] = ()
+    generated: bool = False
 
 
 @dataclass(frozen=True)

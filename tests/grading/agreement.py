@@ -3,9 +3,14 @@
 Usable from tests and by hand:
 
     .venv/bin/python tests/grading/agreement.py tests/grading/dev.jsonl [--deck PATH ...] [-v]
+    .venv/bin/python tests/grading/agreement.py tests/grading/fresh1.jsonl \
+        --csv tests/grading/seed-questions.csv
 
 prints the report and exits 1 when a floor of issue 4 is missed (90% correct-vs-not agreement,
 90% of trap answers rejected). `-v` also lists every disagreement with its answer text.
+`--csv` grades against the deck `grill decks new --from-csv` makes from that CSV instead of the
+built-in deck: each row's card is found by its number (the CSV's row order), case rows are left out.
+`--pin` writes the tuning sets' current verdicts to pinned.json, the regression test's reference.
 """
 
 from __future__ import annotations
@@ -18,11 +23,25 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grill.deck import load_library
+from grill.deck import dump_deck, load_library, parse_deck
+from grill.export.csv_deck import deck_data, read_csv
 from grill.grader import grade_ref
 from grill.model import Library
 
-__all__ = ["FLOOR_BINARY", "FLOOR_TRAPS", "Report", "Row", "evaluate", "load_rows", "main"]
+__all__ = [
+    "FLOOR_BINARY",
+    "FLOOR_TRAPS",
+    "PINNED",
+    "TUNING",
+    "Report",
+    "Row",
+    "csv_library",
+    "evaluate",
+    "load_rows",
+    "main",
+    "pin",
+    "verdict_letters",
+]
 
 FLOOR_BINARY = 0.90
 FLOOR_TRAPS = 0.90
@@ -35,6 +54,13 @@ class Row:
     answer: str
     label: str
     kind: str
+    parts: tuple[str, ...] = ()
+    red_flags: tuple[str, ...] = ()
+
+
+CASE_FLAGS = frozenset(
+    {"restart_from_scratch", "blame_bitflips", "only_lower_lr", "increase_batch_size"}
+)
 
 
 @dataclass(frozen=True)
@@ -84,6 +110,29 @@ class Report:
         """Share of answers labelled correct that the grader accepts."""
         return self._share((o for o in self.outcomes if o.row.label == "correct"), "correct")
 
+    def case_line(self) -> str | None:
+        """Case answers: verdicts, red flags and covered parts that agree with the labels."""
+        case = [o for o in self.outcomes if o.row.card == "spike"]
+        if not case:
+            return None
+        verdicts = sum(o.verdict == o.row.label for o in case)
+        flags = sum(sorted(set(o.flags) & CASE_FLAGS) == sorted(o.row.red_flags) for o in case)
+        parts = sum(sorted(o.matched) == sorted(o.row.parts) for o in case)
+        n = len(case)
+        return f"  case: verdicts {verdicts}/{n}, red flags {flags}/{n}, parts {parts}/{n}"
+
+    def figures(self) -> dict[str, float]:
+        """The headline shares, for scripts (`--json`, scripts/ablate)."""
+        case = [o for o in self.outcomes if o.row.card == "spike"]
+        return {
+            "answers": self.total,
+            "correct_vs_not": self.binary,
+            "exact": self.three_way,
+            "false_not_accepted": self.traps_not_accepted,
+            "correct_accepted": self.correct_accepted,
+            "case_verdicts": sum(o.verdict == o.row.label for o in case),
+        }
+
     def disagreements(self) -> list[Outcome]:
         return [o for o in self.outcomes if o.verdict != o.row.label]
 
@@ -101,6 +150,8 @@ class Report:
             f"  (floor {FLOOR_TRAPS:.0%}; not accepted: {self.traps_not_accepted:.1%})",
             f"  correct answers accepted  {self.correct_accepted:6.1%}  of {correct}",
         ]
+        if case := self.case_line():
+            lines.append(case)
         confusion = Counter((o.row.label, o.verdict) for o in self.outcomes)
         lines.append(
             "  label -> verdict: "
@@ -142,14 +193,32 @@ def load_rows(path: Path) -> list[Row]:
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip():
             item = json.loads(line)
-            rows.append(Row(n, str(item["card"]), item["answer"], item["label"], item["kind"]))
+            parts, flags = tuple(item.get("parts", ())), tuple(item.get("red_flags", ()))
+            rows.append(
+                Row(n, str(item["card"]), item["answer"], item["label"], item["kind"], parts, flags)
+            )
     return rows
 
 
-def evaluate(library: Library, rows: Sequence[Row]) -> Report:
+def csv_library(source: Path) -> tuple[Library, dict[str, str]]:
+    """The built-in library plus the deck `decks new --from-csv` makes from `source`, and a map
+    from each built-in card id to the generated card with the same number."""
+    data = deck_data("from-csv", "From CSV", read_csv(source))
+    made = parse_deck(dump_deck(data), str(source))
+    builtin = load_library(user_decks=False)
+    by_n = {c.n: c.id for c in made.cards}
+    ids = {c.id: f"from-csv/{by_n[c.n]}" for c in builtin.cards() if c.n in by_n}
+    return Library(builtin.decks + (made,)), ids
+
+
+def evaluate(library: Library, rows: Sequence[Row], ids: dict[str, str] | None = None) -> Report:
+    """Grade every row; with `ids`, rows are graded on the mapped cards and the rest left out."""
     report = Report()
     for row in rows:
-        result = grade_ref(library, row.card, row.answer)
+        if ids is not None and row.card not in ids:
+            continue
+        ref = ids[row.card] if ids is not None else row.card
+        result = grade_ref(library, ref, row.answer)
         data = result.to_dict()
         matched = data.get("matched")
         if matched is None:
@@ -164,16 +233,50 @@ def evaluate(library: Library, rows: Sequence[Row]) -> Report:
     return report
 
 
+PINNED = Path(__file__).with_name("pinned.json")
+TUNING = ("dev", "dev2", "dev3", "dev4", "dev5", "fresh1")
+_LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
+
+
+def verdict_letters(report: Report) -> str:
+    """One letter per row (c, p, w): the verdicts a tuning set is pinned at."""
+    return "".join(_LETTER[o.verdict] for o in report.outcomes)
+
+
+def pin(names: Sequence[str] = TUNING) -> dict[str, str]:
+    """Write the current verdicts of the tuning sets to pinned.json and return them."""
+    library = load_library(user_decks=False)
+    here = Path(__file__).parent
+    pins = {n: verdict_letters(evaluate(library, load_rows(here / f"{n}.jsonl"))) for n in names}
+    PINNED.write_text(json.dumps(pins, indent=1) + "\n", encoding="utf-8")
+    return pins
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Agreement of the grader with a labelled set.")
-    parser.add_argument("files", nargs="+", type=Path, help="labelled JSON-lines files")
+    parser.add_argument("files", nargs="*", type=Path, help="labelled JSON-lines files")
+    parser.add_argument(
+        "--pin", action="store_true", help="pin the tuning sets at their current verdicts"
+    )
     parser.add_argument("--deck", action="append", default=[], type=Path, help="extra deck file")
+    parser.add_argument("--csv", type=Path, help="grade against a deck made from this CSV")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("-v", "--verbose", action="store_true", help="show each disagreement")
     args = parser.parse_args(argv)
+    if args.pin:
+        for name, letters in pin().items():
+            print(f"pinned {name}: {len(letters)} verdicts")
+        return 0
     library = load_library(args.deck, user_decks=False)
+    ids = None
+    if args.csv:
+        library, ids = csv_library(args.csv)
     ok = True
     for path in args.files:
-        report = evaluate(library, load_rows(path))
+        report = evaluate(library, load_rows(path), ids)
+        if args.json:
+            print(json.dumps({"set": str(path), **report.figures()}))
+            continue
         print(report.format(str(path), args.verbose))
         ok = ok and report.passes()
     return 0 if ok else 1

@@ -1,4 +1,4 @@
-"""`grill decks ...` and `grill card`: list, show, validate, schema."""
+"""`grill decks ...` and `grill card`: list, show, validate, rubric, schema."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from grill.cli.decks_new import new
 from grill.deck import deck_schema, load_deck
 from grill.errors import DeckError, DeckIssue
 from grill.grader import check_deck_lines
+from grill.grader.derive import rubric_warnings
 from grill.model import Deck
 from grill.paths import user_decks_dir
-from grill.ui.cards import render_card, render_deck, render_library
+from grill.ui.cards import render_card, render_deck, render_library, render_rubric
 from grill.ui.plain import Out
 
 if TYPE_CHECKING:
@@ -90,6 +91,7 @@ def validate(
     lib = None if paths else library()  # before the spinner: a parse shows one of its own
     issues: list[DeckIssue] = []
     passed: list[str] = []
+    checked: list[Deck] = list(lib.decks) if lib is not None else []
     with err().status("checking decks") as status:  # a spinner on a terminal, silent in a pipe
         for path in paths or ():
             try:
@@ -97,6 +99,7 @@ def validate(
             except DeckError as exc:
                 issues.extend(exc.issues)
                 continue
+            checked.append(d)
             found = _phrase_issues(d, status)
             issues.extend(found)
             if not found:
@@ -107,14 +110,46 @@ def validate(
                 passed.append(f"[green]ok[/]: {len(lib.decks)} deck(s), {len(lib.keys())} cards")
     for line in passed:  # once the spinner is gone: it shares the terminal with stdout
         out().print(line)
+    for line in _grading_warnings(checked):
+        out().print(line, markup=False, soft_wrap=True)
     if issues:
         raise DeckError(issues)
+
+
+def _grading_warnings(decks: list[Deck]) -> list[str]:
+    """Cards whose derived rubric will grade poorly, and why; a count of unreviewed rubrics."""
+    lines = []
+    for d in decks:
+        generated = sum(c.rubric.generated for c in d.cards)
+        for c in d.cards:
+            lines += [f"warning: {d.path}:{c.line}: {c.id}: {w}" for w in rubric_warnings(c)]
+        if generated:
+            lines.append(
+                f"note: {d.name}: {generated} card(s) with a rubric derived from the card's text"
+                " and not yet reviewed (grill decks rubric REF shows one)"
+            )
+    return lines
 
 
 def _phrase_issues(deck: Deck, status: Status) -> list[DeckIssue]:
     """Rubric phrases the grader cannot read, located at their card or case."""
     status.update(f"checking the rubric phrases of {deck.path} ({len(deck.cards):,} cards)...")
     return [DeckIssue(deck.path, max(line, 1), 1, msg) for line, msg in check_deck_lines(deck)]
+
+
+@app.command("rubric")
+def rubric(
+    ref: Annotated[str, typer.Argument(help="Card id (warmup-why) or number (7).")],
+    deck: DeckOpt = None,
+) -> None:
+    """What the grader judges a card by: key points with their phrasings, misconceptions, order,
+    and whether the rubric was derived from the card's text and not yet reviewed.
+
+    Example: grill decks rubric 7
+    """
+    _, names = split_deck_option(deck)
+    found = library(deck).card(ref, names[0] if names else None)
+    render_rubric(out(), found, rubric_warnings(found))
 
 
 @app.command("schema")

@@ -30,9 +30,10 @@ def new(
     title: Annotated[str | None, typer.Option("--title", help="The deck's title.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
 ) -> None:
-    """Make a deck from a CSV of questions, with a rubric stub for each card.
+    """Make a deck from a CSV of questions, with a rubric derived from each card's text.
 
-    Each `;`-separated item of an answer becomes a key point, matched by its own words.
+    Each item of an answer becomes a key point, matched by half its words or by the
+    explanation's restatement of it.
 
     Example: grill decks new my-deck --from-csv questions.csv
     """
@@ -45,7 +46,7 @@ def new(
     out().print(
         f"Wrote deck '{made.name}' to {made.path}: {made.cards} cards, {made.points} key points.\n"
         "Next:\n"
-        "  1. Edit the rubrics. Each key point matches its answer item word for word;\n"
+        "  1. Review the rubrics, derived from each card's text (grill decks rubric REF);\n"
         "     add the phrasings and misconceptions to expect (docs/rubrics.md).\n"
         f"  2. Check it:   grill decks validate {made.path}\n"
         f"  3. Look at it: grill decks show {made.name}{deck}",

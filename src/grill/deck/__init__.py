@@ -218,6 +218,24 @@ class _Int(_Spec):
 
 
 @dataclass(frozen=True)
+class _Bool(_Spec):
+    doc: str = ""
+
+    def read(self, node: yaml.Node, r: _Reader, name: str, depth: int) -> bool | None:
+        if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:bool":
+            shown = repr(node.value) if isinstance(node, yaml.ScalarNode) else _kind(node)
+            r.fail(node, f"'{name}' must be true or false, not {shown}")
+            return None
+        return str(node.value).lower() in ("true", "yes", "on")
+
+    def schema(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "boolean"}
+        if self.doc:
+            out["description"] = self.doc
+        return out
+
+
+@dataclass(frozen=True)
 class _List(_Spec):
     item: _Spec
     min_items: int = 0
@@ -344,6 +362,10 @@ _RUBRIC = _Record(
         "requires": (_List(_Text(slug=True)), False),
         "order": (_List(_Text(slug=True)), False),
         "wrong": (_List(_POINT), False),
+        "generated": (
+            _Bool(doc="derived from the card's text and not yet reviewed by a person"),
+            False,
+        ),
     },
 )
 _CARD = _Record(
@@ -750,6 +772,7 @@ def _rubric(raw: dict[str, Any] | None, node: yaml.Node | None, r: _Reader) -> R
         requires=tuple(x for x in raw.get("requires") or () if x),
         order=tuple(x for x in raw.get("order") or () if x),
         wrong=wrong,
+        generated=bool(raw.get("generated")),
     )
 
 

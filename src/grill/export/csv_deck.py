@@ -1,9 +1,10 @@
-"""A CSV of questions -> a new YAML deck with rubric stubs, for `grill decks new --from-csv`.
+"""A CSV of questions -> a new YAML deck with derived rubrics, for `grill decks new --from-csv`.
 
 The CSV has one card a row: question, answer[, explanation]; a header row is recognised by its
 names and skipped; `.tsv` files are split on tabs. Each card gets a slug id made from its
-question, its row order as number, and one section. Its rubric is a stub that already works: one
-point per `;`-separated item of the answer, matched by the item's own words. The generated text
+question, its row order as number, and one section. Its rubric is derived from the card's own
+text by `grill.grader.derive` (key points from the answer's items, phrasings from their words and
+from the explanation's restatements) and marked `generated` until a person reviews it. The text
 is read back with the deck loader before it is written, so a new deck is always a valid deck.
 Every bad row is reported at once, by its row number as a spreadsheet shows it.
 """
@@ -21,6 +22,7 @@ from typing import Any
 from grill.deck import dump_deck, load_library, parse_deck
 from grill.errors import DeckError, UsageError
 from grill.files import write_atomically
+from grill.grader.derive import common_words, derive_rubric
 
 __all__ = ["CsvCard", "NewDeck", "deck_data", "read_csv", "write_deck"]
 
@@ -33,8 +35,6 @@ _STOP = set(
     "a an and are at be by can do does for how if in is it of on or should the to what when"
     " where which who why would you your".split()
 )
-# characters with a meaning in the grader's phrase language (docs/rubrics.md)
-_PHRASE_SYNTAX = re.compile(r"[(){}|]|\.\.+")
 
 
 @dataclass(frozen=True)
@@ -126,25 +126,11 @@ def _slug(text: str, taken: set[str], words: int, fallback: str) -> str:
     return slug
 
 
-def _phrase(item: str) -> str:
-    """The item as a phrase: its words, without the phrase language's operators."""
-    return " ".join(_PHRASE_SYNTAX.sub(" ", item).split())
-
-
-def _rubric(answer: str) -> dict[str, Any]:
-    items = [i.strip() for i in answer.split(";") if _words(i)]
-    taken: set[str] = set()
-    points = [
-        {"id": _slug(item, taken, 3, "point"), "says": item, "match": [_phrase(item)]}
-        for item in items
-    ]
-    return {"points": points}
-
-
 def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
-    """The deck as plain data: one section, cards numbered in row order, rubric stubs."""
+    """The deck as plain data: one section, cards numbered in row order, derived rubrics."""
     taken: set[str] = set()
     out = []
+    common = common_words([f"{c.question} {c.answer} {c.explanation or ''}" for c in cards])
     for n, card in enumerate(cards, start=1):
         entry: dict[str, Any] = {
             "id": _slug(card.question, taken, 5, f"card-{n}"),
@@ -155,7 +141,7 @@ def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
         }
         if card.explanation:
             entry["explanation"] = card.explanation
-        entry["rubric"] = _rubric(card.answer)
+        entry["rubric"] = derive_rubric(card.question, card.answer, card.explanation, common)
         out.append(entry)
     return {
         "deck": name,
@@ -179,9 +165,10 @@ def write_deck(
     title = title or name.replace("-", " ").replace("_", " ").capitalize()
     data = deck_data(name, title, cards)
     header = (
-        f"# Made by `grill decks new {name} --from-csv {source.name}`. The rubrics are stubs:\n"
-        "# each point matches its answer item word for word. Add the phrasings, synonyms and\n"
-        "# misconceptions a grader should know (docs/rubrics.md), then `grill decks validate`.\n"
+        f"# Made by `grill decks new {name} --from-csv {source.name}`. The rubrics are derived\n"
+        "# from each card's text (`grill decks rubric REF` explains one). Review them, add the\n"
+        "# phrasings and misconceptions a grader should know (docs/rubrics.md), delete the\n"
+        "# `generated: true` line of each rubric you have reviewed, then `grill decks validate`.\n"
     )
     text = header + dump_deck(data)
     deck = parse_deck(text, str(path))  # a DeckError here is a bug in this module, not the CSV

@@ -12,7 +12,6 @@ keeps every answer; `finish` scores the run (grill.mock.score).
 
 from __future__ import annotations
 
-import math
 import random
 import secrets
 from collections.abc import Callable, Iterable, Sequence
@@ -21,6 +20,7 @@ from datetime import datetime
 from typing import Protocol
 
 from grill.errors import UsageError
+from grill.grader.verdict import verdict_of
 from grill.mock.score import COMPLETED, MockResult, score_mock
 from grill.model import (
     BUILTIN_DECK,
@@ -45,7 +45,6 @@ __all__ = [
     "full_target",
     "grade_ticks",
     "is_quick_fire",
-    "list_rule",
     "load_grader",
     "plan_mock",
     "tick_verdict",
@@ -205,28 +204,9 @@ def full_target(deck: Deck, settings_target: int) -> int:
 # ------------------------------------------------------------------------------ grading by ticks
 
 
-def list_rule(count: int) -> int:
-    """Points needed for "correct" by the grading standard's list rule: 1->1, 2->2, 3-4->2,
-    5-6->3, more->half rounded up."""
-    if count <= 2:
-        return max(count, 1)
-    if count <= 4:
-        return 2
-    if count <= 6:
-        return 3
-    return math.ceil(count / 2)
-
-
 def tick_verdict(rubric: Rubric, ticked: Iterable[str]) -> Verdict:
-    """The verdict from the key points a speaker ticked, by the rubric's own thresholds."""
-    ids = {p.id for p in rubric.points} & set(ticked)
-    correct = rubric.correct if rubric.correct is not None else list_rule(len(rubric.points))
-    partial = rubric.partial if rubric.partial is not None else 1
-    if len(ids) >= correct and set(rubric.requires) <= ids:
-        return Verdict.CORRECT
-    if len(ids) >= partial and ids:
-        return Verdict.PARTIAL
-    return Verdict.WRONG
+    """The verdict from the key points a speaker ticked: the grader's own verdict policy."""
+    return verdict_of(rubric, ticked)
 
 
 def grade_ticks(card: Card, ticked: Iterable[str], said: str = "") -> Grade:

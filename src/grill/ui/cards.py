@@ -7,6 +7,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from grill.grader.verdict import correct_needed
 from grill.model import Card, Case, Deck, Library
 from grill.ui.plain import BOLD, CYAN, Out
 from grill.ui.plain import Table as PlainTable
@@ -67,6 +68,33 @@ def render_card(console: Console, card: Card, deck: Deck) -> None:
         points.add_row("✗", Text(wrong.says, style="red"))
     parts += [Text("Key points", style="bold"), points]
     console.print(Panel(Group(*parts), title=Text(f"{card.id} · {head}"), title_align="left"))
+
+
+def render_rubric(console: Console, card: Card, warnings: list[str]) -> None:
+    """What the grader judges a card's answers by: points and their phrasings, misconceptions,
+    order and thresholds; whether the rubric was derived and not yet reviewed; its warnings."""
+    rubric = card.rubric
+    grid = Table.grid(padding=(0, 1))
+    for point in rubric.points:
+        grid.add_row(Text(point.id, style="bold"), point.says)
+        for phrase in (*point.match, *(f"{v}  (vague)" for v in point.vague)):
+            grid.add_row("", Text(phrase, style="cyan"))
+    for wrong in rubric.wrong:
+        grid.add_row(Text(wrong.id, style="red bold"), Text(wrong.says, style="red"))
+        for phrase in wrong.match:
+            grid.add_row("", Text(phrase, style="red"))
+    need = rubric.correct or correct_needed(len(rubric.points))
+    rules = [f"correct: {need} of {len(rubric.points)} key point(s)"]
+    if rubric.order:
+        rules.append("in order: " + " → ".join(rubric.order))
+    if rubric.requires:
+        rules.append("requires: " + ", ".join(rubric.requires))
+    body: list[Text | Table] = [Text(card.question, style="bold"), grid, Text("; ".join(rules))]
+    if rubric.generated:
+        body.append(Text("Derived from the card's text, not yet reviewed.", style="yellow"))
+    body += [Text(f"warning: {w}", style="yellow") for w in warnings]
+    title = Text(f"rubric of {card.deck}/{card.id}")
+    console.print(Panel(Group(*body), title=title, title_align="left"))
 
 
 def render_case(console: Console, case: Case) -> None:

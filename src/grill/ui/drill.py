@@ -140,7 +140,10 @@ def render_feedback(
 ) -> None:
     """The verdict, points hit and missed, misconceptions, the model answer, the proposal."""
     label, style = _VERDICT_STYLE[grade.verdict]
-    parts: list[RenderableType] = [Text(label, style=style)]
+    verdict = Text(label, style=style)
+    if card.rubric.generated:  # the author has not checked what it is graded by
+        verdict.append("  (rubric derived from the card's text, not yet reviewed)", style="dim")
+    parts: list[RenderableType] = [verdict]
     if grade.matched:
         parts.append(_points("hit   ", "+", "green", [p.says for p in grade.matched]))
     if grade.missed:

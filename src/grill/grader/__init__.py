@@ -1,148 +1,17 @@
 """Recall grading: a typed answer and a card's rubric -> verdict, matched/missed points, flags.
 
 Pure, deterministic and offline: no I/O, no model, the same answer always gets the same grade.
-Rubric phrases are compiled once per phrase string and cached; an answer is normalised once per
-grade. The verdict follows `../shared/grading-standard.md`; the phrase language is the one of
-`docs/rubrics.md`.
+The verdict follows `../shared/grading-standard.md`. A map of the package, along its pipeline:
 
-Normalisation (answers and phrases alike)
-    Unicode is folded (NFKC, curly quotes, dashes, arrows, `×`), list markers (`1.`, `2)`,
-    `(3)`, `a)`, `•` opening a line; `(2)` inline) are dropped, text is lowercased, split into
-    sentences at `.` `!` `?` `;` and line breaks, and into words. Each word is lightly stemmed
-    (`spikes` = `spike`, `clipping` = `clip`, British `-ise` = `-ize`), then a lexicon folds
-    abbreviations and synonyms to one canonical form (`learning rate` = `step size` = `lr`,
-    `bfloat16` = `brain float` = `bf16`, `checkpoint` = `ckpt`, `validation` = `dev set` = `val`,
-    `higher`/`larger`/`increase` = one form, ...). Filler words (`the`, `is`, `really`, ...) are
-    dropped. Numbers are read from digits or words with `k`/`thousand`/`million` multipliers
-    (`2k` = `2000` = `two thousand`), ranges (`2-8k`, `2k to 8k`, `between 2000 and 8000`,
-    `two to eight thousand`), and carry their kind: plain, percent (`10%`, `ten percent`) or
-    multiplier (`10x`, `10×`, `ten times`, `twice`, `an order of magnitude`); shares in words
-    are percentages (`a tenth` = `one tenth` = 10%, `a fifth`, `three quarters`, `a hundredth`)
-    and `one and a half` is 1.5; a named ratio is read as shares (`old:new 1:9`, `1:9 old to
-    new` = `10% old / 90% new`); `double-check` is `check`, not a multiplier. A long word that
-    is neither known nor in the card's rubric is matched to a rubric or lexicon word one typo away
-    (two for words of nine letters or more), with the same first letter.
+    text, lexicon   this module: Unicode folding, sentences, stems, the lexicon, numbers
+    context         context.py: the triggers (negation, dismissal, condition, retraction, ...)
+                    as a data table; this module's scope code reads them by id
+    phrases, match  this module: the phrase language of docs/rubrics.md, compiled and cached;
+                    key points, misconceptions, swapped facts, wrong numbers, order
+    verdict         verdict.py: the one verdict policy, shared with the mock's tick grading
+    derive          derive.py: rubrics derived from a card's own text, for generated decks
 
-Phrases
-    `a b c`        key points: every item occurs in one sentence, within a window of
-                   n + max(4, n) words, in any order. Misconceptions and red flags: in the
-                   written order and inside one clause (same window), because what they catch
-                   is usually a swap ("forgets the new task" vs "the new task erases the old").
-                   A passive `by` between two of their words ("old skills wiped out by the new
-                   task") turns the order around, so such a placement does not count.
-                   So does a passive verb of losing after `is`/`are`/`get` ("old skills are
-                   forgotten after training on new data"): the words after it are no object.
-    `a .. b`       `a` is matched before `b` (every word of `a` before every word of `b`), in one
-                   sentence; each side is a bag with its own window. In misconceptions and red
-                   flags `b` starts at most 6 words after `a` ends, so a long sentence does not
-                   pair words from unrelated clauses ("keep a moving average ... skip the update").
-    `(x|y z)`      alternatives; `(x|)` makes `x` optional (an optional part simply drops out,
-                   unless it holds a negator). An alternative made only of filler words
-                   (`that's it`) cannot be checked and is left out; `check_deck` reports it in a
-                   required group, and a group of filler words only. Groups nest and may hold
-                   `..`.
-    `= ...`        a phrase opening with `=` is tight: each bag's words stand next to each other
-                   (filler words skipped; an optional part leaves room for one word), in any
-                   order for key points and in order for misconceptions. `= value clip` matches
-                   "value clipping" but not "a value of 1.0 for clipping".
-    `{lo-hi}`      a plain number, or both ends of a range, within [lo, hi]; `{lo-hi%}` a percentage
-                   (a plain fraction such as `0.1` counts as 10%); `{lo-hix}` a multiplier.
-                   `{v}`, `{v%}`, `{vx}` mean `{v-v}`. A bare number in a phrase (`1.0`, `2k`)
-                   means itself.
-    A direction word (`increase`, `decrease`, `high`, `low`, `up`, `down`, `drop`) in a clause
-    about an accuracy-like metric (`accuracy`, `acc`, `f1`, `score`, `auc`, `bleu`, `top-1`) and
-    no loss does not match a phrase that names no such metric: accuracy moves opposite to the
-    loss ("val accuracy drops" is not `val .. decrease`).
-    A number word that also names a multiplier (`double`, `twice`, `order of magnitude`) matches
-    either that word or that multiplier. A phrase that is only filler words is an error
-    (`phrase_error`); a phrase that is only a negation (`(no|nothing|none)`) matches only a
-    sentence that is itself a negation with at most one more word ("nothing", "none extra"),
-    not a negated amount ("not much", "not a lot": a hedge).
-
-Negation
-    Negators: `no`, `not`, `n't`, `!=`, `never`, `without`, `nothing`, `none`, `neither`, `nor`,
-    `lack`, `fail to`, `unable to` (right after another negator in its clause a failure cancels
-    it: "not the model failing to learn" negates nothing), `instead of`, `rather than` (a
-    clause word right after them, "rather than where", does not end their clause), and folded
-    predicates (`unnecessary`, `unneeded` = not needed, `irrelevant`, `useless`). `not only`/
-    `not just`/`not sure` are not negations
-    (but "can't just", "shouldn't just" after a modal are). `avoid`
-    and `unlike` are soft negators (`unlike X` ends at a subject: "unlike a bad batch it's a
-    single event" states the event), and dismissals (`rare`, `myth`, `tempting`, ...) soft
-    negators on either side: they only stop a misconception or red flag from counting, also
-    when they stand between its words ("smoothing it that way would be backwards, since bigger
-    batches ..."); `before` up to two words ahead of a verb of blaming ("before anyone pins it
-    on bit flips") is a soft negator too, and so is `stop`/`cease` before a verb in `-ing`
-    ("val loss stops improving", "doubling the batch stops doubling progress"). So do a
-    verbal negation of a verb of helping after it ("raising the batch won't smooth it") and a
-    later clause of its sentence that is only a verbal negation ("..., so I wouldn't") or only
-    a dismissal ("..., that's a myth").
-    `without X` next to a bad outcome that is not negated (`diverge`, `explode`, `nan`,
-    `underflow`, `fail`, ...: "without per-tensor scaling it diverges", "fp8 diverges without
-    per-tensor scaling") is a condition that says X is needed, not a negation of X.
-    `except`, `besides`, `apart from`, `aside from` and `other than` start a clause on the
-    other side ("nothing extra except loss scaling" does not negate the scaling); `then` after
-    `only`/`just`/`right` is a time, not a clause ("only then unscale").
-    `that`/`which`/`who` before `is`/`are`/`was`/`were` after a noun open no clause ("a
-    learning rate that is too low"), nor does `that` after a negator ("it isn't that X": the
-    negation covers X).
-    Clauses end at commas, colons, slashes, brackets and words such as `and`, `but`, `so`,
-    `because`, `which` (not `where`/`when` after `right`, `just`, `exactly`: "right where it
-    diverges"); an aside between two of them (`in practice`, `honestly`, `in my
-    experience`) does not end one.
-    A phrase containing a negator matches only where the answer negates: its negator matches any
-    negator of the answer in the same window (`no loss scaling` matches `loss scaling isn't
-    needed`), and the sentence must not change side between them (`but`, `however`, ...).
-    A phrase without a negator does not count where the answer negates it: when a negator stands at
-    most 3 words before any matched word in the same clause, or when a verbal negation (`isn't`,
-    `doesn't`, `is not`, `never`) follows the last matched word within 3 words in its clause and
-    is itself followed by a predicate (`needed`, `required`, `necessary`, `helpful`, `used`, ...)
-    or ends the clause ("X is not needed", but not "X doesn't underflow").
-    Under `check`, `make sure`, `ensure`, `verify` ("check the schedule isn't broken", also in
-    a later clause that opens with `that`/`whether`: "check the lr isn't tiny, that nothing is
-    frozen") a negator does not negate key points: the point is named as a suspect; it still
-    negates misconceptions.
-    A negator in a condition clause (`if`, `when`, `unless`; a subject after its first words
-    starts the main clause: "if you never hit the plateau you're data-limited") does not negate a
-    misconception that goes on into the main clause: it is part of the condition.
-    A key point that matches only negated, with every matched word in one clause that is not a
-    purpose or condition clause (`so ...`, `if ...`, `otherwise ...`), is a contradiction: a flag
-    that makes the answer wrong. A negated misconception or red flag is not one ("roll back,
-    don't restart from scratch").
-    A clause the answer takes back with a clause of its own that is only a "no" ("nope", "no
-    wait") does not count, as a key point or as a misconception: the clause right before it in
-    its sentence ("cosine - no, inverse sqrt"), or, when the "no" opens a sentence, the sentence
-    before if it is a question ("cosine? no - inverse sqrt"), else that sentence's last clause.
-    A key point denied by a stronger phrase is a contradiction even when a weaker one matches,
-    unless another of its phrases matching as many words is stated ("Adam's moment estimates
-    haven't settled" states the optimizer-state point as well as denying "settle").
-
-Verdict of a card answer
-    empty, "idk"-like or contentless -> wrong. Any misconception, contradiction, swapped fact
-    (a missed key point of two words or more that matches with one side of a swap pair such as
-    fp16/bf16 or increase/decrease exchanged, in the phrase's order inside one clause, as a
-    misconception: "a growing train/val gap" is not `train less` swapped), wrong number (a
-    missed key point whose phrase matches, in one clause, when its number may be any number
-    of any kind: "500 steps" for `{2000-8000} steps`, "10%" for `{10x}`), a contrast of the
-    card's explanation turned around ("A rather than B", "A instead of B", "A, not B"
-    answered "B, not A": a B word at most 3 words before a negator, in its clause when the
-    negator is verbal, and an A word at most 3 after it in its clause; a side's direction
-    words count only when it has no other words), or an `order` violation (matched points of
-    `order` appearing out of order, by their first match) -> a flag -> wrong. Otherwise:
-    matched points >= `correct` (default: the standard's list rule, see `correct_needed`) and
-    every `requires` point matched -> correct; matched >= `partial` (default 1) or any point
-    matched only by a `vague` phrase -> partial; else wrong.
-    A misconception's match followed, in its clause, by two or more of the words that follow
-    the same misconception where it matches the card's own explanation does not count: the
-    answer recites why it is wrong ("clipping per-tensor changes the direction of the update").
-    Score: (matched + 0.5 * vague-only) / points, capped at 1; 0 when a flag makes it wrong.
-
-Verdict of a case answer
-    A part is covered when at least `need` of its items match (not negated). A red flag is raised
-    by its phrases, or, when it lists `alone` items, by an answer whose first `alone` item matches
-    and that matches no item outside `alone` ("halve the lr and resume": only_lower_lr).
-    Any red flag -> wrong; every part covered -> correct; one part or more -> partial; none ->
-    wrong. Score: the share of parts covered, 0 with a red flag.
+How an answer is read, rule by rule with examples, is in docs/grader-rules.md.
 """
 
 from __future__ import annotations
@@ -160,6 +29,9 @@ from rapidfuzz.distance import OSA
 
 from grill.answers import clean_answer
 from grill.errors import NotFoundError, UsageError
+from grill.grader.context import LIST_LEAD, disabled
+from grill.grader.context import words as context_words
+from grill.grader.verdict import correct_needed, verdict_of
 from grill.model import (
     Card,
     Case,
@@ -188,6 +60,7 @@ __all__ = [
     "phrase_error",
     "phrase_warnings",
     "resolve_ref",
+    "swap_ids",
 ]
 
 # ---------------------------------------------------------------- vocabulary
@@ -203,23 +76,19 @@ _STOPWORDS = frozenset(
     basically that's what's whats its""".split()
 ) - {"too_not_a_stopword"}
 
+# The context triggers (negation, dismissal, condition, ...) are data: grader/context.py.
 # Words that end a clause for the scope of negation (commas and brackets do too).
-_CLAUSE_WORDS = frozenset(
-    """and but so because since while whilst whereas although though however then if unless until
-    which that who when where otherwise yet therefore hence plus""".split()
-)
+_CLAUSE_WORDS = context_words("termination.clause")
 # Words that turn a sentence to the other side: a negated phrase may not straddle them.
-_STRONG_WORDS = frozenset("but however although though whereas while whilst yet instead".split())
+_STRONG_WORDS = context_words("termination.side")
 
 _AUX = frozenset(
     "is are was were be been am do does did will would should can could may might must need "
     "needs has have had".split()
 )
-_HARD_NEGATORS = frozenset(
-    "no not never without nothing nothin none neither nor cannot lack lacks lacking lacked".split()
-)
-_VERBAL_NEGATORS = frozenset({"never", "cannot"})
-_SOFT_NEGATORS = frozenset({"avoid", "avoids", "avoiding", "avoided", "unlike"})
+_HARD_NEGATORS = context_words("negation.hard")
+_VERBAL_NEGATORS = context_words("negation.verbal")
+_SOFT_NEGATORS = context_words("negation.soft")
 # Folded negated predicates: word -> the words after the (verbal) negator.
 _NEGATED_PREDICATES = {
     "unnecessary": "needed",
@@ -619,6 +488,7 @@ class _Tok:
     retracted: bool = False  # in a clause the answer takes back ("cosine? no - inverse sqrt")
     pverb: bool = False  # a passive verb of losing ("is forgotten"): what follows is no object
     cond: bool = False  # in a condition clause (`if ...`): its negation is part of the condition
+    rejected: bool = False  # in a list a negated lead-in introduces ("I would not: A, B or C")
 
 
 @dataclass
@@ -1023,34 +893,25 @@ _VERBAL_STEMS = _stems_of(_VERBAL_NEGATORS) | {"n't"}
 _SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
 # Dismissals: they stop a misconception or red flag from counting, whichever side they stand on
 # ("bit flips are rare", "the bit-flip myth", "a last resort", "rule out bit flips").
-_DISMISS_STEMS = _stems_of(
-    """unlikely rare rarely seldom myth resort improbable doubtful tempting tempted
-    counterproductive misguided mistakenly wrongly""".split()
-)
-_BLAME_STEMS = _stems_of(
-    "blame blaming assume assuming suspect suspecting jump pin pins pinning attribute chalk".split()
-)
+_DISMISS_STEMS = _stems_of(context_words("dismissal"))
+_BLAME_STEMS = _stems_of(context_words("dismissal.blame-before"))
 _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
 _NEG_PREDICATES = {_stem(k): _stem(v) for k, v in _NEGATED_PREDICATES.items()}
 # Words of an aside between commas: "FP16, in practice, is safer" keeps one clause.
-_ASIDE_STEMS = _stems_of(
-    """practice honestly frankly arguably admittedly generally typically usually often mostly
-    importantly crucially notably experience view opinion course fact truth theory reality
-    short fair least mind general""".split()
-)
+_ASIDE_STEMS = _stems_of(context_words("continuation.aside"))
 # "right where", "just when", "exactly where": the clause word names a place or time.
 _PLACE_STEMS = _stems_of("where when then".split())
 _PINPOINT_STEMS = _stems_of("right exactly".split()) | {"only"}  # `just` folds to `only`
 _COUNTERFACTUAL = frozenset("it this that them these those one".split())
-_NOT_A_NEGATION = frozenset({"only", "sure", "necessarily"})  # `not only X` asserts X
+_NOT_A_NEGATION = context_words("pseudo.not-only")  # `not only X` asserts X
 # ... but after a modal it refuses: "you can't just keep training", "you shouldn't just lower it".
 _MODAL_STEMS = _stems_of("can could will would should must may might shall".split())
 # Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
-_SUBORDINATE_STEMS = _stems_of("so if when unless until otherwise lest".split())
+_SUBORDINATE_STEMS = _stems_of(context_words("condition.purpose"))
 # `check the schedule isn't broken` suspects the schedule: a key point, not its negation.
-_CHECK_STEMS = _stems_of("check checks checking ensure verify confirm whether test".split())
+_CHECK_STEMS = _stems_of(context_words("suspect.check"))
 _CHECK_LINKS = _stems_of("that if whether".split())
 # Verbs of helping: a misconception followed by "won't <verb>" is rejected ("won't smooth it").
 _HELP_STEMS = _stems_of("help helps fix fixes solve solves smooth cure save rescue work".split())
@@ -1078,7 +939,7 @@ _BAD_STEMS = frozenset(
 )
 
 
-_CONDITION_STEMS = _stems_of("if when unless".split())
+_CONDITION_STEMS = _stems_of(context_words("condition"))
 _FAIL_STEMS = _stems_of("fail fails failed failing unable".split())
 _RELATIVE_STEMS = _stems_of("that which who".split())
 _COPULA = frozenset("is are was were".split())
@@ -1283,7 +1144,24 @@ def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
             surface = text[tok.start - offset : tok.end - offset]
             if _PASSIVE_AUX.search(gap) and _PARTICIPLE.search(surface):
                 toks[q] = replace(tok, pverb=True)  # "old skills are forgotten after ..."
-    return toks
+    return _mark_rejected_list(toks, text, offset)
+
+
+def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
+    """Context rule negation.list: "What I would not do: A, B, or C." rejects A, B and C, to the
+    end of the sentence or a side change ("..., instead: D"); the lead-in is short and negated."""
+    colon = text.find(":")
+    if colon < 0 or not context_words("negation.list"):
+        return toks
+    lead = [t for t in toks if t.end - offset <= colon]
+    if not lead or len(lead) > LIST_LEAD or not any(t.neg == 1 for t in lead):
+        return toks
+    out = list(toks)
+    for q in range(len(lead), len(out)):
+        if out[q].word in _STRONG_STEMS:
+            break
+        out[q] = replace(out[q], rejected=True)
+    return out
 
 
 _STOP_VERBS = _stems_of("stop stops stopped cease ceases ceased".split())
@@ -1315,8 +1193,8 @@ def _analyse(text: str) -> _Answer:
 
 # A clause made only of these words takes back what comes just before it: "cosine? no - ...",
 # "warmup ramps down - no wait, up". At least one of `_RETRACT_NO` must be there.
-_RETRACT_NO = frozenset({"no", "nope", "nah"})
-_RETRACT_WORDS = _RETRACT_NO | {"wait", "sorry", "scratch", "that", "oops", "not"}
+_RETRACT_NO = context_words("retraction")
+_RETRACT_WORDS = _RETRACT_NO | context_words("retraction.words")
 
 
 def _mark_retractions(sentences: list[list[_Tok]], folded: str) -> None:
@@ -1766,6 +1644,8 @@ def _window(n: int) -> int:
 def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> bool:
     """Is this placement negated? `strict` (misconceptions) also heeds soft and `check` negators."""
     picked = set(chosen)
+    if strict and any(sentence[p].rejected for p in picked):
+        return True  # named in a rejected list: "I would not: restart from scratch, ..."
     back = _BACK_STRICT if strict else _BACK
     last_clause = sentence[max(picked)].clause
     for p in picked:
@@ -2057,28 +1937,29 @@ _SWAP_TEXT = """fp16 | bf16
 mantissa | exponent
 old | new
 overflow | underflow
-train | val
 increase | decrease
 more | decrease
 high | low
 up | down
 before | after
-first | last
-min | max
-minimum | maximum
 above | below
-wider | narrower
-prenorm | postnorm
-overfit | underfit
-input | output
-global | per layer
-global | per tensor
-global | per param"""
+global | per layer"""
+
+
+def swap_ids() -> list[str]:
+    """The swap pairs as rule ids (`swap:fp16|bf16`), for ablation and the docs."""
+    return [
+        "swap:" + "|".join(side.strip() for side in line.split("|"))
+        for line in _SWAP_TEXT.splitlines()
+    ]
 
 
 def _swap_table() -> dict[tuple[str, ...], tuple[tuple[str, ...], ...]]:
     table: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-    for line in _SWAP_TEXT.splitlines():
+    off = disabled()
+    for rule, line in zip(swap_ids(), _SWAP_TEXT.splitlines(), strict=True):
+        if rule in off:
+            continue
         a, b = (tuple(t.word for t in _analyse_sentence(side, 0)) for side in line.split("|"))
         table.setdefault(a, []).append(b)
         table.setdefault(b, []).append(a)
@@ -2193,17 +2074,6 @@ def _number_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]])
 # ---------------------------------------------------------------- grading
 
 
-def correct_needed(points: int) -> int:
-    """The standard's list rule: how many of n points make an answer correct."""
-    if points <= 2:
-        return max(points, 1)
-    if points <= 4:
-        return 2
-    if points <= 6:
-        return 3
-    return math.ceil(points / 2)
-
-
 @dataclass(frozen=True)
 class _Prepared:
     vocab: frozenset[str]
@@ -2309,15 +2179,7 @@ def grade(card: Card, answer: str) -> Grade:
         return result(Verdict.WRONG, 0.0, matched, flags)
     n = len(rubric.points)
     score = min(1.0, (len(matched) + 0.5 * vague) / n) if n else 0.0
-    need = rubric.correct if rubric.correct is not None else correct_needed(n)
-    partial = rubric.partial if rubric.partial is not None else 1
-    ids = {p.id for p in matched}
-    if len(matched) >= need and all(r in ids for r in rubric.requires):
-        verdict = Verdict.CORRECT
-    elif len(matched) >= partial or vague:
-        verdict = Verdict.PARTIAL
-    else:
-        verdict = Verdict.WRONG
+    verdict = verdict_of(rubric, (p.id for p in matched), vague=vague > 0)
     return result(verdict, score, matched, flags)
 
 

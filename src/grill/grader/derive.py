@@ -1,0 +1,287 @@
+"""A rubric derived from a card's own text, for decks nobody has written a rubric for.
+
+`grill decks new --from-csv` calls `derive_rubric` for each card: the short answer is split into
+its items (at `;`, `,`, `→`, `—` and sentence ends; a bracket is an alternative wording of its
+item), each item becomes a key point, and the point's phrasings are derived from the item's words
+as the grader reads them (lexicon forms, numbers with their kind):
+
+- filler and hedges ("typically", "some", "e.g.") are dropped, and so are words the question
+  already says ("Compute cost of doubling batch?" -> "linear", not "batch"): a candidate seldom
+  repeats the question;
+- words that any answer in the field uses (`GENERIC`: loss, model, training) are optional;
+- of the k words left, any ceil(k/2) in one sentence state the point; load-bearing words are
+  always needed: numbers, negators ("no loss scaling") and
+  words with an opposite in the grader's swap table (high/low, old/new, fp16/bf16); a phrasing
+  of one word only when the word is rare in the deck (`common_words`); the whole item is kept
+  as one more phrasing so the grader's swap and number checks see its full statement;
+- each explanation clause that shares a rare word with the item restates it: pairs of its rare
+  words are phrasings too (a clause that negates restates nothing).
+
+Each number the answer gives a word ("2-8k steps", "10x average") yields a misconception: that
+word with a number more than twice as far off ("= {16000-1000000000} step"). Items joined by
+arrows ("warmup → descent → plateau") are a sequence: the rubric's `order`, so the grader flags
+them said out of order. A bare "yes"/"no" item is not a point: the grader already flags the
+opposite verdict word. The rubric is marked `generated: true` until a person has reviewed it;
+`rubric_warnings` says which cards will grade poorly and why. Everything derived is plain data
+the author can edit in the YAML.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from typing import Any
+
+from grill.grader import _SWAP_WORDS, correct_needed, normalise
+from grill.grader.context import disabled
+from grill.model import Card
+
+__all__ = ["GENERIC", "RULES", "common_words", "derive_rubric", "items_of", "rubric_warnings"]
+
+# The derivation's own rules, by id: each can be turned off for an ablation run
+# (`GRILL_GRADER_WITHOUT`, see grill.grader.context).
+RULES = (
+    "derive.half",  # any half of an item's words states it (off: the whole item)
+    "derive.load-bearing",  # numbers, negators, words with an opposite always needed
+    "derive.rare-single",  # a one-word phrasing only for a word rare in the deck
+    "derive.restate",  # explanation clauses that restate an item
+    "derive.order",  # items joined by arrows are a sequence
+    "derive.numbers",  # a number far from the card's own is wrong
+)
+
+GENERIC = frozenset({"loss", "model", "train", "training", "step"})
+_HEDGES = frozenset(
+    "typically usually often some even very e g eg etc also actual just quite roughly about"
+    " around approximately common commonly or only too all whole".split()
+)
+_PREPOSITIONS = frozenset(
+    "from to by per toward towards with in on of for at into over than as via".split()
+)
+_VERDICT = frozenset({"yes", "no", "yep", "nope"})
+_TAIL = re.compile(r"\s+(?:so that|so|because|while|which|since)\s+.*$")
+_SPLIT = re.compile(r"\s*(?:;|→|->|—|–(?=\s)|,|\.(?=\s|$)|\n)\s*")
+_BRACKET = re.compile(r"\(([^()]*)\)")
+_HELD = re.compile(r"\0(\d+)\0")
+_MAX_PHRASES = 12
+_SEQUENCE = re.compile(r"→|->")
+_QUALIFIER = re.compile(r"(?i)^(?:plus|also|optionally|sometimes|and also)\b")
+
+
+def items_of(answer: str) -> list[tuple[str, list[str]]]:
+    """The short answer's items, each with its bracketed alternative wordings."""
+    out: list[tuple[str, list[str]]] = []
+    held = _BRACKET.findall(answer)  # a bracket is not split: "(e.g., 10x average)"
+    masked = _BRACKET.sub(lambda m: f"(\0{held.index(m.group(1))}\0)", answer)
+    for part in _SPLIT.split(masked):
+        part = _HELD.sub(lambda m: held[int(m.group(1))], part)
+        alternatives = [a.strip() for a in _BRACKET.findall(part) if a.strip()]
+        main = _TAIL.sub("", " ".join(_BRACKET.sub(" ", part).split())).strip(" .")
+        if main or alternatives:
+            out.append((main or alternatives.pop(0), alternatives))
+    return out
+
+
+def _words(text: str, drop: frozenset[str]) -> list[str]:
+    """The item's words as the grader reads them, each one that reads back as itself."""
+    out: list[str] = []
+    for sentence in normalise(text):
+        for word in sentence:
+            if word in drop or word in _HEDGES or word in _PREPOSITIONS or word in out:
+                continue
+            if word not in out and (word.startswith("{") or normalise(word) == [[word]]):
+                out.append(word)
+    return out
+
+
+def _on(rule: str) -> bool:
+    return rule not in disabled()
+
+
+def _load_bearing(word: str) -> bool:
+    """A number, a negator or a word with an opposite (high/low, fp16/bf16, old/new, ...):
+    dropping it would let the opposite statement match."""
+    if not _on("derive.load-bearing"):
+        return False
+    return word.startswith("{") or word == "not" or word in _SWAP_WORDS
+
+
+def _phrases(words: list[str], common: frozenset[str] = frozenset()) -> list[str]:
+    """Any ceil(k/2) of the k words that carry the item, plus the whole item.
+
+    Load-bearing words are always needed; a phrasing of one word only when that word is rare in
+    the deck (not in `common`), so "batch" alone never stands for "bad batch".
+    """
+    fixed = [w for w in words if _load_bearing(w)]
+    free = [w for w in words if w not in fixed and w not in GENERIC]
+    if not free:  # "train loss decreasing": "decreasing" alone says nothing of train loss
+        free = [w for w in words if w in GENERIC]
+    need = math.ceil(len(free) / 2) if free else 0
+    if (fixed and len(free) <= 1) or not _on("derive.half"):
+        need = len(free)
+    rare_only = _on("derive.rare-single")
+    out = [
+        " ".join(fixed + list(c))
+        for c in itertools.combinations(free, need)
+        if len(fixed) + len(c) > 1 or not (rare_only and set(c) & common)
+    ]
+    whole = " ".join(w for w in words if w not in GENERIC) or " ".join(words)
+    if whole not in out:
+        out.append(whole)
+    if fixed == ["not"] and len(free) <= 1:
+        out.append("(nothing|none)")  # "nothing extra" said as "none"
+    return [p for p in out if p][:_MAX_PHRASES]
+
+
+_CLAUSE = re.compile(r"\s*(?:[.;:!?]+(?=\s|$)|,|—|–(?=\s)|\band\b|\bbut\b|\bthen\b)\s*")
+_NEGATED_CLAUSE = frozenset({"not"})
+
+
+def _restatements(
+    words: list[str], explanation: str | None, asked: frozenset[str], common: frozenset[str]
+) -> list[str]:
+    """Pairs of the rare words of each explanation clause that restates the item.
+
+    A clause restates an item when it shares one of the item's rare words; a clause that
+    negates ("the first response is not to restart") restates nothing. The pairs keep the
+    clause's load-bearing words, so a restatement cannot flip a direction.
+    """
+    if not explanation or not _on("derive.restate"):
+        return []
+    rare = {w for w in words if w not in common and w not in GENERIC and not w.startswith("{")}
+    out: list[str] = []
+    for clause in _CLAUSE.split(explanation):
+        found = _words(clause, asked)
+        if not rare & set(found) or _NEGATED_CLAUSE & set(found):
+            continue
+        # the clause's numbers and negators, and the item's own words with an opposite
+        fixed = [w for w in found if _load_bearing(w) and (w not in _SWAP_WORDS or w in words)]
+        free = [w for w in found if w not in fixed and w not in GENERIC and w not in common]
+        if len(fixed) + len(free) < 2:
+            continue
+        size = max(0, 2 - len(fixed))
+        for combo in itertools.combinations(free, size):
+            phrase = " ".join(fixed + list(combo))
+            if phrase not in out:
+                out.append(phrase)
+    return out[:_MAX_PHRASES]
+
+
+_NUMBER = re.compile(r"^\{(?P<lo>[\d.]+)(?:-(?P<hi>[\d.]+))?(?P<kind>[%x]?)\}$")
+_FAR = 2.0  # a number beyond this factor of the card's own is a wrong number
+_HUGE = 1e9
+
+
+def _show(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:.4g}"
+
+
+def _number_checks(item: str) -> list[str]:
+    """Misconception phrases for a number far outside the one the item gives its word.
+
+    "2-8k steps" -> "= {0-1000} step", "= {16000-1000000000} step": the same word with a number
+    off by more than a factor of two, as the standard's "not 2-8, not 200k".
+    """
+    out: list[str] = []
+    for sentence in normalise(item):
+        for i, token in enumerate(sentence):
+            m = _NUMBER.match(token)
+            after = [w for w in sentence[i + 1 : i + 3] if w not in _PREPOSITIONS]
+            if not m or not after or after[0].startswith("{") or after[0] in _HEDGES:
+                continue
+            lo, kind = float(m["lo"]), m["kind"]
+            hi = float(m["hi"] or m["lo"])
+            word = after[0]
+            if lo > 0:
+                out.append(f"= {{0-{_show(lo / _FAR)}{kind}}} {word}")
+            top = _HUGE if kind != "%" else 100.0
+            if 0 < hi and hi * _FAR < top:
+                out.append(f"= {{{_show(hi * _FAR)}-{_show(top)}{kind}}} {word}")
+    return out
+
+
+def _slug(text: str, taken: set[str]) -> str:
+    base = "-".join(re.findall(r"[a-z0-9]+", text.lower())[:3]) or "point"
+    slug, n = base, 2
+    while slug in taken:
+        slug, n = f"{base}-{n}", n + 1
+    taken.add(slug)
+    return slug
+
+
+def common_words(texts: list[str], share: float = 0.2) -> frozenset[str]:
+    """Words found in more than `share` of the texts (at least 3): too common to stand alone."""
+    counts: dict[str, int] = {}
+    for text in texts:
+        for word in {w for s in normalise(text) for w in s}:
+            counts[word] = counts.get(word, 0) + 1
+    floor = max(3, int(share * len(texts)))
+    return frozenset(w for w, n in counts.items() if n >= floor)
+
+
+def derive_rubric(
+    question: str,
+    answer: str,
+    explanation: str | None = None,
+    common: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """A rubric as deck data, derived from the card's own text (see the module docstring).
+
+    `common`: the deck's common words (`common_words`). Always has at least one point: with
+    nothing to derive from, the whole answer is the phrase.
+    """
+    asked = frozenset(w for s in normalise(question) for w in s)
+    taken: set[str] = set()
+    points: list[dict[str, Any]] = []
+    secondary = 0
+    for main, alternatives in items_of(answer):
+        words = _words(main, asked) or _words(main, frozenset())
+        if not words or set(words) <= _VERDICT:
+            continue
+        match = _phrases(words, common)
+        for alt in alternatives:
+            match += [p for p in _phrases(_words(alt, frozenset()), common) if p not in match]
+        restated = _restatements(words, explanation, asked, common)
+        match += [p for p in restated if p not in match]
+        if match:
+            points.append({"id": _slug(main, taken), "says": main, "match": match})
+            secondary += _QUALIFIER.match(main) is not None
+    if not points:
+        fallback = " ".join(w for s in normalise(answer) for w in s) or "answer"
+        points.append({"id": "answer", "says": answer.strip() or "answer", "match": [fallback]})
+    out: dict[str, Any] = {"generated": True, "points": points}
+    numbers = [c for main, _ in items_of(answer) for c in _number_checks(main)]
+    numbers = numbers if _on("derive.numbers") else []
+    if numbers:
+        says = f"a number far from the card's own ({answer.strip()})"
+        out["wrong"] = [{"id": "number-out-of-range", "says": says, "match": numbers}]
+    if _SEQUENCE.search(answer) and len(points) > 1 and _on("derive.order"):
+        out["order"] = [p["id"] for p in points]  # "a → b → c" is a sequence
+    primary = len(points) - secondary
+    if secondary and primary:  # "plus ..." qualifies the answer: it is not needed, nor enough
+        out["correct"] = correct_needed(primary)
+        out["requires"] = [p["id"] for p in points if not _QUALIFIER.match(p["says"])]
+    return out
+
+
+def rubric_warnings(card: Card) -> list[str]:
+    """Why a card's rubric will grade poorly, in words for the deck's author (empty: no reason).
+
+    Only derived rubrics are judged: a hand-written one says what its author meant.
+    """
+    if not card.rubric.generated:
+        return []
+    tokens = [w for s in normalise(card.answer) for w in s]
+    words = [w for w in tokens if not w.startswith("{")]
+    out: list[str] = []
+    if not words:
+        out.append("the answer gives only numbers: nothing says what they measure; add phrasings")
+    elif len(tokens) == 1 and not card.explanation:
+        out.append(
+            f"a one-word answer ({card.answer.strip(' .')!r}) and no explanation: only that"
+            " word is accepted; add phrasings"
+        )
+    thin = [p.id for p in card.rubric.points if all(" " not in m for m in p.match)]
+    if len(words) > 1 and len(thin) == len(card.rubric.points) and not card.explanation:
+        out.append(f"each key point is one word ({', '.join(thin)}): paraphrases will be missed")
+    return out

@@ -1,0 +1,136 @@
+"""Rubrics derived from a card's own text (`grill.grader.derive`): key points from the answer's
+items, phrasings from their words and the explanation, contradiction checks for order and
+numbers; `grill decks rubric`, the validate warnings and the drill's note on unreviewed rubrics."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+from pathlib import Path
+
+from rich.console import Console
+from typer.testing import CliRunner
+
+from grill.cli import app
+from grill.deck import dump_deck, parse_deck
+from grill.grader import grade
+from grill.grader.derive import derive_rubric, items_of, rubric_warnings
+from grill.model import Card, Rating
+from grill.ui.drill import render_feedback
+
+runner = CliRunner()
+
+
+def _card(question: str, answer: str, explanation: str | None = None) -> Card:
+    data = {
+        "deck": "mine",
+        "title": "Mine",
+        "sections": [{"key": "A", "title": "A"}],
+        "cards": [
+            {
+                "id": "c",
+                "n": 1,
+                "section": "A",
+                "question": question,
+                "answer": answer,
+                **({"explanation": explanation} if explanation else {}),
+                "rubric": derive_rubric(question, answer, explanation),
+            }
+        ],
+    }
+    return parse_deck(dump_deck(data), "mine.yaml").cards[0]
+
+
+def _verdict(card: Card, answer: str) -> str:
+    return grade(card, answer).verdict.label
+
+
+def test_an_answer_splits_into_items_with_brackets_as_other_wordings() -> None:
+    assert items_of("Loss > some threshold (e.g., 10× average). Skip update.") == [
+        ("Loss > some threshold", ["e.g., 10× average"]),
+        ("Skip update", []),
+    ]
+    assert [m for m, _ in items_of("Warmup → steady descent → plateau")] == [
+        "Warmup",
+        "steady descent",
+        "plateau",
+    ]
+
+
+def test_half_of_an_items_words_state_it_but_never_without_its_direction() -> None:
+    card = _card("LR too low symptoms?", "Loss decreases very slowly; underutilized compute.")
+    assert _verdict(card, "the loss goes down slowly and compute is underutilized") == "correct"
+    assert _verdict(card, "compute is underutilized") == "partial"
+    oscillation = _card("Periodic oscillation in loss?", "LR too high; bad scheduler.")
+    assert _verdict(oscillation, "the lr is too low, and a bad scheduler") != "correct"
+
+
+def test_a_sequence_said_out_of_order_is_wrong() -> None:
+    card = _card("Healthy loss curve phases?", "Warmup → steady descent → plateau.")
+    assert _verdict(card, "warmup, then steady descent, then a plateau") == "correct"
+    assert _verdict(card, "steady descent, then warmup, then a plateau") == "wrong"
+
+
+def test_a_number_far_from_the_cards_own_is_wrong() -> None:
+    card = _card("Standard warmup?", "2-8k steps.")
+    assert _verdict(card, "about 4000 steps") == "correct"
+    assert _verdict(card, "around 200k steps") == "wrong"
+    assert grade(card, "around 200k steps").flags[0].id.startswith("number")
+    rate = _card("Replay ratio?", "~5-15% old / 85-95% new.")
+    assert grade(rate, "85-95% old").flags[0].id == "number-out-of-range"
+
+
+def test_the_explanation_restates_a_point_in_other_words() -> None:
+    card = _card(
+        "Why warmup?",
+        "Stabilizes early gradients; optimizer state forms.",
+        "Ramping in lets the optimizer state settle before you push.",
+    )
+    assert "optst settl" in card.rubric.points[1].match
+    assert _verdict(card, "early gradients stabilise and adam's moments settle") == "correct"
+
+
+def test_cards_with_nothing_to_derive_from_load_and_are_warned_about() -> None:
+    number = _card("Clip value?", "1.0")
+    assert number.rubric.points and number.rubric.generated
+    assert "only numbers" in rubric_warnings(number)[0]
+    word = _card("Decay shape?", "Cosine.")
+    assert "one-word answer ('Cosine')" in rubric_warnings(word)[0]
+    assert rubric_warnings(_card("Why clip?", "Bounds the update", "Clipping bounds it.")) == []
+    assert rubric_warnings(_card("Standard warmup?", "2-8k steps.")) == []
+
+
+def test_decks_rubric_shows_what_a_card_is_graded_by_and_validate_warns(
+    tmp_path: Path, grill_home: Path
+) -> None:
+    source = tmp_path / "q.csv"
+    source.write_text("Clip value?,1.0\nWarmup?,2-8k steps; linear ramp\n", encoding="utf-8")
+    assert runner.invoke(app, ["decks", "new", "q", "--from-csv", str(source)]).exit_code == 0
+    shown = runner.invoke(app, ["decks", "rubric", "2", "--deck", "q"])
+    assert shown.exit_code == 0, shown.output
+    assert "{2000-8000}" in shown.output and "not yet reviewed" in shown.output
+    assert "= {16000-1000000000} step" in shown.output
+    checked = runner.invoke(app, ["decks", "validate", str(grill_home / "decks" / "q.yaml")])
+    assert checked.exit_code == 0
+    assert "clip-value: the answer gives only numbers" in checked.output
+    assert "2 card(s) with a rubric derived from the card's text" in checked.output
+
+
+def test_the_drill_says_when_a_rubric_is_derived_and_not_yet_reviewed() -> None:
+    card = _card("Standard warmup?", "2-8k steps.")
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    intervals = {r: timedelta(days=1) for r in Rating}
+    render_feedback(console, card, grade(card, "4k steps"), Rating.GOOD, intervals)
+    first = console.file.getvalue().strip().splitlines()[0]  # type: ignore[attr-defined]
+    assert first == "✓ correct  (rubric derived from the card's text, not yet reviewed)"
+
+
+def test_every_rule_is_documented_with_examples() -> None:
+    from grill.grader import swap_ids
+    from grill.grader.context import TRIGGERS
+    from grill.grader.derive import RULES
+
+    doc = (Path(__file__).parents[1] / "docs" / "grader-rules.md").read_text(encoding="utf-8")
+    for rule in [t.id for t in TRIGGERS] + swap_ids() + list(RULES):
+        assert f"`{rule}`" in doc, rule
+    assert all(t.examples for t in TRIGGERS)
