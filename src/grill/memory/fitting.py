@@ -12,10 +12,10 @@ The rules, and why:
    parameters less than a third of the way and a few hundred most of the way; and half-life
    regression with a ridge prior (HLR_PRIOR, sd 1).
 3. Each candidate gets a time scale kappa with a log-normal prior (sd KAPPA_PRIOR_SD) and a
-   posterior on a grid from the log. The log-likelihood is tempered: divided by the square
-   root of the mean cross-day reviews per card, since one card's reviews share its difficulty
-   and are not independent evidence about the person. This is what keeps three days of study
-   from printing P = 1.00.
+   posterior on a grid from the log. The log-likelihood is tempered: divided by the mean
+   cross-day reviews per card, since one card's reviews share its difficulty and are not
+   independent evidence about the person (each card counts about once). This is what keeps
+   three days of study from printing P = 1.00.
 4. Candidates are weighted by how well they predicted the person's *later* reviews from the
    earlier ones (a time-series split: fit on reviews before a cut, predict those after, at
    three cuts), tempered the same way (pseudo Bayesian model averaging). With too few reviews to
@@ -297,7 +297,7 @@ def _speed(
 
 def _temper(evidence: Sequence[Trial], all_traces: Sequence[Trace]) -> float:
     per_card = len(evidence) / max(1, len({t.trace.key for t in evidence}))
-    return max(1.0, math.sqrt(per_card))
+    return max(1.0, per_card)
 
 
 def _fit_models(all_traces: Sequence[Trace], n: int) -> list[Model]:
