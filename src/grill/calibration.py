@@ -31,12 +31,11 @@ from grill.deck import load_library
 from grill.memory import Candidate, MemoryFit
 from grill.memory.fitting import KAPPA_GRID
 from grill.memory.models import FsrsModel
-from grill.model import Rating
 from grill.odds import at_least, poisson_binomial
 from grill.plan import Deadline
 from grill.readiness import Readiness, forecast_for
 from grill.session import Drill, DrillOptions
-from grill.simulate import MEMORY_MODELS, START, memory_of
+from grill.simulate import MEMORY_MODELS, START, learner_rating, memory_of
 from grill.store import Store
 
 __all__ = ["Calibration", "LearnerResult", "average_fit", "calibrate", "format_calibration", "main"]
@@ -93,13 +92,6 @@ def average_fit() -> MemoryFit:
     return MemoryFit(None, 0, 0, 0, (Candidate(FsrsModel("default"), 1.0, peaked),))
 
 
-def _rating(rng: random.Random, recalled: bool) -> Rating:
-    if not recalled:
-        return Rating.AGAIN
-    roll = rng.random()
-    return Rating.HARD if roll < 0.1 else Rating.EASY if roll > 0.95 else Rating.GOOD
-
-
 def learner(
     kind: str, index: int, *, days: int, ahead: int, target: int, seed: int, home: Path
 ) -> LearnerResult:
@@ -129,7 +121,7 @@ def learner(
                 i, at = where[card.id], _days(clock[0])
                 chance = memory.chance(i, at) if i in seen else known[i]
                 recalled = answers.random() < chance
-                rating = _rating(answers, recalled)
+                rating = learner_rating(answers, recalled)
                 memory.study(i, at, recalled, rating)
                 seen.add(i)
                 drill.rate(rating)

@@ -58,6 +58,7 @@ __all__ = [
     "Scenario",
     "SimulationResult",
     "format_result",
+    "learner_rating",
     "main",
     "project",
     "run",
@@ -414,7 +415,9 @@ class Outcome:
         return sum(self.chances)
 
 
-def _rating(rng: random.Random, recalled: bool) -> Rating:
+def learner_rating(rng: random.Random, recalled: bool) -> Rating:
+    """How a simulated learner rates itself: again when it forgot, else mostly good (a tenth
+    hard, one in twenty easy)."""
     if not recalled:
         return Rating.AGAIN
     roll = rng.random()
@@ -464,7 +467,7 @@ def _session(
         at = _days(now)
         chance = memory.chance(card, at) if card in seen else known[card]
         recalled = rng.random() < chance
-        rating = _rating(rng, recalled)
+        rating = learner_rating(rng, recalled)
         memory.study(card, at, recalled, rating)
         seen.add(card)
         if asked is not None:
