@@ -232,6 +232,14 @@ def render_plan(console: Console, view: PlanView) -> None:
         )
         out.append(f" ({spread})" if spread else "")
         out.append(f" on the day, P(≥{view.target}) {p:.0%}\n")
+    today = view.today
+    steps = f", {len(today.learning)} in a learning step" if today.learning else ""
+    met = f"; {today.new_today} new met earlier today" if today.new_today else ""
+    out.append(
+        f"Today: what `grill` asks now, {len(today.due)} due{steps} and {len(today.new)} new"
+        f"{met}.\n",
+        style="dim",
+    )
     out.append(
         f"cards: cards asked (new ones included); reviews: answers, re-asks included. "
         f"Forecast from FSRS's average learner over {view.followed.runs} simulated runs; "
