@@ -357,6 +357,30 @@ def test_a_mock_records_the_prediction_made_just_before_it(
     assert entry.predicted == pytest.approx(expected) and entry.asked == 5
 
 
+def test_an_aborted_mock_predicts_only_the_questions_it_scored(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped after one answer, a mock is scored 0 or 1 of 1: its prediction is that one
+    card's chance, never the whole plan's expected score (it was 2.8 of 1)."""
+    from fakes import fake_grade
+
+    monkeypatch.setattr("grill.ui.mock.load_grader", lambda: fake_grade)
+    lib = load_library([])
+    replay(store, lib, days=4)
+    by_card = personal.deck_traces(store.reviews(), "training-behaviors", UTC)
+    fitted = personal.load(store, NOW, refresh=False)
+    done = runner.invoke(app, ["mock", "--seed", "3"], input="right\n")  # then EOF: aborted
+    assert done.exit_code == 0, done.output
+    (session,) = store.sessions(Mode.MOCK)
+    assert (session.summary["status"], session.summary["asked"]) == ("aborted", 1)
+    planned = session.summary["questions"]
+    chance = predicted_score(by_card, planned[:1], fitted, NOW)
+    assert session.summary["predicted"] == pytest.approx(chance)
+    assert 0 <= session.summary["predicted"] <= 1
+    whole = predicted_score(by_card, planned, fitted, NOW)
+    assert whole > 1  # what used to be recorded: the 45 planned questions' expected score
+
+
 def test_a_report_that_fails_halfway_leaves_the_previous_one_whole(
     store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
