@@ -106,6 +106,7 @@ class StoreRecorder:
             "section": self._plan.section,
             "scheduled": self.scheduler is not None,
             "predicted": self._predicted(result),
+            "predicted_cards": result.asked,
             "questions": [q.card.id for q in self._plan.questions],
             "answers": [a.to_dict() for a in self._answers],
         }
