@@ -220,6 +220,20 @@ def test_an_aborted_mock_is_listed_not_drawn_as_a_score(
     assert "Aborted, not drawn as scores: 01 Dec (1 answered)" in render(data, "html")
 
 
+def test_with_only_aborted_mocks_no_score_is_drawn(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lib = load_library([])
+    replay(store, lib, days=2)
+    add_mock(store, NOW - timedelta(days=1), 1, 0.8, asked=1, status="aborted")
+    monkeypatch.setenv("COLUMNS", "80")
+    text = runner.invoke(app, ["stats"]).stdout
+    assert "No finished mock yet: grill mock" in text and "got" not in text
+    assert "Aborted, not drawn: 01 Dec (1 answered)" in text
+    chart = _chart(render(gather(store, lib, Settings(), NOW), "html"))
+    assert "No finished mock yet" in chart and "<circle" not in chart
+
+
 def test_a_shorter_mock_keeps_its_denominator_and_an_interval(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
