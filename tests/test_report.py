@@ -256,6 +256,11 @@ def test_a_shorter_mock_keeps_its_denominator_and_an_interval(
     chart = _chart(render(gather(store, lib, Settings(), NOW), "html"))
     assert chart.count('class="range s2"') == 1  # only the short mock has a range
     assert chart.count('class="dot s1"') == 2  # predictions, on the same scale
+    markdown = render(gather(store, lib, Settings(), NOW), "md")
+    assert (
+        f"| 2/5 | 28 | below target | 3.5 | about 18 ({short.low:.0f}-{short.high:.0f}) |"
+        in markdown
+    )
 
 
 def test_an_old_aborted_mock_prediction_is_scaled_to_the_questions_scored(store: Store) -> None:
