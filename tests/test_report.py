@@ -217,7 +217,9 @@ def test_an_aborted_mock_is_listed_not_drawn_as_a_score(
     assert [p["score"] for p in data.to_dict()["mock_chart"]["drawn"]] == [21]
     chart = _chart(render(data, "html"))
     assert chart.count('class="dot s2"') == 1 and "0/1" not in chart
-    assert "Aborted, not drawn as scores: 01 Dec (1 answered)" in render(data, "html")
+    page = render(data, "html")
+    assert "Aborted, not drawn as scores: 01 Dec (1 answered)" in page
+    assert "last mock, 01 Dec, aborted" in page  # its tile says so too
 
 
 def test_with_only_aborted_mocks_no_score_is_drawn(

@@ -139,7 +139,8 @@ def _tiles(data: ReportData) -> str:
     ]
     if data.mocks:
         last = data.mocks[-1]
-        tiles.append((f"{last.score}/{last.asked}", f"last mock, {last.at:%d %b}", ""))
+        stopped = ", aborted" if last.status == "aborted" else ""
+        tiles.append((f"{last.score}/{last.asked}", f"last mock, {last.at:%d %b}{stopped}", ""))
     html = "".join(
         f'<div class="tile"><div class="big {css}">{esc(big)}</div>'
         f'<div class="what">{esc(what)}</div></div>'
