@@ -64,7 +64,7 @@ def plan(deck: Deck, **options: object) -> MockPlan:
 
 
 def run_of(p: MockPlan, store: Store, scheduler: Scheduler | None = None) -> MockRun:
-    recorder = StoreRecorder(store, scheduler=scheduler, predicted=21.5)
+    recorder = StoreRecorder(store, scheduler=scheduler, predict=lambda ids: 0.5 * len(ids))
     return MockRun(p, clock=FakeClock(), now=lambda: NOW, grader=fake_grade, recorder=recorder)
 
 
@@ -162,7 +162,7 @@ def test_a_piped_mock_is_plain_text_scored_and_kept(deck: Deck, store: Store) ->
     assert "you: [bold]no[/bold]" in text  # the user's text is never read as markup
     session = store.sessions(Mode.MOCK)[-1]
     assert session.status == SessionStatus.DONE
-    assert session.summary["score"] == 4 and session.summary["predicted"] == 21.5
+    assert session.summary["score"] == 4 and session.summary["predicted"] == 3.0
     assert [a["answer"] for a in session.summary["answers"]][:2] == ["right", "half"]
     reviews = store.reviews(mode=Mode.MOCK, session_id=session.id)
     assert [r.rating for r in reviews] == [

@@ -13,11 +13,13 @@ from typer.testing import CliRunner
 
 from grill.cli import app
 from grill.config import set_setting
+from grill.deck import load_library
 from grill.model import Card, CardState, Deck, Library, Phase, Point, Rating, Rubric
 from grill.plan import Deadline, interview_moment
 from grill.scheduler import Scheduler
 from grill.session import DrillOptions, record_answer
 from grill.session import plan as drill_plan
+from grill.simulate import project
 from grill.store import Store
 
 SCHED = Scheduler(enable_fuzzing=False)
@@ -135,3 +137,37 @@ def test_the_drill_commands_plan_for_the_saved_interview_date() -> None:
     set_setting("interview_date", "2026-12-04")  # today is 2 Dec (conftest): one day to meet all
     dated = json.loads(runner.invoke(app, ["due", "--json"]).stdout)
     assert len(dated["new"]) == 45
+
+
+def _plan_today(runner: CliRunner) -> dict[str, float]:
+    shown = json.loads(runner.invoke(app, ["plan", "--json"]).stdout)
+    return {"new": shown["days"][0]["new"], **shown["today"]}
+
+
+@pytest.mark.parametrize("per_day", [15, 2])
+def test_plan_and_drill_agree_on_todays_new_cards(per_day: int) -> None:
+    """New cards met earlier today count against today's in the plan as in the drill; the plan's
+    own projection (not only its today line) offers what the drill's queue offers."""
+    runner = CliRunner()
+    set_setting("new_per_day", str(per_day))
+    assert runner.invoke(app, ["plan", "--date", "2026-12-16"]).exit_code == 0  # 14 days out
+    assert _plan_today(runner)["new"] == max(per_day, 4)  # the pace: ceil(45 / 13) = 4
+    for n in (1, 2, 3):  # three new cards met this morning
+        assert runner.invoke(app, ["review", str(n), "--rating", "good"]).exit_code == 0
+    due = json.loads(runner.invoke(app, ["due", "--json"]).stdout)
+    today = _plan_today(runner)
+    assert today["new"] == len(due["new"]) == max(per_day, 4) - 3
+    assert today["new_already"] == 3
+    now = datetime(2026, 12, 2, 9, tzinfo=UTC)  # conftest's GRILL_NOW
+    deadline = Deadline.on(date(2026, 12, 16), now, Scheduler())
+    lib = load_library()
+    with Store.open() as store:
+        queue = drill_plan(store, lib, DrillOptions(per_day, deadline=deadline), now)
+        states = store.states("training-behaviors")
+        deck = lib.deck("training-behaviors")
+        ordered = [states.get(("training-behaviors", i)) for i in deck.cards.ids]
+        projected = project(
+            ordered, INTERVIEW, now, target=28, per_day=per_day, runs=2, introduced=3
+        )
+    assert [c.id for c in queue.new] == [d["id"] for d in due["new"]]
+    assert projected.days[0].new == len(queue.new)

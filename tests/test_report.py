@@ -21,9 +21,11 @@ from grill.config import Settings, load_settings
 from grill.deck import load_library
 from grill.errors import UsageError
 from grill.model import Card, Deck, Library, Mode, Point, Rating, Rubric, Section, Tier, Verdict
+from grill.odds import wilson
 from grill.readiness import forecast_for, predicted_score
 from grill.report import gather, render
 from grill.report.csvlog import neutralise
+from grill.report.data import mock_points
 from grill.report.html import CHART_IDS
 from grill.report.markdown import cell
 from grill.scheduler import Scheduler
@@ -69,12 +71,21 @@ def replay(store: Store, lib: Library, days: int = 8, per_day: int = 6) -> None:
                 record_answer(store, SCHED, card, Rating.GOOD, at + timedelta(minutes=10))
 
 
-def add_mock(store: Store, at: datetime, score: int, predicted: float | None) -> None:
+def add_mock(
+    store: Store,
+    at: datetime,
+    score: int,
+    predicted: float | None,
+    *,
+    asked: int = 45,
+    status: str = "completed",
+) -> None:
     session = store.start_session(Mode.MOCK, at)
     summary = {
-        "status": "completed",
+        "status": status,
         "score": score,
-        "asked": 45,
+        "asked": asked,
+        "predicted_cards": asked,
         "target": 28,
         "floor": 24,
         "passed": score >= 28,
@@ -180,6 +191,86 @@ def test_stats_command_text_and_json(store: Store, monkeypatch: pytest.MonkeyPat
     assert data["mocks"][1]["predicted"] == 27.0
     assert len(data["forecast"]) == 14 and len(data["weakest"]) == 10
     assert data["activity"]["total_reviews"] == len(data["reviews"])
+
+
+def _chart(page: str) -> str:
+    start = page.index('<svg id="chart-mocks"')
+    return page[start : page.index("</svg>", start)]
+
+
+def test_an_aborted_mock_is_listed_not_drawn_as_a_score(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped after one answer, a mock is no 0/45: the terminal chart and the HTML chart draw
+    only the finished mocks and name the aborted one under them."""
+    lib = load_library([])
+    replay(store, lib, days=4)
+    add_mock(store, NOW - timedelta(days=2), 21, 23.5)
+    add_mock(store, NOW - timedelta(days=1), 0, 0.9, asked=1, status="aborted")
+    monkeypatch.setenv("COLUMNS", "80")
+    text = runner.invoke(app, ["stats"]).stdout
+    assert re.search(r"got +21 +│", text) and re.search(r"of +45 +│", text)  # one column
+    assert "Aborted, not drawn: 01 Dec (1 answered)" in text
+    data = gather(store, lib, Settings(), NOW)
+    assert [m.status for m in data.mocks] == ["completed", "aborted"]
+    assert data.to_dict()["mock_chart"]["aborted"] == [data.mocks[1].id]
+    assert [p["score"] for p in data.to_dict()["mock_chart"]["drawn"]] == [21]
+    chart = _chart(render(data, "html"))
+    assert chart.count('class="dot s2"') == 1 and "0/1" not in chart
+    page = render(data, "html")
+    assert "Aborted, not drawn as scores: 01 Dec (1 answered)" in page
+    assert "last mock, 01 Dec, aborted" in page  # its tile says so too
+
+
+def test_with_only_aborted_mocks_no_score_is_drawn(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lib = load_library([])
+    replay(store, lib, days=2)
+    add_mock(store, NOW - timedelta(days=1), 1, 0.8, asked=1, status="aborted")
+    monkeypatch.setenv("COLUMNS", "80")
+    text = runner.invoke(app, ["stats"]).stdout
+    assert "No finished mock yet: grill mock" in text and "got" not in text
+    assert "Aborted, not drawn: 01 Dec (1 answered)" in text
+    chart = _chart(render(gather(store, lib, Settings(), NOW), "html"))
+    assert "No finished mock yet" in chart and "<circle" not in chart
+
+
+def test_a_shorter_mock_keeps_its_denominator_and_an_interval(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lib = load_library([])
+    replay(store, lib, days=4)
+    add_mock(store, NOW - timedelta(days=2), 2, 3.5, asked=5)
+    add_mock(store, NOW - timedelta(days=1), 30, 27.0)
+    drawn, aborted = mock_points(gather(store, lib, Settings(), NOW).mocks, 45)
+    short, full = drawn
+    assert not aborted and short.partial and not full.partial
+    assert short.score == 18 and short.predicted == pytest.approx(31.5)  # both scaled by 45/5
+    low, high = wilson(2, 5, 1.2816)
+    assert (short.low, short.high) == pytest.approx((2 + 40 * low, 2 + 40 * high))
+    assert short.low < 12 and short.high > 26  # 2 of 5 is far from a certain 18 of 45
+    assert (full.low, full.score, full.high) == (30, 30, 30)
+    monkeypatch.setenv("COLUMNS", "80")
+    text = runner.invoke(app, ["stats"]).stdout
+    assert re.search(r"got +2 +30", text) and re.search(r"of +5 +45", text)
+    assert "│" in text.split("Mock scores")[1].split("day")[0]  # the short mock's range
+    chart = _chart(render(gather(store, lib, Settings(), NOW), "html"))
+    assert chart.count('class="range s2"') == 1  # only the short mock has a range
+    assert chart.count('class="dot s1"') == 2  # predictions, on the same scale
+    markdown = render(gather(store, lib, Settings(), NOW), "md")
+    assert (
+        f"| 2/5 | 28 | below target | 3.5 | about 18 ({short.low:.0f}-{short.high:.0f}) |"
+        in markdown
+    )
+
+
+def test_an_old_aborted_mock_prediction_is_scaled_to_the_questions_scored(store: Store) -> None:
+    session = store.start_session(Mode.MOCK, NOW - timedelta(days=1))
+    summary = {"status": "aborted", "score": 0, "asked": 1, "predicted": 2.8}
+    store.finish_session(session.id, NOW, summary={**summary, "questions": ["q"] * 45})
+    (entry,) = gather(store, load_library([]), Settings(), NOW).mocks
+    assert entry.predicted == pytest.approx(2.8 / 45)
 
 
 def test_report_writes_each_format_from_the_extension(store: Store, tmp_path: Path) -> None:
@@ -355,6 +446,30 @@ def test_a_mock_records_the_prediction_made_just_before_it(
     assert 0 < expected < 5
     (entry,) = gather(store, lib, Settings(), NOW).mocks
     assert entry.predicted == pytest.approx(expected) and entry.asked == 5
+
+
+def test_an_aborted_mock_predicts_only_the_questions_it_scored(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped after one answer, a mock is scored 0 or 1 of 1: its prediction is that one
+    card's chance, never the whole plan's expected score (it was 2.8 of 1)."""
+    from fakes import fake_grade
+
+    monkeypatch.setattr("grill.ui.mock.load_grader", lambda: fake_grade)
+    lib = load_library([])
+    replay(store, lib, days=4)
+    by_card = personal.deck_traces(store.reviews(), "training-behaviors", UTC)
+    fitted = personal.load(store, NOW, refresh=False)
+    done = runner.invoke(app, ["mock", "--seed", "3"], input="right\n")  # then EOF: aborted
+    assert done.exit_code == 0, done.output
+    (session,) = store.sessions(Mode.MOCK)
+    assert (session.summary["status"], session.summary["asked"]) == ("aborted", 1)
+    planned = session.summary["questions"]
+    chance = predicted_score(by_card, planned[:1], fitted, NOW)
+    assert session.summary["predicted"] == pytest.approx(chance)
+    assert 0 <= session.summary["predicted"] <= 1
+    whole = predicted_score(by_card, planned, fitted, NOW)
+    assert whole > 1  # what used to be recorded: the 45 planned questions' expected score
 
 
 def test_a_report_that_fails_halfway_leaves_the_previous_one_whole(

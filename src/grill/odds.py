@@ -7,9 +7,10 @@ A leaf below readiness and the simulator, which both need it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
-__all__ = ["at_least", "poisson_binomial"]
+__all__ = ["at_least", "poisson_binomial", "wilson"]
 
 
 def poisson_binomial(chances: Iterable[float]) -> tuple[float, ...]:
@@ -34,3 +35,16 @@ def at_least(distribution: Sequence[float], k: int) -> float:
     if k <= 0:
         return 1.0
     return min(1.0, max(0.0, sum(distribution[k:])))
+
+
+def wilson(successes: int, n: int, z: float) -> tuple[float, float]:
+    """The Wilson score interval for a proportion seen as `successes` of `n` (z: the normal
+    quantile, 1.2816 for 80%). Unlike the plain p +- z*se it stays inside [0, 1] and is not
+    empty at 0 of n or n of n, which is where a short mock's score often lands."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)

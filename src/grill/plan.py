@@ -38,6 +38,7 @@ __all__ = [
     "Deadline",
     "MemoryModel",
     "interview_moment",
+    "new_today",
 ]
 
 INTERVIEW_HOUR = 9
@@ -136,3 +137,23 @@ class Deadline:
         gains = {s.key: self.day_gain(s, now) for s in due}
         ranked = sorted(due, key=lambda s: (-round(gains[s.key], 9), s.due))
         return list(new[:pace]), ranked, list(new[pace:])
+
+
+def new_today(
+    unseen: int, introduced: int, per_day: int, deadline: Deadline | None, now: datetime
+) -> tuple[int, int]:
+    """How many of the `unseen` cards a drill at `now` offers as new, and how many of those come
+    before the due cards (the pace's lead), when `introduced` new cards were already met this
+    study day. The one home of the daily new-card rule: the drill's queue (grill.session) and
+    the plan's projection (grill.simulate) both call it, so the plan says what the drill does.
+
+    The day's limit and pace count the cards met today, so meeting some of them early in the
+    day lowers what is left, not the pace: the pace is set on the day's unseen cards at its start.
+    """
+    limit, lead = per_day, 0
+    if deadline is not None:
+        whole = unseen + introduced
+        limit = deadline.new_limit(whole, now, per_day)
+        lead = max(0, deadline.new_pace(whole, now) - introduced)
+    offered = min(unseen, max(0, limit - introduced))
+    return offered, min(lead, offered)

@@ -58,7 +58,7 @@ from grill.model import (
     SessionStatus,
     Verdict,
 )
-from grill.plan import Deadline
+from grill.plan import Deadline, new_today
 from grill.queue import LEARN_AHEAD, pick, reask
 from grill.store import Store
 
@@ -168,11 +168,11 @@ def plan(store: Store, library: Library, options: DrillOptions, now: datetime) -
     )
     introduced = new_introduced(store, now)
     unseen = [k for k in keys if k not in studied_keys]
-    limit, lead = options.new_limit, 0
     if options.deadline is not None:
-        due, limit, lead = _for_the_day(options.deadline, due, len(unseen) + introduced, now, limit)
-        lead = max(0, lead - introduced)
-    new = unseen[: max(0, limit - introduced)]
+        _, ranked, _ = options.deadline.order([s for _, s in due], [], now, 0)
+        due = [(s.key, s) for s in ranked]
+    offered, lead = new_today(len(unseen), introduced, options.new_limit, options.deadline, now)
+    new = unseen[:offered]
     if options.limit is not None:
         lead = min(lead, len(new), options.limit)
         due = due[: options.limit - lead]
@@ -186,20 +186,6 @@ def plan(store: Store, library: Library, options: DrillOptions, now: datetime) -
         lead,
         len(store.orphan_keys(library.defined(), studied_keys)),
     )
-
-
-def _for_the_day(
-    deadline: Deadline,
-    due: list[tuple[tuple[str, str], CardState]],
-    unseen: int,
-    now: datetime,
-    per_day: int,
-) -> tuple[list[tuple[tuple[str, str], CardState]], int, int]:
-    """With an interview date (grill.plan): due cards ranked by their gain on the day, the
-    day's new-card limit and how many new cards to ask before the due ones (the pace)."""
-    _, ranked, _ = deadline.order([s for _, s in due], [], now, 0)
-    pace = deadline.new_pace(unseen, now)
-    return [(s.key, s) for s in ranked], deadline.new_limit(unseen, now, per_day), pace
 
 
 def _learning(state: CardState) -> bool:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Protocol
@@ -41,7 +41,7 @@ from grill.clock import study_day
 from grill.config import Settings
 from grill.model import CardState, Rating
 from grill.odds import at_least, poisson_binomial
-from grill.plan import Deadline
+from grill.plan import Deadline, new_today
 from grill.queue import pick, reask
 from grill.scheduler import Scheduler
 
@@ -267,24 +267,32 @@ class FsrsPolicy:
         interview: datetime | None,
         states: dict[int, CardState] | None = None,
         parameters: Sequence[float] | None = None,
+        introduced: Mapping[datetime, int] | None = None,
     ) -> None:
         self.scheduler = Scheduler(desired_retention, enable_fuzzing=False, parameters=parameters)
         self.deadline = Deadline(interview, self.scheduler) if interview else None
         self.per_day = per_day
         self.states: dict[int, CardState] = dict(states or {})
+        self.introduced: dict[datetime, int] = dict(introduced or {})
+        """New cards met per study day (keyed by its start), counted against the day's limit as
+        the drill counts them; given: those met before the simulation began."""
 
     def queue(self, now: datetime, unseen: Sequence[int]) -> list[int]:
+        introduced = self.introduced.get(study_day(now), 0)
+        offered, lead = new_today(len(unseen), introduced, self.per_day, self.deadline, now)
+        new = list(unseen[:offered])
         if self.deadline is None:
             due = sorted((s for s in self.states.values() if s.due <= now), key=_by_due)
-            return [int(s.card_id) for s in due] + list(unseen[: self.per_day])
+            return [int(s.card_id) for s in due] + new
         states = self.deadline.adjust_due(self.states, now)
-        limit = self.deadline.new_limit(len(unseen), now, self.per_day)
-        pace = self.deadline.new_pace(len(unseen), now)
         due = [s for s in states.values() if s.due <= now]
-        first, ranked, rest = self.deadline.order(due, unseen[:limit], now, pace)
+        first, ranked, rest = self.deadline.order(due, new, now, lead)
         return first + [int(s.card_id) for s in ranked] + rest
 
     def answer(self, card: int, rating: Rating, now: datetime) -> datetime | None:
+        if card not in self.states:
+            day = study_day(now)
+            self.introduced[day] = self.introduced.get(day, 0) + 1
         state = self.states.get(card) or self.scheduler.new_state("sim", str(card), now)
         state = self.scheduler.review(state, rating, now)
         self.states[card] = state
@@ -539,6 +547,7 @@ def project(
     runs: int = 30,
     seed: int = 0,
     parameters: Sequence[float] | None = None,
+    introduced: int = 0,
 ) -> Projection:
     """Simulate following the plan: a full drill every study day from `now` until the interview.
 
@@ -546,7 +555,8 @@ def project(
     FSRS's learner of `parameters` (the person's fitted ones; default: FSRS's average learner)
     starting from these states, so this is grill's own forecast, not a
     measurement: a card met for the first time is not known (answered "again", then learned).
-    Sessions are at `now`'s time of day on each study day before the interview's.
+    Sessions are at `now`'s time of day on each study day before the interview's; `introduced`
+    new cards were already met today and count against today's limit, as in the drill.
     """
     sessions = _session_times(interview, now)
     new = [0.0] * len(sessions)
@@ -563,7 +573,8 @@ def project(
         }
         for i, state in known.items():
             memory.remember(i, state)
-        policy = FsrsPolicy(desired_retention, per_day, interview, known, parameters)
+        today = {study_day(now): introduced}
+        policy = FsrsPolicy(desired_retention, per_day, interview, known, parameters, today)
         seen = set(known)
         unknown = [0.0] * len(states)
         rng = random.Random(f"{seed}/project/{run}")

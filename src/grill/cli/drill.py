@@ -138,9 +138,12 @@ def drill(
 
 def _show_readiness(store: Store, lib: Library, options: DrillOptions, target: int) -> None:
     """After a session: the expected cold score, on the interview day when one is set, under
-    the person's memory as last fitted (the refit after this session runs in the background)."""
+    the person's memory as last fitted (the refit after this session runs in the background),
+    and a warning when recent recall is far below what that memory predicted
+    (grill.report.recall)."""
     from grill import personal
     from grill.readiness import forecast_for
+    from grill.report.recall import recall_check, render_recall_warning
     from grill.ui.drill import render_readiness
 
     main = lib.main_deck()
@@ -154,6 +157,7 @@ def _show_readiness(store: Store, lib: Library, options: DrillOptions, target: i
     by_card = personal.deck_traces(store.reviews(deck=main.name), main.name, _tz(moment))
     ready = forecast_for(main, by_card, fitted, at, target)
     render_readiness(out(), ready, interview=interview)
+    render_recall_warning(out(), recall_check(by_card.values(), fitted))
 
 
 def today() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC
 from typing import Annotated
 
@@ -114,14 +115,17 @@ def mock(
             if no_schedule
             else personal.scheduler(store, settings.desired_retention, moment, warn=warn)
         )
-        # the forecast just before the mock, kept with its result for calibration (readiness)
+        # the forecast as things stand just before the mock, kept with its result for
+        # calibration, for the cards it scores (an aborted mock: those answered)
         fitted = personal.load(store, moment, refresh=False, warn=warn)
         by_card = personal.deck_traces(
             store.reviews(deck=target.name), target.name, moment.tzinfo or UTC
         )
-        asked = [q.card.id for q in plan.questions]
-        predicted = predicted_score(by_card, asked, fitted, moment)
-        result = run_mock(console, plan, store=store, scheduler=scheduler, predicted=predicted)
+
+        def predict(card_ids: Sequence[str]) -> float:
+            return predicted_score(by_card, card_ids, fitted, moment)
+
+        result = run_mock(console, plan, store=store, scheduler=scheduler, predict=predict)
         personal.refit_in_background()
     if as_json:
         print_json(result.to_dict())

@@ -7,6 +7,7 @@ miss brings the card back soon. The session's summary holds the scored result.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -49,17 +50,23 @@ class StoreRecorder:
     `mock` (committed before the next question shows) which updates the card's schedule unless
     `scheduler` is None, and at the end the scored result as the session's summary.
 
-    `predicted` is the expected cold score just before the mock (from the readiness model, when
-    the caller has one); it is kept in the summary so predictions can be checked against results.
-    An aborted mock's session has status `interrupted` and summary status `aborted`.
+    `predict` gives the expected cold score of some cards as things stood just before the mock
+    (grill.readiness.predicted_score, when the caller has a model). It is asked at the end for
+    the cards scored, so the prediction kept in the summary is on the result's own scale: an
+    aborted mock is scored on the questions answered, and so is its prediction (never more than
+    `asked`). An aborted mock's session has status `interrupted` and summary status `aborted`.
     """
 
     def __init__(
-        self, store: Store, *, scheduler: Scheduler | None, predicted: float | None = None
+        self,
+        store: Store,
+        *,
+        scheduler: Scheduler | None,
+        predict: Callable[[Sequence[str]], float] | None = None,
     ) -> None:
         self.store = store
         self.scheduler = scheduler
-        self.predicted = predicted
+        self.predict = predict
         self.session: SessionRecord | None = None
         self._answers: list[MockAnswer] = []
         self._plan: MockPlan | None = None
@@ -98,10 +105,20 @@ class StoreRecorder:
             "deck": self._plan.deck.name,
             "section": self._plan.section,
             "scheduled": self.scheduler is not None,
-            "predicted": self.predicted,
+            "predicted": self._predicted(result),
+            "predicted_cards": result.asked,
             "questions": [q.card.id for q in self._plan.questions],
             "answers": [a.to_dict() for a in self._answers],
         }
         self.session = self.store.finish_session(
             self.session.id, ended_at, status=session_status(result.status), summary=summary
         )
+
+    def _predicted(self, result: MockResult) -> float | None:
+        """The prediction for the cards `result` scored: those answered when it was aborted,
+        else every question planned (one the time never reached is scored as missed)."""
+        if self.predict is None or self._plan is None:
+            return None
+        if result.status == ABORTED:
+            return self.predict([a.question.card.id for a in self._answers])
+        return self.predict([q.card.id for q in self._plan.questions])

@@ -22,6 +22,7 @@ from grill.clock import DAY_ROLLOVER_HOUR, study_day, to_utc
 from grill.config import Settings
 from grill.memory import Forecaster, MemoryFit, Trace
 from grill.model import Card, CardState, Deck, Library, Mode, Rating, Review, SessionRecord
+from grill.odds import wilson
 from grill.plan import Deadline
 from grill.readiness import Readiness, forecast_for, forecast_with
 from grill.store import Store
@@ -33,6 +34,7 @@ __all__ = [
     "DayCount",
     "LogRow",
     "MockEntry",
+    "MockPoint",
     "ReadinessPoint",
     "ReportData",
     "WeakCard",
@@ -41,6 +43,7 @@ __all__ = [
     "csv_chunks",
     "iter_log",
     "log_chunks",
+    "mock_points",
 ]
 
 SCHEMA = 2
@@ -50,6 +53,8 @@ FORECAST_DAYS = 14
 HEATMAP_WEEKS = 26
 HISTORY_DAYS = 120
 WEAKEST = 10
+MOCK_Z = 1.2816
+"""The normal quantile of the 80% interval drawn around a shorter mock's score."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,59 @@ class MockEntry:
             "tiers": [dict(t) for t in self.tiers],
             "misses": [dict(m) for m in self.misses],
         }
+
+
+@dataclass(frozen=True)
+class MockPoint:
+    """A finished mock as the charts draw it, on the whole deck's scale (`total` cards).
+
+    `score` is the score scaled to the deck; `low`..`high` is where the whole deck's score could
+    land (80%) given the cards asked: the cards not asked are taken to go as the asked ones did,
+    within the Wilson interval of that proportion. A full mock is its own score (no interval);
+    a 5-question one spans much of the axis. `predicted` is the prediction made just before the
+    mock, scaled the same way, so forecast and outcome are compared on one scale."""
+
+    mock: MockEntry
+    total: int
+    score: float
+    low: float
+    high: float
+    predicted: float | None
+
+    @property
+    def partial(self) -> bool:
+        return self.mock.asked < self.total
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.mock.id,
+            "score": round(self.score, 2),
+            "low": round(self.low, 2),
+            "high": round(self.high, 2),
+            "predicted": None if self.predicted is None else round(self.predicted, 2),
+        }
+
+
+def mock_points(
+    mocks: Sequence[MockEntry], total: int
+) -> tuple[tuple[MockPoint, ...], tuple[MockEntry, ...]]:
+    """The mocks the charts draw as scores, and the aborted ones they leave out (and list): a mock
+    stopped before its end was scored on what had been answered by then, often a question or
+    two, which is no score out of the deck at all."""
+    drawn = tuple(_point(m, total) for m in mocks if m.status != "aborted")
+    return drawn, tuple(m for m in mocks if m.status == "aborted")
+
+
+def _point(m: MockEntry, total: int) -> MockPoint:
+    rest = max(0, total - m.asked)
+    low, high = wilson(m.score, m.asked, MOCK_Z)
+    scale = total / m.asked if total else 1.0
+    predicted = None if m.predicted is None else m.predicted * scale
+    if not rest:
+        return MockPoint(m, total, m.score, m.score, m.score, predicted)
+    return MockPoint(
+        m, total, m.score * scale, m.score + rest * low, m.score + rest * high, predicted
+    )
 
 
 @dataclass(frozen=True)
@@ -238,10 +296,15 @@ class ReportData:
             "due_now": self.due_now,
             "forecast": [{"day": d.day.isoformat(), "due": d.count} for d in self.forecast],
             "mocks": [m.to_dict() for m in self.mocks],
+            "mock_chart": self._mock_chart(),
             "weakest": [w.to_dict() for w in self.weakest],
             "next_steps": list(self.next_steps),
             "reviews": [r.to_dict() for r in self.log],
         }
+
+    def _mock_chart(self) -> dict[str, object]:
+        drawn, aborted = mock_points(self.mocks, self.total)
+        return {"drawn": [p.to_dict() for p in drawn], "aborted": [m.id for m in aborted]}
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -409,7 +472,6 @@ def _mocks(sessions: Sequence[SessionRecord]) -> tuple[MockEntry, ...]:
         score, asked = summary.get("score"), summary.get("asked")
         if not isinstance(score, int) or not isinstance(asked, int) or asked <= 0:
             continue
-        predicted = summary.get("predicted")
         out.append(
             MockEntry(
                 id=s.id,
@@ -420,13 +482,26 @@ def _mocks(sessions: Sequence[SessionRecord]) -> tuple[MockEntry, ...]:
                 target=_int_or_none(summary.get("target")),
                 floor=_int_or_none(summary.get("floor")),
                 passed=_bool_or_none(summary.get("passed")),
-                predicted=float(predicted) if isinstance(predicted, int | float) else None,
+                predicted=_prediction(summary, asked),
                 sections=_records(summary.get("sections")),
                 tiers=_records(summary.get("tiers")),
                 misses=_records(summary.get("misses")),
             )
         )
     return tuple(out)
+
+
+def _prediction(summary: Mapping[str, Any], asked: int) -> float | None:
+    """The prediction for the cards a mock scored. Mocks kept before `predicted_cards` was
+    recorded predicted every planned question even when aborted (2.8 for a mock of 1): that is
+    scaled to the questions scored, by the mean chance per planned question."""
+    value = summary.get("predicted")
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    planned = summary.get("questions")
+    if "predicted_cards" not in summary and isinstance(planned, list) and len(planned) > asked:
+        return float(value) * asked / len(planned)
+    return float(value)
 
 
 def _bool_or_none(value: object) -> bool | None:

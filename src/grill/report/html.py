@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from grill.readiness import GroupReadiness, Readiness
-from grill.report.data import SCHEMA, MockEntry, ReportData
+from grill.report.data import SCHEMA, MockEntry, MockPoint, ReportData, mock_points
 from grill.report.svg import Bar, Point, bars, columns, esc, heatmap, line_chart
 
 __all__ = ["CHART_IDS", "render_html"]
@@ -56,6 +56,7 @@ svg .line { fill: none; stroke-width: 2.5; }
 svg .line.s0 { stroke: var(--accent); } svg .dot.s0 { fill: var(--accent); }
 svg .line.s1 { stroke: var(--accent2); }
 svg .dot.s1 { fill: var(--bg); stroke: var(--accent2); stroke-width: 2; }
+svg .dot.s2 { fill: var(--ink); } svg .range.s2 { stroke: var(--ink); stroke-width: 2; }
 svg .track { fill: var(--track); } svg .bar { fill: var(--accent); }
 svg .cal.l0 { fill: #ebedf0; } svg .cal.l1 { fill: #b7d3f6; } svg .cal.l2 { fill: #6fa3ea; }
 svg .cal.l3 { fill: #2f6fdb; } svg .cal.l4 { fill: #173f87; }
@@ -138,7 +139,8 @@ def _tiles(data: ReportData) -> str:
     ]
     if data.mocks:
         last = data.mocks[-1]
-        tiles.append((f"{last.score}/{last.asked}", f"last mock, {last.at:%d %b}", ""))
+        stopped = ", aborted" if last.status == "aborted" else ""
+        tiles.append((f"{last.score}/{last.asked}", f"last mock, {last.at:%d %b}{stopped}", ""))
     html = "".join(
         f'<div class="tile"><div class="big {css}">{esc(big)}</div>'
         f'<div class="what">{esc(what)}</div></div>'
@@ -218,32 +220,66 @@ def _readiness_row(when: str, ready: Readiness, target: int) -> list[str]:
 
 
 def _mocks_section(data: ReportData) -> str:
+    drawn, aborted = mock_points(data.mocks, data.total)
     total = data.total or 1
-    scores, predicted = [], []
-    for i, m in enumerate(data.mocks, start=1):
-        scale = total / m.asked
-        scores.append(Point(i, m.score * scale, f"{m.at:%Y-%m-%d}: {m.score}/{m.asked}"))
-        if m.predicted is not None:
-            predicted.append(
-                Point(i, m.predicted * scale, f"predicted {m.predicted:.1f}/{m.asked}")
-            )
+    when = {p.mock.id: _x(p.mock.at, data.generated_at) for p in drawn}
+    scores = [
+        Point(when[p.mock.id], p.score, _mock_tip(p), p.low, p.high)
+        if p.partial
+        else Point(when[p.mock.id], p.score, _mock_tip(p))
+        for p in drawn
+    ]
+    predicted = [
+        Point(when[p.mock.id], p.predicted, f"predicted {p.mock.predicted:.1f}/{p.mock.asked}")
+        for p in drawn
+        if p.predicted is not None and p.mock.predicted is not None
+    ]
+    forecast = [
+        Point(d.day.toordinal() + 1, d.expected, f"{d.day}: expected {d.expected:.1f}")
+        for d in data.history
+        if drawn and d.day.toordinal() + 1 >= min(when.values()) - 3
+    ]
     chart = line_chart(
         "chart-mocks",
-        f"Mock interview scores against {data.target}",
-        [("mock score", scores, True), ("predicted before the mock", predicted, False)],
+        f"Forecast against mock scores, out of {total}",
+        [
+            ("expected cold score at the end of each day", forecast, True),
+            ("predicted just before the mock", predicted, False),
+            ("mock score", scores, False),
+        ],
         y_max=total,
         lines=_bars_for(data),
-        x_labels=[(i, f"{m.at:%d %b}") for i, m in enumerate(data.mocks, start=1)],
-        empty="No mock interview yet: grill mock",
+        x_labels=[(when[p.mock.id], f"{p.mock.at:%d %b}") for p in drawn],
+        empty="No finished mock yet: grill mock"
+        if data.mocks
+        else "No mock interview yet: grill mock",
     )
     caption = (
-        f"Scores out of {total} (a shorter mock is scaled to {total}); hollow dots: the expected "
-        "score predicted just before the mock, so you can see whether the forecast can be trusted."
+        f"Forecast against outcome, both out of {total}. Line: the expected cold score of the "
+        "whole deck at the end of each day. Hollow dots: the score predicted just before each "
+        f"mock for the cards it asked, scaled to {total}. Filled dots: the mock's score scaled to "
+        f"{total}; a mock of fewer cards has a bar over where a full one could have landed (80%)."
     )
+    if aborted:
+        listed = ", ".join(f"{m.at:%d %b} ({m.asked} answered)" for m in aborted)
+        caption += f" Aborted, not drawn as scores: {listed}."
     out = [f"<h2 id='mocks'>Mock interviews</h2>\n{_figure(chart, caption)}"]
     for m in reversed(data.mocks):
         out.append(_mock_breakdown(m))
     return "\n".join(out)
+
+
+def _x(moment: datetime, now: datetime) -> float:
+    """A moment on the chart's day axis: its local date's ordinal plus the fraction of the day."""
+    local = moment.astimezone(now.tzinfo)
+    return local.toordinal() + (local.hour + local.minute / 60) / 24
+
+
+def _mock_tip(p: MockPoint) -> str:
+    tip = f"{p.mock.at:%Y-%m-%d}: {p.mock.score}/{p.mock.asked}"
+    if p.partial:
+        tip += f", about {p.score:.0f}/{p.total} (80%: {p.low:.0f}-{p.high:.0f})"
+    return tip
 
 
 def _mock_breakdown(m: MockEntry) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from grill.readiness import Readiness
-from grill.report.data import MockEntry, ReportData
+from grill.report.data import MockEntry, MockPoint, ReportData, mock_points
 
 __all__ = ["cell", "render_markdown"]
 
@@ -80,8 +80,9 @@ def _mocks(data: ReportData) -> list[str]:
     out = ["## Mock interviews", ""]
     if not data.mocks:
         return out + ["No mock interview yet: `grill mock`.", ""]
+    drawn = {p.mock.id: p for p in mock_points(data.mocks, data.total)[0]}
     out += _table(
-        ["date", "score", "target", "result", "predicted"],
+        ["date", "score", "target", "result", "predicted", f"out of {data.total} (80%)"],
         [
             [
                 f"{m.at:%Y-%m-%d %H:%M}",
@@ -89,6 +90,7 @@ def _mocks(data: ReportData) -> list[str]:
                 "-" if m.target is None else m.target,
                 _result(m),
                 "-" if m.predicted is None else f"{m.predicted:.1f}",
+                _on_deck(drawn.get(m.id)),
             ]
             for m in data.mocks
         ],
@@ -128,6 +130,15 @@ def _mocks(data: ReportData) -> list[str]:
                 ],
             )
     return out
+
+
+def _on_deck(p: MockPoint | None) -> str:
+    """A finished mock's score out of the deck: a shorter one as its range (an aborted: -)."""
+    if p is None:
+        return "-"
+    if not p.partial:
+        return f"{p.score:.0f}"
+    return f"about {p.score:.0f} ({p.low:.0f}-{p.high:.0f})"
 
 
 def _result(m: MockEntry) -> str:

@@ -3,13 +3,15 @@
 `plan_view(store, library, settings, now)` returns the interview moment, the projected load per
 study day (grill.simulate.project: the date-aware drill followed every day, as FSRS expects it),
 readiness on the day if the plan is followed, and if it is not (no more study from now on).
+Today's line is not projected: it is the drill's own queue now (grill.session.plan, as `grill
+due` and `grill` see it, new cards already met today counted), so the plan and the drill agree.
 `simulation(...)` sets up the study simulator for the same deck and days left.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from grill import personal
@@ -20,7 +22,9 @@ from grill.model import Deck, Library
 from grill.plan import Deadline
 from grill.readiness import Readiness, forecast_for
 from grill.scheduler import Scheduler
-from grill.simulate import Projection, Scenario, project
+from grill.session import DrillOptions, Plan, new_introduced
+from grill.session import plan as drill_queue
+from grill.simulate import DayLoad, Projection, Scenario, project
 from grill.store import Store
 
 __all__ = ["PlanView", "plan_view", "scenario_for"]
@@ -35,6 +39,8 @@ class PlanView:
     followed: Projection
     idle: Readiness
     current: Readiness
+    today: Plan
+    """The drill's queue now: what `grill due` lists and `grill` asks next."""
 
     @property
     def days_left(self) -> int:
@@ -63,6 +69,11 @@ class PlanView:
             },
             "not_followed": _ready(self.idle),
             "now": _ready(self.current),
+            "today": {
+                "due": len(self.today.due),
+                "new": len(self.today.new),
+                "new_already": self.today.new_today,
+            },
         }
 
 
@@ -103,6 +114,8 @@ def plan_view(
     deck = _deck(library)
     stored = {s.card_id: s for s in store.states(deck.name).values()}
     states = [stored.get(card_id) for card_id in deck.cards.ids]
+    # the options `grill` and `grill due` use with no flags: the same queue, the same day
+    today = drill_queue(store, library, DrillOptions(settings.new_per_day, deadline=deadline), now)
     followed = project(
         states,
         deadline.at,
@@ -111,11 +124,24 @@ def plan_view(
         per_day=settings.new_per_day,
         desired_retention=settings.desired_retention,
         parameters=scheduler.parameters,
+        introduced=new_introduced(store, now),
     )
     by_card = personal.deck_traces(store.reviews(deck=deck.name), deck.name, now.tzinfo or UTC)
     idle = forecast_for(deck, by_card, fitted, deadline.at, settings.target)
     current = forecast_for(deck, by_card, fitted, now, settings.target)
-    return PlanView(deck, deadline.at, now, settings.target, followed, idle, current)
+    followed = _today_from_queue(followed, today)
+    return PlanView(deck, deadline.at, now, settings.target, followed, idle, current, today)
+
+
+def _today_from_queue(followed: Projection, today: Plan) -> Projection:
+    """The projection with today's new cards and cards asked taken from the drill's queue (its
+    learning-step re-asks included); the reviews stay projected, as re-asks cannot be known."""
+    if not followed.days:
+        return followed
+    first = followed.days[0]
+    cards = len(today.queue) + len(today.learning)
+    day = DayLoad(first.day, len(today.new), cards, max(first.reviews, cards))
+    return replace(followed, days=(day, *followed.days[1:]))
 
 
 def scenario_for(library: Library, settings: Settings, now: datetime, learners: int) -> Scenario:

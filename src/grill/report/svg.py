@@ -63,11 +63,14 @@ def _empty(chart_id: str, title: str, message: str) -> str:
 
 @dataclass(frozen=True)
 class Point:
-    """One point of a line chart; `label` is its tooltip."""
+    """One point of a line chart; `label` is its tooltip; `low`..`high`, when given, a range
+    drawn as a whisker through it (an uncertain value is never drawn as a bare dot)."""
 
     x: float
     y: float
     label: str
+    low: float | None = None
+    high: float | None = None
 
 
 def _scale(value: float, lo: float, hi: float, out_lo: float, out_hi: float) -> float:
@@ -117,6 +120,9 @@ def line_chart(
             path = " ".join(f"{px(p.x):.1f},{py(p.y):.1f}" for p in pts)
             body.append(_el("polyline", _tip(name), class_=f"line s{i}", points=path))
         for p in pts:
+            if p.low is not None and p.high is not None:
+                span = {"x1": px(p.x), "x2": px(p.x), "y1": py(p.low), "y2": py(p.high)}
+                body.append(_el("line", _tip(p.label), class_=f"range s{i}", **span))
             dot = {"cx": px(p.x), "cy": py(p.y), "r": 3.5 if joined else 5.0}
             body.append(_el("circle", _tip(p.label), class_=f"dot s{i}", **dot))
     return _svg(chart_id, title, body)

@@ -1,13 +1,14 @@
 """`grill stats`: the report's figures as a terminal dashboard (rich), in 80 columns.
 
 Bars and charts are drawn with plain Unicode blocks and carry their numbers as text, so the
-dashboard reads the same with NO_COLOR=1 or when piped. `score_chart` draws mock scores as
-dots over a target line (the 28), one column per mock.
+dashboard reads the same with NO_COLOR=1 or when piped. `score_chart` draws finished mocks'
+scores as dots over a target line (the 28), one column per mock, a shorter mock with its range;
+aborted mocks are listed under it, not drawn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
@@ -15,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from grill.readiness import GroupReadiness
-from grill.report.data import ReportData
+from grill.report.data import MockPoint, ReportData, mock_points
 from grill.report.planning import PlanView
 
 __all__ = ["bar", "render_plan", "render_stats", "score_chart", "spark"]
@@ -39,11 +40,13 @@ def spark(values: Sequence[int]) -> str:
 
 
 def score_chart(
-    scores: Sequence[tuple[str, float]], y_max: int, target: int, height: int = 10
+    points: Sequence[MockPoint], y_max: int, target: int, height: int = 10
 ) -> list[str]:
-    """Rows of a chart: one 3-wide column per (label, score), a dot at the score, the target as a
-    dashed line, the y axis labelled at the top, the target and 0; then each column's label and
-    score as text, so the chart reads exactly without colour."""
+    """Rows of a chart: one 3-wide column per finished mock, a dot at its score scaled to
+    `y_max`, a bar over the range a shorter mock leaves open (MockPoint), a ring at the score
+    predicted just before it, the target as a dashed line, the y axis labelled at the top, the
+    target and 0; then each column's day, score and questions asked as text, so the chart reads
+    exactly without colour and a mock of 5 never passes for one of 45."""
 
     def row_of(value: float) -> int:
         return round((1 - value / y_max) * (height - 1)) if y_max else height - 1
@@ -60,16 +63,24 @@ def score_chart(
             if r == height - 1
             else ""
         )
-        cells = []
-        for _, value in scores:
-            mark = "●" if row_of(value) == r else "╌" if r == target_row else " "
-            cells.append(f" {mark} " if mark != "╌" else "╌╌╌")
+        cells = [_cell(p, r, row_of, r == target_row) for p in points]
         tail = " target" if r == target_row else ""
         lines.append(f"{label:>3} ┤" + "".join(cells) + tail)
-    lines.append("    └" + "───" * len(scores))
-    lines.append("day  " + "".join(f"{lab[:3]:^3}" for lab, _ in scores))
-    lines.append("got  " + "".join(f"{round(value):^3}" for _, value in scores))
+    lines.append("    └" + "───" * len(points))
+    lines.append("day  " + "".join(f"{p.mock.at.day:02d}".ljust(3) for p in points))
+    lines.append("got  " + "".join(f"{p.mock.score:^3}" for p in points))
+    lines.append("of   " + "".join(f"{p.mock.asked:^3}" for p in points))
     return lines
+
+
+def _cell(p: MockPoint, r: int, row_of: Callable[[float], int], on_target: bool) -> str:
+    if row_of(p.score) == r:
+        return " ● "
+    if p.predicted is not None and row_of(p.predicted) == r:
+        return " ○ "
+    if row_of(p.high) <= r <= row_of(p.low):
+        return " │ "
+    return "╌╌╌" if on_target else "   "
 
 
 def render_stats(console: Console, data: ReportData) -> None:
@@ -161,28 +172,26 @@ def _activity(data: ReportData, width: int) -> Panel:
 
 
 def _mocks(data: ReportData, width: int) -> Panel:
+    title = f"Mock scores against {data.target}"
+    drawn, aborted = mock_points(data.mocks, data.total)
     if not data.mocks:
-        return Panel(
-            Text("No mock interview yet: grill mock"),
-            title="Mock scores",
-            title_align="left",
-            width=width,
+        title, lines = "Mock scores", ["No mock interview yet: grill mock"]
+    elif not drawn:
+        lines = ["No finished mock yet: grill mock"]
+    else:
+        shown = drawn[-((width - 16) // 3) :]
+        lines = score_chart(shown, data.total, data.target)
+        lines.append(
+            f"● score out of {data.total}  │ its 80% range if fewer were asked  ○ predicted"
         )
-    shown = data.mocks[-((width - 16) // 3) :]
-    scores = [(f"{m.at:%d}", m.score * data.total / m.asked) for m in shown]
-    lines = score_chart(scores, data.total, data.target)
-    last = shown[-1]
-    lines.append(
-        f"last: {last.score}/{last.asked} on {last.at:%d %b}"
-        + ("" if last.predicted is None else f" (predicted {last.predicted:.1f})")
-        + f"; scores out of {data.total}"
-    )
-    return Panel(
-        Text("\n".join(lines)),
-        title=f"Mock scores against {data.target}",
-        title_align="left",
-        width=width,
-    )
+        last = shown[-1].mock
+        predicted = "" if last.predicted is None else f" (predicted {last.predicted:.1f})"
+        lines.append(f"last: {last.score}/{last.asked} on {last.at:%d %b}{predicted}")
+    if aborted:
+        said = ", ".join(f"{m.at:%d %b} ({m.asked} answered)" for m in aborted[-3:])
+        more = f" and {len(aborted) - 3} more" if len(aborted) > 3 else ""
+        lines.append(f"Aborted, not drawn: {said}{more}")
+    return Panel(Text("\n".join(lines)), title=title, title_align="left", width=width)
 
 
 def _weakest(data: ReportData, width: int) -> Panel:
@@ -232,6 +241,14 @@ def render_plan(console: Console, view: PlanView) -> None:
         )
         out.append(f" ({spread})" if spread else "")
         out.append(f" on the day, P(≥{view.target}) {p:.0%}\n")
+    today = view.today
+    steps = f", {len(today.learning)} in a learning step" if today.learning else ""
+    met = f"; {today.new_today} new met earlier today" if today.new_today else ""
+    out.append(
+        f"Today: what `grill` asks now, {len(today.due)} due{steps} and {len(today.new)} new"
+        f"{met}.\n",
+        style="dim",
+    )
     out.append(
         f"cards: cards asked (new ones included); reviews: answers, re-asks included. "
         f"Forecast from FSRS's average learner over {view.followed.runs} simulated runs; "

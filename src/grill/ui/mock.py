@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from rich.console import Console
@@ -45,7 +45,7 @@ def run_mock(
     *,
     store: Store,
     scheduler: Scheduler | None,
-    predicted: float | None = None,
+    predict: Callable[[Sequence[str]], float] | None = None,
     source: TimedInput | None = None,
     grader: Grader | None = None,
     monotonic: Clock = time.monotonic,
@@ -53,7 +53,7 @@ def run_mock(
 ) -> MockResult:
     """Run a whole mock on screen and keep it in `store` as it goes (see StoreRecorder);
     `scheduler` None logs the answers without touching the schedule (`--no-schedule`)."""
-    recorder = StoreRecorder(store, scheduler=scheduler, predicted=predicted)
+    recorder = StoreRecorder(store, scheduler=scheduler, predict=predict)
     run = MockRun(
         plan,
         clock=monotonic,
