@@ -51,7 +51,7 @@ def test_every_commands_help_reads_well_at_80_columns(grill_home: Path) -> None:
         tmux.start("sleep 300")  # a server to raise the scrollback on before the helps run
         tmux.run("set-option", "-g", "history-limit", "20000")
         script = f"{wait_for_width(WIDTH)} export {exports}; {loop}; echo all-shown; sleep 60"
-        tmux.run("new-window", "-t", "t", script)
+        tmux.run("new-window", "-t", "t:", script)  # "t:" the session, so a free index
         tmux.wait_for("all-shown", timeout=120)
         screen = tmux.run("capture-pane", "-p", "-S", "-", "-t", "t")
     finally:
