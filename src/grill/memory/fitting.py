@@ -35,7 +35,7 @@ from typing import Any, cast
 import numpy as np
 
 from grill.memory.events import Trace, Trial, trials
-from grill.memory.models import HLR_PRIOR, FsrsModel, HlrModel, Model, clip, model_from
+from grill.memory.models import HLR_PRIOR, FsrsModel, HlrModel, Model, clip, counts, model_from
 from grill.memory.optimizer import DEFAULT_PARAMETERS, fit_parameters
 
 __all__ = [
@@ -52,7 +52,7 @@ __all__ = [
     "shrink",
 ]
 
-FIT_VERSION = 1
+FIT_VERSION = 2
 """Bumped when a stored fit can no longer be read by this code (it is then refitted)."""
 
 SHRINK_TRIALS = 100
@@ -332,14 +332,17 @@ def _fit_hlr(all_traces: Sequence[Trace]) -> HlrModel:
 
 
 def _hlr_rows(all_traces: Sequence[Trace]) -> tuple[Any, Any, Any]:
-    """Features (1, sqrt(1 + recalled), sqrt(1 + forgotten)), elapsed days and outcome of each
-    cross-day review; at most the latest MAX_TRIALS."""
+    """Features (1, sqrt(1 + recalled), sqrt(1 + forgotten)) as `counts` tallies them, elapsed
+    days and outcome of each cross-day review; at most the latest MAX_TRIALS."""
     rows = []
+    tallies: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for t in _trials(all_traces)[-4 * MAX_TRIALS :]:
         if not t.cross_day:
             continue
-        right = sum(1 for g in t.trace.ratings[: t.index] if g > 1)
-        rows.append((right, t.index - right, t.elapsed, t.recalled))
+        if t.trace.key not in tallies:
+            tallies[t.trace.key] = counts(t.trace)
+        right, wrong = tallies[t.trace.key][t.index - 1]
+        rows.append((right, wrong, t.elapsed, t.recalled))
     data = np.array(rows[-MAX_TRIALS:], dtype=float).reshape(-1, 4)
     x = np.column_stack([np.ones(len(data)), np.sqrt(1 + data[:, 0]), np.sqrt(1 + data[:, 1])])
     return x, data[:, 2], data[:, 3] > 0.5

@@ -5,9 +5,10 @@ review, and a strength and an elapsed time into a chance of recall.
   strength is stability S in days, recall a power curve (1 + f t/S)^-decay.
 * `HlrModel` - half-life regression (Settles and Meeder, Duolingo; also in the srs-benchmark):
   strength is a half-life h = 2^(theta . x) with x = (1, sqrt(1 + recalled), sqrt(1 + forgotten))
-  counted over the card's reviews so far, recall the exponential 2^(-t/h). Its tail falls much
-  faster than FSRS's power curve, which is why it is worth having beside FSRS: the two disagree
-  most about a person who forgets fast, and the person's own log decides between them.
+  counted over the card's reviews so far (recalls only when spaced: `counts`), recall the
+  exponential 2^(-t/h). Its tail falls much faster than FSRS's power curve, which is why it is
+  worth having beside FSRS: the two disagree most about a person who forgets fast, and the
+  person's own log decides between them.
 
 Every model takes a time scale `kappa` at recall time: t is read as t/kappa, so kappa < 1 is
 someone who forgets faster than the model's strength says. grill.memory.fitting learns kappa's
@@ -24,7 +25,7 @@ from typing import Any
 from grill.memory.events import Trace
 from grill.memory.optimizer import DEFAULT_PARAMETERS, replay
 
-__all__ = ["FsrsModel", "HlrModel", "Model", "HLR_PRIOR", "model_from"]
+__all__ = ["FsrsModel", "HlrModel", "Model", "HLR_PRIOR", "counts", "model_from"]
 
 HLR_PRIOR: tuple[float, float, float] = (-0.5, 1.2, -0.6)
 """HLR's starting weights: a half-life of about 1.5 days after a first look, growing about
@@ -85,15 +86,7 @@ class HlrModel:
         return float(2.0 ** min(12.0, max(-12.0, x)))
 
     def strengths(self, traces: Sequence[Trace]) -> list[list[float]]:
-        out = []
-        for trace in traces:
-            right = wrong = 0
-            row = []
-            for g in trace.ratings:
-                right, wrong = (right + 1, wrong) if g > 1 else (right, wrong + 1)
-                row.append(self.half_life(right, wrong))
-            out.append(row)
-        return out
+        return [[self.half_life(r, w) for r, w in counts(trace)] for trace in traces]
 
     def recall(self, strength: float, elapsed: float, kappa: float = 1.0) -> float:
         return float(2.0 ** (-elapsed / (kappa * strength)))
@@ -106,6 +99,23 @@ class HlrModel:
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": "hlr", "name": self.name, "theta": list(self.theta)}
+
+
+def counts(trace: Trace) -> list[tuple[int, int]]:
+    """After each review, HLR's (recalled, forgotten) counts. A recall counts only when it was
+    spaced (asked on a later study day than the review before, or the first look): a re-ask
+    minutes after seeing the answer shows the answer was just read, not that it was kept, and
+    counting it made a card relearned three times in one evening look as strong as one recalled
+    on three separate days. Every lapse counts."""
+    right = wrong = 0
+    out = []
+    for i, g in enumerate(trace.ratings):
+        if g <= 1:
+            wrong += 1
+        elif i == 0 or trace.days[i] > trace.days[i - 1]:
+            right += 1
+        out.append((right, wrong))
+    return out
 
 
 Model = FsrsModel | HlrModel
