@@ -18,6 +18,8 @@ from grill.clock import study_day
 from grill.deck import load_library
 from grill.memory import COLD_GAP, MemoryFit, Trace, components, default_fit, fit
 from grill.memory.fitting import SHRINK_TRIALS, shrink
+from grill.memory.forecast import weakened
+from grill.memory.models import HlrModel, counts
 from grill.memory.optimizer import DEFAULT_PARAMETERS
 from grill.readiness import forecast
 from grill.store import Store
@@ -318,3 +320,29 @@ def test_after_a_drill_the_refit_runs_in_the_background(
             break
         time.sleep(0.5)
     assert stored is not None and stored[1] >= 30
+
+
+def test_hlr_counts_a_recall_only_when_it_was_spaced() -> None:
+    # an evening of relearning (again, good, good minutes apart), then a recall the next day
+    at = tuple(START + timedelta(minutes=m) for m in (0, 5, 10)) + (START + timedelta(days=1),)
+    trace = Trace(("d", "c"), at, (0, 0, 0, 1), (1, 3, 3, 3))
+    assert counts(trace) == [(0, 1), (0, 1), (0, 1), (1, 1)]
+    hlr = HlrModel("hlr")
+    relearned, spaced = hlr.strengths([trace])[0][2:]
+    assert spaced > relearned
+
+
+def test_a_forecast_far_beyond_the_logs_gaps_weighs_the_candidates_more_evenly() -> None:
+    assert weakened([0.9, 0.1], 1.0) == pytest.approx([0.9, 0.1])
+    near, far = weakened([0.9, 0.1], 1.5), weakened([0.9, 0.1], 4.0)
+    assert 0.1 < near[1] < far[1] < 0.5
+    assert sum(far) == pytest.approx(1.0)
+    # through the forecaster: a fit whose gaps reach a day, forecast a day and then weeks out
+    traces = learner(half_life=1.0, days=8)
+    fitted = fit(traces, end_of(8))
+    top = max(fitted.candidates, key=lambda c: c.weight)
+
+    def weight_of_top(at: datetime) -> float:
+        return sum(c.weight for c in components(fitted, traces, at) if c.name == top.model.name)
+
+    assert weight_of_top(end_of(8) + timedelta(days=30)) < weight_of_top(end_of(9)) - 0.02

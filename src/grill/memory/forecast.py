@@ -20,7 +20,7 @@ from datetime import datetime
 from grill.memory.events import Trace
 from grill.memory.fitting import Candidate, MemoryFit
 
-__all__ = ["COLD_GAP", "Component", "Forecaster", "components"]
+__all__ = ["COLD_GAP", "Component", "Forecaster", "components", "weakened"]
 
 COLD_GAP = 0.5
 """Days: recall is never counted from sooner than this after a card's last review."""
@@ -57,9 +57,10 @@ class Forecaster:
     before that moment).
 
     Components are the heaviest holding 99.9% of the weight (at most 40), renormalised. kappa's
-    evidence comes from the gaps the log has seen; a forecast whose median gap since the last
-    review is `stretch` times the log's reach weakens it by that factor (what a log of one-day
-    gaps says about a week later is less sure than what it says about tomorrow)."""
+    evidence, and the split's verdict between the candidates, come from the gaps the log has
+    seen; a forecast whose median gap since the last review is `stretch` times the log's reach
+    weakens both by that factor (what a log of one-day gaps says about a week later is less sure
+    than what it says about tomorrow, and the candidates disagree most out there)."""
 
     def __init__(self, fit: MemoryFit, traces: Sequence[Trace | None]) -> None:
         self.fit = fit
@@ -83,8 +84,13 @@ class Forecaster:
         )
         horizon = gaps[len(gaps) // 2] if gaps else 0.0
         stretch = max(1.0, horizon / max(self.fit.reach, 0.5))
+        weights = weakened([c.weight for c in self.fit.candidates], stretch)
         pairs = sorted(
-            ((c.weight * w, c, k) for c in self.fit.candidates for k, w in c.posterior(stretch)),
+            (
+                (cw * w, c, k)
+                for c, cw in zip(self.fit.candidates, weights, strict=True)
+                for k, w in c.posterior(stretch)
+            ),
             key=lambda x: -x[0],
         )
         chosen: list[tuple[float, Candidate, float]] = []
@@ -109,3 +115,12 @@ class Forecaster:
             )
             out.append(Component(cand.model.name, kappa, weight / mass, chances))
         return tuple(out)
+
+
+def weakened(weights: Sequence[float], stretch: float) -> list[float]:
+    """The candidates' weights with their evidence weakened by `stretch` (w ** (1 / stretch),
+    renormalised): the split judged them on the log's own gaps, and the further a forecast
+    reaches beyond those, the less that verdict says about it (as for kappa)."""
+    raw = [max(w, 1e-300) ** (1 / stretch) for w in weights]
+    total = sum(raw)
+    return [r / total for r in raw]
