@@ -13,7 +13,9 @@ from grill.scheduler import Scheduler
 from grill.simulate import (
     START,
     ExpMemory,
+    FastMemory,
     FsrsMemory,
+    PersonalPolicy,
     Scenario,
     Sm2Policy,
     format_result,
@@ -125,3 +127,23 @@ def test_the_fast_and_slow_learners_forget_as_named() -> None:
         return t
 
     assert half_life("fast") < 1.0 < half_life("fsrs") < half_life("slow")
+
+
+def test_grills_schedule_refits_the_learners_own_parameters_each_day() -> None:
+    # a fast forgetter studying a week through grill's drill, then its policy's scheduler
+    scenario = Scenario(cards=20, days=7, learners=1, seed=3)
+    memory = FastMemory(random.Random(3), scenario.cards)
+    policy = PersonalPolicy(0.9, 10, scenario.interview)
+    answers = random.Random(4)
+    for day in range(scenario.days):
+        now = START + timedelta(days=day, hours=18)
+        for card in policy.queue(now, [c for c in range(scenario.cards) if c not in memory.h]):
+            at = (now - START).total_seconds() / 86400
+            recalled = answers.random() < memory.chance(card, at)
+            rating = Rating.GOOD if recalled else Rating.AGAIN
+            memory.study(card, at, recalled, rating)
+            policy.answer(card, rating, now)
+    fitted, default = policy.scheduler.parameters, Scheduler().parameters
+    assert fitted != default
+    # fitted to a fast forgetter: a card first rated good is given less time than by default
+    assert fitted[2] < default[2]

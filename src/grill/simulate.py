@@ -15,7 +15,8 @@ whose new cards' half-life is under a day (`FastMemory`), and `slow`, FSRS with 
 first stabilities (`SlowMemory`). Four schedules are run for the same learners
 with the same random draws where they coincide:
 
-* `grill` - grill.scheduler (FSRS-6) with the interview date (grill.plan.Deadline);
+* `grill` - grill.scheduler (FSRS-6) with the interview date (grill.plan.Deadline) and the
+  parameters refitted to the learner's own log before each day (`PersonalPolicy`);
 * `fsrs` - the same scheduler without the date;
 * `sm2` - Anki's classic SM-2 with its default settings (steps 1m 10m, graduating 1 day, easy
   4 days, ease 250%, easy bonus 130%, hard 1.2, lapse: ease -20%, relearn 10m, new interval 1d);
@@ -39,6 +40,7 @@ from typing import Protocol
 
 from grill.clock import study_day
 from grill.config import Settings
+from grill.memory import Trace, fit
 from grill.model import CardState, Rating
 from grill.odds import at_least, poisson_binomial
 from grill.plan import Deadline, new_today
@@ -52,6 +54,7 @@ __all__ = [
     "memory_of",
     "POLICIES",
     "Curve",
+    "PersonalPolicy",
     "DayLoad",
     "Outcome",
     "Projection",
@@ -299,6 +302,47 @@ class FsrsPolicy:
         return reask(state, now)
 
 
+class PersonalPolicy(FsrsPolicy):
+    """grill's drill as a person gets it: the interview date, and FSRS parameters refitted to
+    the learner's own log before each day's session (grill.memory.fit, as grill refits after
+    every drill), once there are enough reviews to fit."""
+
+    def __init__(self, desired_retention: float, per_day: int, interview: datetime) -> None:
+        super().__init__(desired_retention, per_day, interview)
+        self.desired_retention = desired_retention
+        self.interview = interview
+        self.log: dict[int, list[tuple[datetime, int]]] = {}
+
+    def queue(self, now: datetime, unseen: Sequence[int]) -> list[int]:
+        self._refit(now)
+        return super().queue(now, unseen)
+
+    def answer(self, card: int, rating: Rating, now: datetime) -> datetime | None:
+        self.log.setdefault(card, []).append((now, int(rating)))
+        return super().answer(card, rating, now)
+
+    def _refit(self, now: datetime) -> None:
+        if not self.log:
+            return
+        origin = study_day(min(rows[0][0] for rows in self.log.values()))
+        traces = [
+            Trace(
+                ("sim", str(card)),
+                tuple(at for at, _ in rows),
+                tuple((study_day(at) - origin).days for at, _ in rows),
+                tuple(g for _, g in rows),
+            )
+            for card, rows in self.log.items()
+        ]
+        fitted = fit(traces, now)
+        if fitted.fitted:
+            params = fitted.personal.parameters
+            self.scheduler = Scheduler(
+                self.desired_retention, enable_fuzzing=False, parameters=params
+            )
+            self.deadline = Deadline(self.interview, self.scheduler)
+
+
 def _by_due(state: CardState) -> datetime:
     return state.due
 
@@ -398,9 +442,10 @@ def _day_after(now: datetime, days: int) -> datetime:
 
 
 def _policy(name: str, scenario: Scenario) -> Policy:
-    if name in ("grill", "fsrs"):
-        dated = scenario.interview if name == "grill" else None
-        return FsrsPolicy(scenario.desired_retention, scenario.new_per_day, dated)
+    if name == "grill":
+        return PersonalPolicy(scenario.desired_retention, scenario.new_per_day, scenario.interview)
+    if name == "fsrs":
+        return FsrsPolicy(scenario.desired_retention, scenario.new_per_day, None)
     if name == "sm2":
         return Sm2Policy(scenario)
     if name == "fixed":
