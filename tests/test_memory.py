@@ -3,6 +3,7 @@ its uncertainty. Synthetic learners whose memory is known check the direction of
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -17,7 +18,7 @@ from grill import personal
 from grill.clock import study_day
 from grill.deck import load_library
 from grill.memory import COLD_GAP, MemoryFit, Trace, components, default_fit, fit
-from grill.memory.fitting import SHRINK_TRIALS, shrink
+from grill.memory.fitting import SHRINK_TRIALS, recalibrated, recalibration, shrink
 from grill.memory.forecast import weakened
 from grill.memory.models import HlrModel, counts
 from grill.memory.optimizer import DEFAULT_PARAMETERS
@@ -231,6 +232,10 @@ def test_grill_memory_tells_a_fast_forgetter_so(monkeypatch: pytest.MonkeyPatch)
     assert data["speed"] > 1.5
     names = [c["model"]["name"] for c in data["candidates"]]
     assert names == ["default", "personal", "steep", "hlr"]
+    # every review failed: the models fitted on the first days over-predicted the later ones,
+    # and the screen shows how each is corrected
+    assert all(c["shift"] < 0 for c in data["candidates"])
+    assert "70% becomes" in shown.stdout
     with Store.open() as store:
         fitted_at, count, _ = store.memory_fit() or (None, 0, "")
     assert count == 50 and fitted_at == START + timedelta(days=5)
@@ -346,3 +351,31 @@ def test_a_forecast_far_beyond_the_logs_gaps_weighs_the_candidates_more_evenly()
         return sum(c.weight for c in components(fitted, traces, at) if c.name == top.model.name)
 
     assert weight_of_top(end_of(8) + timedelta(days=30)) < weight_of_top(end_of(9)) - 0.02
+
+
+def test_a_model_that_overpredicted_the_later_reviews_is_recalibrated_down() -> None:
+    def rows(n: int, p: float, observed: float) -> list[tuple[float, bool]]:
+        return [(p, i < observed * n) for i in range(n)]
+
+    few, many = recalibration(rows(10, 0.8, 0.4), 1.0), recalibration(rows(400, 0.8, 0.4), 1.0)
+    assert many < few < 0  # the more later reviews were missed, the larger the correction
+    assert many == pytest.approx(math.log(0.4 / 0.6) - math.log(0.8 / 0.2), abs=0.1)
+    assert recalibration(rows(400, 0.8, 0.4), 20.0) > many  # tempered evidence moves it less
+    assert recalibration(rows(100, 0.5, 0.8), 1.0) > 0
+    assert recalibration(rows(100, 0.6, 0.6), 1.0) == pytest.approx(0.0, abs=0.02)
+    assert recalibrated(0.8, math.log(0.4 / 0.6) - math.log(0.8 / 0.2)) == pytest.approx(0.4)
+
+
+def test_the_forecast_applies_each_candidates_recalibration() -> None:
+    traces = learner(half_life=2.0, days=8)
+    fitted = fit(traces, end_of(8))
+    lowered = dataclasses.replace(
+        fitted,
+        candidates=tuple(dataclasses.replace(c, shift=c.shift - 1.0) for c in fitted.candidates),
+    )
+    at = end_of(8) + timedelta(days=4)
+    assert expected_at(lowered, traces, at) < expected_at(fitted, traces, at) - 2
+    again = MemoryFit.from_dict(json.loads(json.dumps(lowered.to_dict())))
+    assert [c.shift for c in again.candidates] == pytest.approx(
+        [c.shift for c in lowered.candidates], abs=1e-4
+    )

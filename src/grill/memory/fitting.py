@@ -20,6 +20,11 @@ The rules, and why:
    earlier ones (a time-series split: fit on reviews before a cut, predict those after, at
    three cuts), tempered the same way (pseudo Bayesian model averaging). With too few reviews to
    split, the weights are equal.
+5. The same split says by how much each candidate, fitted on the past, missed the future: its
+   predictions of the later reviews were too high or too low. That miss, as a shift in
+   log-odds (shrunk toward none by a normal prior, sd RECALIBRATION_SD), corrects every chance
+   the candidate forecasts: a person whose memory grows less with each review than the model
+   assumes is forecast lower, one whose grows more, higher.
 
 The result, `MemoryFit`, is a mixture over (candidate, kappa); grill.memory.forecast reads it.
 """
@@ -49,6 +54,8 @@ __all__ = [
     "MemoryFit",
     "default_fit",
     "fit",
+    "recalibrated",
+    "recalibration",
     "shrink",
 ]
 
@@ -59,6 +66,8 @@ SHRINK_TRIALS = 100
 KAPPA_PRIOR_SD = 1.0
 MIN_TRIALS = 10
 """Fewer cross-day reviews than this: too little to fit; the defaults are used."""
+RECALIBRATION_SD = 0.5
+"""Prior sd of a candidate's recalibration (log-odds): half a unit moves 70% to 79% or 59%."""
 
 KAPPA_GRID = tuple(math.exp(-3.4 + 6.8 * i / 48) for i in range(49))
 """The time scales kappa considered: 1/30 to 30, evenly in log."""
@@ -107,6 +116,13 @@ class Candidate:
     weight: float
     loglik: tuple[float, ...]
     evaluation: Evaluation | None = None
+    shift: float = 0.0
+    """The log-odds by which this model, fitted on the earlier reviews, missed the later ones
+    (`recalibration`); added to every chance it forecasts."""
+
+    def recall(self, strength: float, elapsed: float, kappa: float) -> float:
+        """The model's chance of recall, recalibrated by `shift`."""
+        return recalibrated(self.model.recall(strength, elapsed, kappa), self.shift)
 
     def posterior(self, stretch: float = 1.0) -> tuple[tuple[float, float], ...]:
         """(kappa, weight) pairs; `stretch` > 1 weakens the evidence (for a forecast further
@@ -128,6 +144,7 @@ class Candidate:
             "weight": round(self.weight, 6),
             "loglik": [round(x, 4) for x in self.loglik],
             "evaluation": None if self.evaluation is None else self.evaluation.to_dict(),
+            "shift": round(self.shift, 4),
         }
 
     @classmethod
@@ -138,6 +155,7 @@ class Candidate:
             weight=float(data["weight"]),  # type: ignore[arg-type]
             loglik=_grid_values(data["loglik"]),
             evaluation=None if ev is None else Evaluation.from_dict(ev),  # type: ignore[arg-type]
+            shift=float(data.get("shift", 0.0)),  # type: ignore[arg-type]
         )
 
 
@@ -260,13 +278,19 @@ def _fit(all_traces: Sequence[Trace], now: datetime, say: Callable[[str], None])
     say("fitting FSRS to your reviews")
     models = _fit_models(all_traces, len(evidence))
     say("checking each model against your later reviews")
-    scores, evals, ref = _split_scores(all_traces, evidence, tau)
+    scores, evals, ref, shifts = _split_scores(all_traces, evidence, tau)
     logw = [scores.get(m.name, 0.0) for m in models]
     top = max(logw)
     raw = [math.exp(x - top) for x in logw]
     weights = [r / sum(raw) for r in raw]
     candidates = tuple(
-        Candidate(m, w, _loglik_grid(all_traces, evidence, m, tau), evals.get(m.name))
+        Candidate(
+            m,
+            w,
+            _loglik_grid(all_traces, evidence, m, tau),
+            evals.get(m.name),
+            shifts.get(m.name, 0.0),
+        )
         for m, w in zip(models, weights, strict=True)
     )
     speed = _speed(all_traces, evidence, candidates)
@@ -466,9 +490,10 @@ def _predictive(
 
 def _split_scores(
     all_traces: Sequence[Trace], evidence: Sequence[Trial], tau: float
-) -> tuple[dict[str, float], dict[str, Evaluation], Evaluation | None]:
+) -> tuple[dict[str, float], dict[str, Evaluation], Evaluation | None, dict[str, float]]:
     """Each candidate's tempered log-likelihood of the reviews after each cut, fitted on the
-    reviews before it; with the calibration of those predictions."""
+    reviews before it; with the calibration of those predictions, and the recalibration that
+    would have corrected them."""
     cuts = [evidence[int(f * len(evidence))].at for f in _SPLITS]
     preds: dict[str, list[tuple[float, bool]]] = {}
     window = MAX_TRIALS // len(cuts)
@@ -495,7 +520,33 @@ def _split_scores(
         for name, rows in preds.items()
     }
     evals = {name: _evaluation(rows) for name, rows in preds.items()}
-    return scores, evals, evals.get("average")
+    shifts = {name: recalibration(rows, tau) for name, rows in preds.items()}
+    return scores, evals, evals.get("average"), shifts
+
+
+def recalibration(rows: Sequence[tuple[float, bool]], tau: float) -> float:
+    """The log-odds shift d that best turns a candidate's split predictions into what happened
+    (logit p' = logit p + d): maximum a posteriori under a normal prior of sd RECALIBRATION_SD,
+    the evidence tempered by tau as everywhere else; Newton steps."""
+    p = np.array([r[0] for r in rows], dtype=float)
+    y = np.array([r[1] for r in rows], dtype=float)
+    logit = np.log(p / (1 - p))
+    d = 0.0
+    for _ in range(20):
+        q = 1 / (1 + np.exp(-(logit + d)))
+        slope = float(np.sum(y - q)) / tau - d / RECALIBRATION_SD**2
+        curve = float(np.sum(q * (1 - q))) / tau + 1 / RECALIBRATION_SD**2
+        d += slope / curve
+        if abs(slope / curve) < 1e-9:
+            break
+    return d
+
+
+def recalibrated(p: float, shift: float) -> float:
+    """`p` moved by `shift` in log-odds (0 and 1 stay where they are)."""
+    if shift == 0.0 or p <= 0.0 or p >= 1.0:
+        return p
+    return 1 / (1 + math.exp(-(math.log(p / (1 - p)) + shift)))
 
 
 def _evaluation(rows: Sequence[tuple[float, bool]]) -> Evaluation:

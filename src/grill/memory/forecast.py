@@ -106,7 +106,7 @@ class Forecaster:
             chances = tuple(
                 0.0
                 if t is None or not n
-                else cand.model.recall(
+                else cand.recall(
                     replayed[t.key][n - 1],
                     max((at - t.at[n - 1]).total_seconds() / 86400, COLD_GAP),
                     kappa,

@@ -6,6 +6,7 @@ from rich.console import Console
 from rich.table import Table
 
 from grill.memory import Evaluation, MemoryFit
+from grill.memory.fitting import recalibrated
 
 __all__ = ["render_memory"]
 
@@ -24,20 +25,28 @@ def render_memory(console: Console, fitted: MemoryFit, sentence: str) -> None:
         f"({fitted.trials} asked on a later day, {fitted.cards} cards)"
     )
     console.print(sentence)
-    table = Table(title="Candidate models", title_justify="left")
+    table = Table(
+        title="Candidate models",
+        title_justify="left",
+        caption="70% becomes: a 70% chance from the model, corrected by how it missed your "
+        "later reviews",
+        caption_justify="left",
+    )
     table.add_column("model")
     table.add_column("weight", justify="right")
     table.add_column("time scale", justify="right")
     table.add_column("log loss", justify="right")
+    table.add_column("70% becomes", justify="right")
     for c in fitted.candidates:
         table.add_row(
             _NAMES.get(c.model.name, c.model.name),
             f"{c.weight:.0%}",
             f"{c.kappa:.2f}x",
             _loss(c.evaluation),
+            f"{recalibrated(0.7, c.shift):.0%}",
         )
     if fitted.reference is not None:
-        table.add_row("FSRS average learner, as is", "-", "1.00x", _loss(fitted.reference))
+        table.add_row("FSRS average learner, as is", "-", "1.00x", _loss(fitted.reference), "-")
     console.print(table)
     best = max(fitted.candidates, key=lambda c: c.weight)
     if best.evaluation is not None and best.evaluation.bins:
