@@ -144,7 +144,7 @@ class Candidate:
             "weight": round(self.weight, 6),
             "loglik": [round(x, 4) for x in self.loglik],
             "evaluation": None if self.evaluation is None else self.evaluation.to_dict(),
-            "shift": round(self.shift, 4),
+            "shift": self.shift,
         }
 
     @classmethod
