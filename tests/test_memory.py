@@ -379,3 +379,20 @@ def test_the_forecast_applies_each_candidates_recalibration() -> None:
     assert [c.shift for c in again.candidates] == pytest.approx(
         [c.shift for c in lowered.candidates], abs=1e-4
     )
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_the_memory_screen_fits_a_narrow_window(width: int) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from grill.ui.memory import render_memory
+
+    traces = learner(half_life=0.5, days=8)
+    buf = StringIO()
+    render_memory(Console(file=buf, width=width), fit(traces, end_of(8)), "You forget faster.")
+    rows = [line.rstrip() for line in buf.getvalue().splitlines() if line[:1] in "┏┃┡│└"]
+    assert rows and all(line[-1] in "┓┃┩│┘" for line in rows)  # no table cut at the edge
+    if width >= 80:
+        assert "│ FSRS, exponential curve │" in buf.getvalue()

@@ -11,9 +11,9 @@ from grill.memory.fitting import recalibrated
 __all__ = ["render_memory"]
 
 _NAMES = {
-    "default": "FSRS, average learner's parameters",
-    "personal": "FSRS, your fitted parameters",
-    "steep": "FSRS stability, exponential forgetting",
+    "default": "FSRS, average learner",
+    "personal": "FSRS, fitted to you",
+    "steep": "FSRS, exponential curve",
     "hlr": "half-life regression",
 }
 
@@ -25,18 +25,20 @@ def render_memory(console: Console, fitted: MemoryFit, sentence: str) -> None:
         f"({fitted.trials} asked on a later day, {fitted.cards} cards)"
     )
     console.print(sentence)
+    judged = next((c.evaluation.n for c in fitted.candidates if c.evaluation), 0)
     table = Table(
         title="Candidate models",
         title_justify="left",
-        caption="70% becomes: a 70% chance from the model, corrected by how it missed your "
-        "later reviews",
+        caption=(f"log loss: on {judged} later reviews, lower is better; " if judged else "")
+        + "70% becomes: a 70% chance from the model, corrected by how it missed them",
         caption_justify="left",
     )
     table.add_column("model")
-    table.add_column("weight", justify="right")
-    table.add_column("time scale", justify="right")
-    table.add_column("log loss", justify="right")
-    table.add_column("70% becomes", justify="right")
+    table.add_column("weight", justify="right", no_wrap=True)
+    # the numbers are short: let their headers wrap so a narrow window keeps the model names
+    table.add_column("time scale", justify="right", max_width=6)
+    table.add_column("log loss", justify="right", max_width=6)
+    table.add_column("70% becomes", justify="right", max_width=8)
     for c in fitted.candidates:
         table.add_row(
             _NAMES.get(c.model.name, c.model.name),
@@ -46,7 +48,7 @@ def render_memory(console: Console, fitted: MemoryFit, sentence: str) -> None:
             f"{recalibrated(0.7, c.shift):.0%}",
         )
     if fitted.reference is not None:
-        table.add_row("FSRS average learner, as is", "-", "1.00x", _loss(fitted.reference), "-")
+        table.add_row("average learner, as is", "-", "1.00x", _loss(fitted.reference), "-")
     console.print(table)
     best = max(fitted.candidates, key=lambda c: c.weight)
     if best.evaluation is not None and best.evaluation.bins:
@@ -68,4 +70,4 @@ def render_memory(console: Console, fitted: MemoryFit, sentence: str) -> None:
 
 
 def _loss(ev: Evaluation | None) -> str:
-    return "-" if ev is None else f"{ev.log_loss:.3f} ({ev.n})"
+    return "-" if ev is None else f"{ev.log_loss:.3f}"
