@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from grill.mock.engine import MockAnswer, MockPlan
+from grill.mock.questions import MockAnswer, MockPlan
 from grill.mock.score import ABORTED, MockResult
 from grill.model import (
     Card,

@@ -11,16 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from grill.model import (
-    Card,
-    Verdict,
-)
-
-if TYPE_CHECKING:
-    from grill.mock.engine import MockAnswer, MockPlan, Question
-
+from grill.mock.questions import MockAnswer, MockPlan, Question
+from grill.model import Card, Verdict
 
 __all__ = [
     "ABORTED",
