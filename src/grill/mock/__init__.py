@@ -8,6 +8,7 @@ defines it: X of the cards asked answered cold, against 28 of 45 (floor 24).
 - `grill.mock.engine`: planning (order, limits) and running (`MockRun`, `Countdown`).
 - `grill.mock.questions`: the types they share (`Question`, `MockPlan`, `MockAnswer`).
 - `grill.mock.score`: the score, by section and tier, with every miss.
+- `grill.mock.summary`: a mock as its session summary keeps it (`to_dict`, `from_dict`).
 - `grill.mock.record`: keeping a mock in the store (`StoreRecorder`), schedule updates.
 - `grill.mock.case`: the open-ended case (`CaseRun`, kept by `CaseKeeper`).
 """
@@ -36,10 +37,16 @@ from grill.mock.score import (
     COMPLETED,
     Miss,
     MockResult,
-    SectionScore,
-    TierScore,
     scale,
     score_mock,
+)
+from grill.mock.summary import (
+    MockSummary,
+    SavedAnswer,
+    SavedMiss,
+    SavedResult,
+    SectionScore,
+    TierScore,
 )
 
 __all__ = [
@@ -59,8 +66,12 @@ __all__ = [
     "MockRecorder",
     "MockResult",
     "MockRun",
+    "MockSummary",
     "Question",
     "SectionScore",
+    "SavedAnswer",
+    "SavedMiss",
+    "SavedResult",
     "StoreRecorder",
     "TierScore",
     "full_target",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from grill.mock.summary import SavedAnswer
 from grill.model import Card, Deck, Grade
 
 __all__ = ["MockAnswer", "MockPlan", "Question"]
@@ -58,19 +59,23 @@ class MockAnswer:
     answered_at: datetime
     ticked: tuple[str, ...] | None = None
 
+    def saved(self) -> SavedAnswer:
+        """The answer as a mock's summary keeps it (the card by id, the grade by labels and ids)."""
+        return SavedAnswer(
+            id=self.question.card.id,
+            n=self.question.card.n,
+            section=self.question.card.section,
+            answer=self.text,
+            verdict=self.grade.verdict.label,
+            seconds=self.seconds,
+            limit=self.limit,
+            timed_out=self.timed_out,
+            matched=tuple(p.id for p in self.grade.matched),
+            missed=tuple(p.id for p in self.grade.missed),
+            flags=tuple(f.id for f in self.grade.flags),
+            ticked=self.ticked,
+            answered_at=self.answered_at,
+        )
+
     def to_dict(self) -> dict[str, object]:
-        return {
-            "id": self.question.card.id,
-            "n": self.question.card.n,
-            "section": self.question.card.section,
-            "answer": self.text,
-            "verdict": self.grade.verdict.label,
-            "seconds": round(self.seconds, 1),
-            "limit": round(self.limit, 1),
-            "timed_out": self.timed_out,
-            "matched": [p.id for p in self.grade.matched],
-            "missed": [p.id for p in self.grade.missed],
-            "flags": [f.id for f in self.grade.flags],
-            "ticked": list(self.ticked) if self.ticked is not None else None,
-            "answered_at": self.answered_at.isoformat(),
-        }
+        return self.saved().to_dict()
