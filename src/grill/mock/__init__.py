@@ -47,6 +47,7 @@ from grill.mock.summary import (
     SavedResult,
     SectionScore,
     TierScore,
+    VerdictCounts,
 )
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "SavedResult",
     "StoreRecorder",
     "TierScore",
+    "VerdictCounts",
     "full_target",
     "grade_ticks",
     "is_quick_fire",

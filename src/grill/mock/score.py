@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from grill.mock.questions import MockAnswer, MockPlan, Question
-from grill.mock.summary import SavedMiss, SavedResult, SectionScore, TierScore
+from grill.mock.summary import SavedMiss, SavedResult, SectionScore, TierScore, VerdictCounts
 from grill.model import Card, Verdict
 
 __all__ = [
@@ -111,8 +111,7 @@ class MockResult:
             score=self.correct,
             asked=self.asked,
             answered=self.answered,
-            partial=self.partial,
-            wrong=self.wrong,
+            verdicts=VerdictCounts(self.correct, self.partial, self.wrong),
             target=self.target,
             floor=self.floor,
             full_target=self.full_target,
@@ -124,8 +123,8 @@ class MockResult:
             sections=self.sections,
             tiers=self.tiers,
             misses=tuple(m.saved() for m in self.misses),
-            seconds_used=self.seconds_used,
-            wall_seconds=self.wall_seconds,
+            seconds_used=round(self.seconds_used, 1),
+            wall_seconds=round(self.wall_seconds, 1),
             timed_out=self.timed_out,
             seed=self.seed,
             spoken=self.spoken,
