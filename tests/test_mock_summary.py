@@ -7,13 +7,26 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from fakes import FakeClock, fake_grade
 from grill.config import Settings
 from grill.deck import load_library
-from grill.mock import MockOptions, MockRun, MockSummary, SavedMiss, StoreRecorder, plan_mock
+from grill.mock import (
+    MockOptions,
+    MockRun,
+    MockSummary,
+    SavedAnswer,
+    SavedMiss,
+    SavedResult,
+    SectionScore,
+    StoreRecorder,
+    TierScore,
+    VerdictCounts,
+    plan_mock,
+)
 from grill.model import Mode
 from grill.report import gather, render
 from grill.store import Store
@@ -143,6 +156,15 @@ def test_values_of_the_wrong_type_read_as_their_defaults() -> None:
     assert (result.score, result.asked, result.misses) == (2, 0, ())
     assert (result.sections[0].key, result.sections[0].asked) == ("", 0)
     assert MockSummary.from_dict({}).result.asked == 0  # a mock still open: nothing scored
+
+
+@pytest.mark.parametrize(
+    "record",
+    [MockSummary, SavedAnswer, SavedMiss, SavedResult, SectionScore, TierScore, VerdictCounts],
+)
+def test_every_field_of_every_record_can_be_read_and_written(record: type[Any]) -> None:
+    empty = record.from_dict({})  # a field type with no reader fails here
+    assert record.from_dict(json.loads(json.dumps(empty.to_dict()))) == empty
 
 
 def test_the_reports_show_an_older_mock_from_its_typed_summary(store: Store) -> None:

@@ -2,13 +2,14 @@
 
 The store keeps a finished mock's summary as JSON (grill.mock.record writes it); the progress
 report reads it back (grill.report.data). Both go through these dataclasses, so the format has
-one home: `SectionScore`, `TierScore`, `SavedMiss` and `SavedAnswer` are its rows, `SavedResult`
-the scored result (what `grill mock --json` prints), and `MockSummary` the whole summary (the
-result and what the recorder adds: deck, prediction, questions, answers).
+one home: `SectionScore`, `TierScore`, `SavedMiss`, `SavedAnswer` and `VerdictCounts` are its
+parts, `SavedResult` the scored result (what `grill mock --json` prints), and `MockSummary` the
+whole summary (the result and what the recorder adds: deck, prediction, questions, answers).
 
 `from_dict` reads every summary grill ever wrote: a key a newer grill added (a miss's `ticked`,
 the summary's `predicted_cards`) or a value of the wrong type reads as its default, so an old
-database still reports. Nothing here imports the rest of grill.mock.
+database still reports. A field of a type with no reader in `_READERS` (and no record class)
+fails at once, in the tests. Nothing here imports the rest of grill.mock.
 """
 
 from __future__ import annotations
