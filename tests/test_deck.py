@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import field, fields, is_dataclass, make_dataclass
 from pathlib import Path
 
 import pytest
 
+from grill import model
 from grill.deck import cached as deck_cache
 from grill.deck import deck_schema, load_deck, load_library, parse_deck
 from grill.errors import DeckError
@@ -160,6 +162,44 @@ def test_a_cached_deck_equals_the_parsed_one_and_follows_edits(tmp_path: Path) -
     assert again == first and again.cards.ids == ("one", "two")
     path.write_text(text.replace("question: Two?", "question: Deux?"))
     assert load_deck(path).card("two").question == "Deux?"  # new content, new cache key
+
+
+def _grown(cls: type, name: str, kind: str) -> type:
+    """`cls` (a grill.model dataclass) with one more field, under the same name."""
+    extra = [(name, kind, field(default=None))]
+    return make_dataclass(cls.__name__, extra, bases=(cls,), frozen=True)
+
+
+def test_the_cache_key_follows_the_deck_model_s_fields(tmp_path: Path) -> None:
+    classes = deck_cache.CACHED_CLASSES
+    assert deck_cache.FORMAT == f"{deck_cache.LAYOUT}-{deck_cache.model_shape(classes)}"
+    same = [make_dataclass(c.__name__, [], bases=(c,), frozen=True) for c in classes[:1]]
+    assert deck_cache.model_shape(same) == deck_cache.model_shape(classes[:1])
+    for cls in (model.Card, model.Point, model.Deck):
+        others = [c for c in classes if c is not cls]
+        grown = deck_cache.model_shape([*others, _grown(cls, "hint", "str | None")])
+        retyped = deck_cache.model_shape([*others, _grown(cls, "hint", "int | None")])
+        assert len({grown, retyped, deck_cache.model_shape(classes)}) == 3, cls
+    key = deck_cache.entry_for(b"deck: x", builtin=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(deck_cache, "FORMAT", f"{deck_cache.LAYOUT}-{grown}")
+        assert deck_cache.entry_for(b"deck: x", builtin=False) != key
+
+
+def test_every_model_class_a_deck_holds_is_cached_and_allowed() -> None:
+    """A new class inside a deck (a field typed with it) must join CACHED_CLASSES, or every
+    entry holding it would fail to load and the deck be parsed on every command."""
+    names = {name for name in vars(model) if isinstance(getattr(model, name), type)}
+    held, todo = set(), [model.Deck]
+    while todo:
+        cls = todo.pop()
+        held.add(cls)
+        kinds = [f.type for f in fields(cls)] if is_dataclass(cls) else ["Card"]
+        for word in re.findall(r"\w+", " ".join(map(str, kinds))):
+            inner = getattr(model, word) if word in names else None
+            if inner is not None and inner not in held and inner.__module__ == model.__name__:
+                todo.append(inner)
+    assert held == set(deck_cache.CACHED_CLASSES)
 
 
 def test_a_cached_deck_builds_a_card_only_when_it_is_read(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import pytest
 from rich.console import Console
 
 from grill.model import (
+    RATING_KEYS,
     Card,
     Deck,
     Flag,
@@ -127,6 +128,15 @@ def test_enter_takes_the_proposed_rating_and_keys_override_it(store: Store) -> N
     assert log[2].answer == "[bold]x[/bold]"
     assert all(r.response_ms is None for r in log)  # piped: no timing
     assert store.session(log[0].session_id or 0).status == SessionStatus.INTERRUPTED
+
+
+def test_the_rating_keys_come_from_one_table(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(RATING_KEYS, "x", Rating.EASY)  # a key added to the table alone
+    screen, _ = _run(store, "lr lower\nx\nlr\nhard\n")
+    assert [r.rating for r in store.reviews()] == [Rating.EASY, Rating.HARD]
+    assert Rating.parse("x") is Rating.EASY  # `grill review --rating x` reads it too
+    assert "1 again" in screen and "4 easy" in screen  # each rating shown by its number
+    assert [Rating.parse(k) for k in RATING_KEYS] == list(RATING_KEYS.values())
 
 
 def test_end_of_input_after_grading_keeps_the_answer(store: Store) -> None:

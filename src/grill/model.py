@@ -37,6 +37,7 @@ __all__ = [
     "PartGrade",
     "Phase",
     "Point",
+    "RATING_KEYS",
     "Rating",
     "Review",
     "Rubric",
@@ -60,14 +61,33 @@ class Rating(IntEnum):
     def label(self) -> str:
         return self.name.lower()
 
+    @property
+    def key(self) -> str:
+        """The key that gives this rating in the drill (its number)."""
+        return next(k for k, r in RATING_KEYS.items() if r is self)
+
     @classmethod
     def parse(cls, text: str) -> Rating:
-        """Accept `again|hard|good|easy`, their first letters, or `1`-`4`."""
+        """Accept `again|hard|good|easy` or a key of `RATING_KEYS` (`1`-`4`, first letters)."""
         key = text.strip().lower()
         for rating in cls:
-            if key in (rating.label, rating.label[0], str(int(rating))):
+            if key == rating.label or RATING_KEYS.get(key) is rating:
                 return rating
         raise ValueError(f"unknown rating {text!r}: use again, hard, good or easy (or 1-4)")
+
+
+RATING_KEYS: dict[str, Rating] = {
+    "1": Rating.AGAIN,
+    "2": Rating.HARD,
+    "3": Rating.GOOD,
+    "4": Rating.EASY,
+    "a": Rating.AGAIN,
+    "h": Rating.HARD,
+    "g": Rating.GOOD,
+    "e": Rating.EASY,
+}
+"""The keys that rate a card, each rating's number first: the drill binds them and shows the
+numbers, typed input and `grill review --rating` accept them (and the ratings' words)."""
 
 
 class Verdict(IntEnum):

@@ -3,7 +3,8 @@ read again. Composing YAML costs about 0.25 ms a card: 20,000 cards would add se
 command. A cache that cannot be read or written is simply skipped.
 
 A valid deck is stored under the hash of its file's bytes (with the built-in flag, grill's
-version and this layout's number), not under its path: a path is shown relative to the working
+version and `FORMAT`: the layout's number and a digest of the model's fields, so a new deck
+field never serves a stale card), not under its path: a path is shown relative to the working
 folder, and neither running grill elsewhere nor moving a folder should cost a parse. An edit
 gives the deck a new entry, and the old one is pruned once unused for `KEEP_DAYS`.
 
@@ -31,7 +32,8 @@ import os
 import pickle
 import struct
 import time
-from dataclasses import replace
+from collections.abc import Iterable
+from dataclasses import fields, is_dataclass, replace
 from functools import partial
 from itertools import accumulate
 from pathlib import Path
@@ -42,9 +44,20 @@ from grill.errors import DeckError, DeckIssue
 from grill.model import Card, CardList, Deck
 from grill.paths import grill_home
 
-__all__ = ["KEEP_DAYS", "SETTLED_SECONDS", "entry_for", "get", "known", "put", "remember"]
+__all__ = [
+    "CACHED_CLASSES",
+    "FORMAT",
+    "KEEP_DAYS",
+    "LAYOUT",
+    "model_shape",
+    "SETTLED_SECONDS",
+    "entry_for",
+    "get",
+    "known",
+    "put",
+    "remember",
+]
 
-FORMAT = "4"  # part of the key: an entry in an older layout is never read
 KEEP_DAYS = 30
 """An entry unused this long, or a note written this long ago, is removed when another entry is
 written: every edit of a deck gives it a new key, and the old entry would otherwise stay."""
@@ -52,18 +65,46 @@ SETTLED_SECONDS = 2.0
 """How long ago a file must have last changed for its identity to be trusted (see above)."""
 
 _LENGTH = struct.Struct(">Q")
-_CACHEABLE = {
-    "Card",
-    "CardList",
-    "Case",
-    "CasePart",
-    "Deck",
-    "FollowUp",
-    "Point",
-    "Rubric",
-    "Section",
-    "Tier",
-}
+CACHED_CLASSES: tuple[type, ...] = (
+    model.Card,
+    model.CardList,
+    model.Case,
+    model.CasePart,
+    model.Deck,
+    model.FollowUp,
+    model.Point,
+    model.Rubric,
+    model.Section,
+    model.Tier,
+)
+"""The only classes an entry holds and may unpickle: grill.model's deck classes."""
+_CACHEABLE = {cls.__name__ for cls in CACHED_CLASSES}
+
+
+LAYOUT = "4"
+"""The entry's own layout (length, index, cards); bumped by hand when `put` changes."""
+
+
+def model_shape(classes: Iterable[type]) -> str:
+    """A digest of the fields (names and annotated types) of the classes a cache entry pickles:
+    a field added, removed, renamed or retyped in grill.model gives a new digest, so no one has
+    to remember to bump a version when a deck dataclass changes."""
+    digest = hashlib.sha256()
+    for cls in sorted(classes, key=lambda c: c.__qualname__):
+        for name, kind in _fields(cls):
+            digest.update(f"{cls.__qualname__}.{name}:{kind}\0".encode())
+    return digest.hexdigest()[:16]
+
+
+def _fields(cls: type) -> list[tuple[str, str]]:
+    """A dataclass's fields with their types as written; another class's slots."""
+    if is_dataclass(cls):
+        return [(f.name, str(f.type)) for f in fields(cls)]
+    return [(name, "") for name in getattr(cls, "__slots__", ())]
+
+
+FORMAT = f"{LAYOUT}-{model_shape(CACHED_CLASSES)}"
+"""Part of every key, so an entry of an older layout or an older model is never read."""
 
 
 class _ModelUnpickler(pickle.Unpickler):

@@ -6,7 +6,9 @@ answers go to a recorder the moment they are given, and the result is scored the
 defines it: X of the cards asked answered cold, against 28 of 45 (floor 24).
 
 - `grill.mock.engine`: planning (order, limits) and running (`MockRun`, `Countdown`).
+- `grill.mock.questions`: the types they share (`Question`, `MockPlan`, `MockAnswer`).
 - `grill.mock.score`: the score, by section and tier, with every miss.
+- `grill.mock.summary`: a mock as its session summary keeps it (`to_dict`, `from_dict`).
 - `grill.mock.record`: keeping a mock in the store (`StoreRecorder`), schedule updates.
 - `grill.mock.case`: the open-ended case (`CaseRun`, kept by `CaseKeeper`).
 """
@@ -18,12 +20,9 @@ from grill.mock.engine import (
     Clock,
     Countdown,
     Grader,
-    MockAnswer,
     MockOptions,
-    MockPlan,
     MockRecorder,
     MockRun,
-    Question,
     full_target,
     grade_ticks,
     is_quick_fire,
@@ -31,16 +30,24 @@ from grill.mock.engine import (
     plan_mock,
     tick_verdict,
 )
+from grill.mock.questions import MockAnswer, MockPlan, Question
 from grill.mock.record import StoreRecorder, rating_for
 from grill.mock.score import (
     ABORTED,
     COMPLETED,
     Miss,
     MockResult,
-    SectionScore,
-    TierScore,
     scale,
     score_mock,
+)
+from grill.mock.summary import (
+    MockSummary,
+    SavedAnswer,
+    SavedMiss,
+    SavedResult,
+    SectionScore,
+    TierScore,
+    VerdictCounts,
 )
 
 __all__ = [
@@ -60,10 +67,15 @@ __all__ = [
     "MockRecorder",
     "MockResult",
     "MockRun",
+    "MockSummary",
     "Question",
     "SectionScore",
+    "SavedAnswer",
+    "SavedMiss",
+    "SavedResult",
     "StoreRecorder",
     "TierScore",
+    "VerdictCounts",
     "full_target",
     "grade_ticks",
     "is_quick_fire",

@@ -21,27 +21,17 @@ from typing import Protocol
 
 from grill.errors import UsageError
 from grill.grader.verdict import verdict_of
+from grill.mock.questions import MockAnswer, MockPlan, Question
 from grill.mock.score import COMPLETED, MockResult, score_mock
-from grill.model import (
-    BUILTIN_DECK,
-    Card,
-    Deck,
-    Grade,
-    Point,
-    Rubric,
-    Verdict,
-)
+from grill.model import BUILTIN_DECK, Card, Deck, Grade, Point, Rubric, Verdict
 
 __all__ = [
     "Clock",
     "Countdown",
     "Grader",
-    "MockAnswer",
     "MockOptions",
-    "MockPlan",
     "MockRecorder",
     "MockRun",
-    "Question",
     "full_target",
     "grade_ticks",
     "is_quick_fire",
@@ -99,36 +89,6 @@ class MockOptions:
     per_question: int | None = None
     total_minutes: float | None = None
     spoken: bool = False
-
-
-@dataclass(frozen=True)
-class Question:
-    """One card in the mock, at 0-based `index`, with its time limit in seconds."""
-
-    index: int
-    card: Card
-    seconds: int
-
-
-@dataclass(frozen=True)
-class MockPlan:
-    """The questions in the order they will be asked, and the bar they are scored against.
-
-    `target` and `floor` are the deck's full-size figures (28 and 24 of `deck_size` 45).
-    """
-
-    deck: Deck
-    questions: tuple[Question, ...]
-    seed: int
-    target: int
-    floor: int | None
-    total_seconds: float | None = None
-    spoken: bool = False
-    section: str | None = None
-
-    @property
-    def deck_size(self) -> int:
-        return len(self.deck.cards)
 
 
 def is_quick_fire(card: Card, deck: Deck) -> bool:
@@ -231,37 +191,6 @@ def points_verdict(points: Sequence[Point], ticked: Iterable[str]) -> Verdict:
 
 
 # ---------------------------------------------------------------------------------- running
-
-
-@dataclass(frozen=True)
-class MockAnswer:
-    """One answer as given: the text (or what was ticked), its grade, and the time it took."""
-
-    question: Question
-    text: str
-    grade: Grade
-    seconds: float
-    limit: float
-    timed_out: bool
-    answered_at: datetime
-    ticked: tuple[str, ...] | None = None
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "id": self.question.card.id,
-            "n": self.question.card.n,
-            "section": self.question.card.section,
-            "answer": self.text,
-            "verdict": self.grade.verdict.label,
-            "seconds": round(self.seconds, 1),
-            "limit": round(self.limit, 1),
-            "timed_out": self.timed_out,
-            "matched": [p.id for p in self.grade.matched],
-            "missed": [p.id for p in self.grade.missed],
-            "flags": [f.id for f in self.grade.flags],
-            "ticked": list(self.ticked) if self.ticked is not None else None,
-            "answered_at": self.answered_at.isoformat(),
-        }
 
 
 class MockRecorder(Protocol):

@@ -11,8 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from grill.mock.engine import MockAnswer, MockPlan
+from grill.mock.questions import MockAnswer, MockPlan
 from grill.mock.score import ABORTED, MockResult
+from grill.mock.summary import MockSummary
 from grill.model import (
     Card,
     CardState,
@@ -100,18 +101,19 @@ class StoreRecorder:
     def finish(self, result: MockResult, ended_at: datetime) -> None:
         if self.session is None or self._plan is None:
             raise RuntimeError("begin() the mock before finishing it")
-        summary = {
-            **result.to_dict(),
-            "deck": self._plan.deck.name,
-            "section": self._plan.section,
-            "scheduled": self.scheduler is not None,
-            "predicted": self._predicted(result),
-            "predicted_cards": result.asked,
-            "questions": [q.card.id for q in self._plan.questions],
-            "answers": [a.to_dict() for a in self._answers],
-        }
+        summary = MockSummary(
+            result=result.record(),
+            deck=self._plan.deck.name,
+            section=self._plan.section,
+            scheduled=self.scheduler is not None,
+            predicted=self._predicted(result),
+            predicted_cards=result.asked,
+            questions=tuple(q.card.id for q in self._plan.questions),
+            answers=tuple(a.saved() for a in self._answers),
+        )
+        status = session_status(result.status)
         self.session = self.store.finish_session(
-            self.session.id, ended_at, status=session_status(result.status), summary=summary
+            self.session.id, ended_at, status=status, summary=summary.to_dict()
         )
 
     def _predicted(self, result: MockResult) -> float | None:

@@ -11,55 +11,22 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from grill.model import (
-    Card,
-    Verdict,
-)
-
-if TYPE_CHECKING:
-    from grill.mock.engine import MockAnswer, MockPlan, Question
-
+from grill.mock.questions import MockAnswer, MockPlan, Question
+from grill.mock.summary import SavedMiss, SavedResult, SectionScore, TierScore, VerdictCounts
+from grill.model import Card, Verdict
 
 __all__ = [
     "ABORTED",
     "COMPLETED",
     "Miss",
     "MockResult",
-    "SectionScore",
-    "TierScore",
     "scale",
     "score_mock",
 ]
 
 COMPLETED = "completed"
 ABORTED = "aborted"
-
-
-@dataclass(frozen=True)
-class SectionScore:
-    key: str
-    title: str
-    asked: int
-    correct: int
-    partial: int
-    wrong: int
-
-
-@dataclass(frozen=True)
-class TierScore:
-    """A self-grading tier: how many of its cards were asked and answered cold; `verdict` is the
-    seed's text for the tier, given only when a card in it was missed."""
-
-    name: str
-    asked: int
-    correct: int
-    verdict: str | None
-
-    @property
-    def missed(self) -> int:
-        return self.asked - self.correct
 
 
 @dataclass(frozen=True)
@@ -76,6 +43,19 @@ class Miss:
     @property
     def reached(self) -> bool:
         return self.verdict is not None
+
+    def saved(self) -> SavedMiss:
+        """The miss as a mock's summary keeps it (the card by id, number and text)."""
+        return SavedMiss(
+            id=self.card.id,
+            n=self.card.n,
+            question=self.card.question,
+            verdict=self.verdict.label if self.verdict is not None else "not reached",
+            answer=self.answer,
+            short_answer=self.card.answer,
+            timed_out=self.timed_out,
+            ticked=self.ticked,
+        )
 
 
 @dataclass(frozen=True)
@@ -124,55 +104,34 @@ class MockResult:
     def not_reached(self) -> int:
         return self.asked - self.answered
 
+    def record(self) -> SavedResult:
+        """The result as a mock's summary keeps it and `grill mock --json` prints it."""
+        return SavedResult(
+            status=self.status,
+            score=self.correct,
+            asked=self.asked,
+            answered=self.answered,
+            verdicts=VerdictCounts(self.correct, self.partial, self.wrong),
+            target=self.target,
+            floor=self.floor,
+            full_target=self.full_target,
+            full_floor=self.full_floor,
+            deck_size=self.deck_size,
+            scaled=self.scaled,
+            passed=self.passed,
+            above_floor=self.above_floor,
+            sections=self.sections,
+            tiers=self.tiers,
+            misses=tuple(m.saved() for m in self.misses),
+            seconds_used=round(self.seconds_used, 1),
+            wall_seconds=round(self.wall_seconds, 1),
+            timed_out=self.timed_out,
+            seed=self.seed,
+            spoken=self.spoken,
+        )
+
     def to_dict(self) -> dict[str, object]:
-        return {
-            "status": self.status,
-            "score": self.correct,
-            "asked": self.asked,
-            "answered": self.answered,
-            "verdicts": {"correct": self.correct, "partial": self.partial, "wrong": self.wrong},
-            "target": self.target,
-            "floor": self.floor,
-            "full_target": self.full_target,
-            "full_floor": self.full_floor,
-            "deck_size": self.deck_size,
-            "scaled": self.scaled,
-            "passed": self.passed,
-            "above_floor": self.above_floor,
-            "sections": [
-                {
-                    "key": s.key,
-                    "title": s.title,
-                    "asked": s.asked,
-                    "correct": s.correct,
-                    "partial": s.partial,
-                    "wrong": s.wrong,
-                }
-                for s in self.sections
-            ],
-            "tiers": [
-                {"tier": t.name, "asked": t.asked, "correct": t.correct, "verdict": t.verdict}
-                for t in self.tiers
-            ],
-            "misses": [
-                {
-                    "id": m.card.id,
-                    "n": m.card.n,
-                    "question": m.card.question,
-                    "verdict": m.verdict.label if m.verdict is not None else "not reached",
-                    "answer": m.answer,
-                    "short_answer": m.card.answer,
-                    "timed_out": m.timed_out,
-                    "ticked": list(m.ticked) if m.ticked is not None else None,
-                }
-                for m in self.misses
-            ],
-            "seconds_used": round(self.seconds_used, 1),
-            "wall_seconds": round(self.wall_seconds, 1),
-            "timed_out": self.timed_out,
-            "seed": self.seed,
-            "spoken": self.spoken,
-        }
+        return self.record().to_dict()
 
 
 def scale(full: int, asked: int, deck_size: int) -> int:

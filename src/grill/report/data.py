@@ -15,12 +15,13 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta, timezone
-from typing import Any, BinaryIO, TextIO
+from typing import BinaryIO, TextIO
 
 from grill import personal
 from grill.clock import DAY_ROLLOVER_HOUR, study_day, to_utc
 from grill.config import Settings
 from grill.memory import Forecaster, MemoryFit, Trace
+from grill.mock.summary import MockSummary, SavedMiss, SectionScore, TierScore
 from grill.model import Card, CardState, Deck, Library, Mode, Rating, Review, SessionRecord
 from grill.odds import wilson
 from grill.plan import Deadline
@@ -88,9 +89,9 @@ class MockEntry:
     floor: int | None
     passed: bool | None
     predicted: float | None
-    sections: tuple[Mapping[str, Any], ...]
-    tiers: tuple[Mapping[str, Any], ...]
-    misses: tuple[Mapping[str, Any], ...]
+    sections: tuple[SectionScore, ...]
+    tiers: tuple[TierScore, ...]
+    misses: tuple[SavedMiss, ...]
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -103,9 +104,9 @@ class MockEntry:
             "floor": self.floor,
             "passed": self.passed,
             "predicted": None if self.predicted is None else round(self.predicted, 2),
-            "sections": [dict(s) for s in self.sections],
-            "tiers": [dict(t) for t in self.tiers],
-            "misses": [dict(m) for m in self.misses],
+            "sections": [s.to_dict() for s in self.sections],
+            "tiers": [t.to_dict() for t in self.tiers],
+            "misses": [m.to_dict() for m in self.misses],
         }
 
 
@@ -468,54 +469,27 @@ def _mocks(sessions: Sequence[SessionRecord]) -> tuple[MockEntry, ...]:
     """Mock sessions that recorded a score (an empty or still open one is left out)."""
     out = []
     for s in sessions:
-        summary = s.summary
-        score, asked = summary.get("score"), summary.get("asked")
-        if not isinstance(score, int) or not isinstance(asked, int) or asked <= 0:
+        summary = MockSummary.from_dict(s.summary)
+        result = summary.result
+        if result.asked <= 0:
             continue
         out.append(
             MockEntry(
                 id=s.id,
                 at=s.started_at,
-                status=str(summary.get("status") or s.status),
-                score=score,
-                asked=asked,
-                target=_int_or_none(summary.get("target")),
-                floor=_int_or_none(summary.get("floor")),
-                passed=_bool_or_none(summary.get("passed")),
-                predicted=_prediction(summary, asked),
-                sections=_records(summary.get("sections")),
-                tiers=_records(summary.get("tiers")),
-                misses=_records(summary.get("misses")),
+                status=result.status or str(s.status),
+                score=result.score,
+                asked=result.asked,
+                target=result.target,
+                floor=result.floor,
+                passed=result.passed,
+                predicted=summary.prediction,
+                sections=result.sections,
+                tiers=result.tiers,
+                misses=result.misses,
             )
         )
     return tuple(out)
-
-
-def _prediction(summary: Mapping[str, Any], asked: int) -> float | None:
-    """The prediction for the cards a mock scored. Mocks kept before `predicted_cards` was
-    recorded predicted every planned question even when aborted (2.8 for a mock of 1): that is
-    scaled to the questions scored, by the mean chance per planned question."""
-    value = summary.get("predicted")
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return None
-    planned = summary.get("questions")
-    if "predicted_cards" not in summary and isinstance(planned, list) and len(planned) > asked:
-        return float(value) * asked / len(planned)
-    return float(value)
-
-
-def _bool_or_none(value: object) -> bool | None:
-    return value if isinstance(value, bool) else None
-
-
-def _int_or_none(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _records(value: object) -> tuple[Mapping[str, Any], ...]:
-    if not isinstance(value, list):
-        return ()
-    return tuple(v for v in value if isinstance(v, dict))
 
 
 def _weakest(

@@ -294,8 +294,8 @@ def _mock_breakdown(m: MockEntry) -> str:
         ["section", "asked", "correct", "partial", "wrong"],
         [
             [
-                esc(f"{s.get('key', '')} {s.get('title', '')}".strip()),
-                *(esc(s.get(k, "")) for k in ("asked", "correct", "partial", "wrong")),
+                esc(f"{s.key} {s.title}".strip()),
+                *(esc(v) for v in (s.asked, s.correct, s.partial, s.wrong)),
             ]
             for s in m.sections
         ],
@@ -305,9 +305,9 @@ def _mock_breakdown(m: MockEntry) -> str:
         ["tier", "correct", "verdict"],
         [
             [
-                esc(t.get("tier", "")),
-                f"{esc(t.get('correct', ''))}/{esc(t.get('asked', ''))}",
-                esc(t.get("verdict") or ""),
+                esc(t.name),
+                f"{esc(t.correct)}/{esc(t.asked)}",
+                esc(t.verdict or ""),
             ]
             for t in m.tiers
         ],
@@ -317,10 +317,10 @@ def _mock_breakdown(m: MockEntry) -> str:
         ["#", "question", "your answer", "short answer"],
         [
             [
-                esc(x.get("n", "")),
-                esc(x.get("question", "")),
-                _text(x.get("answer") or "(none)"),
-                _text(x.get("short_answer", "")),
+                esc(x.n),
+                esc(x.question),
+                _text(x.answer or "(none)"),
+                _text(x.short_answer),
             ]
             for x in m.misses
         ],

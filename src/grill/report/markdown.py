@@ -100,8 +100,7 @@ def _mocks(data: ReportData) -> list[str]:
         out += _table(
             ["section", "asked", "correct", "partial", "wrong"],
             [
-                [f"{s.get('key', '')} {s.get('title', '')}".strip()]
-                + [s.get(k, "") for k in ("asked", "correct", "partial", "wrong")]
+                [f"{s.key} {s.title}".strip(), s.asked, s.correct, s.partial, s.wrong]
                 for s in m.sections
             ],
         )
@@ -109,9 +108,9 @@ def _mocks(data: ReportData) -> list[str]:
             ["tier", "correct", "verdict"],
             [
                 [
-                    t.get("tier", ""),
-                    f"{t.get('correct', '')}/{t.get('asked', '')}",
-                    t.get("verdict") or "",
+                    t.name,
+                    f"{t.correct}/{t.asked}",
+                    t.verdict or "",
                 ]
                 for t in m.tiers
             ],
@@ -121,10 +120,10 @@ def _mocks(data: ReportData) -> list[str]:
                 ["#", "question", "your answer", "short answer"],
                 [
                     [
-                        x.get("n", ""),
-                        x.get("question", ""),
-                        x.get("answer") or "(none)",
-                        x.get("short_answer", ""),
+                        x.n,
+                        x.question,
+                        x.answer or "(none)",
+                        x.short_answer,
                     ]
                     for x in m.misses
                 ],

@@ -29,7 +29,7 @@ from rich.text import Text
 
 from grill.answers import clean_answer
 from grill.errors import UsageError
-from grill.model import Card, Grade, Rating, SessionStatus, Verdict
+from grill.model import RATING_KEYS, Card, Grade, Rating, SessionStatus, Verdict
 from grill.session import Drill, DrillSummary
 from grill.ui.prompt import Reader
 
@@ -51,9 +51,6 @@ _VERDICT_STYLE = {
     Verdict.PARTIAL: ("~ partial", "bold yellow"),
     Verdict.WRONG: ("✗ wrong", "bold red"),
 }
-_RATING_KEYS = {"1": Rating.AGAIN, "2": Rating.HARD, "3": Rating.GOOD, "4": Rating.EASY}
-_RATING_KEYS.update({r.label[0]: r for r in Rating})
-_KEYS = "1234ahgeuq"
 
 
 class _End(Exception):
@@ -173,9 +170,9 @@ def render_reveal(console: Console, card: Card, *, short_answer: str | None = No
 
 def _rating_hint(proposed: Rating | None, intervals: dict[Rating, timedelta]) -> Text:
     choices = []
-    for key, rating in zip("1234", Rating, strict=True):
+    for rating in Rating:
         when = f" {_short_interval(intervals[rating])}" if rating in intervals else ""
-        choices.append(f"{key} {rating.label}{when}")
+        choices.append(f"{rating.key} {rating.label}{when}")
     text = Text()
     if proposed is not None:
         text.append("proposed: ")
@@ -355,14 +352,14 @@ def _take_rating(
     answer: str | None = None,
     response_ms: int | None = None,
 ) -> None:
-    default = str(int(proposed)) if proposed is not None else "3"
-    key = reader.key("rating: ", _KEYS, default)
+    default = (proposed or Rating.GOOD).key
+    key = reader.key("rating: ", "".join(RATING_KEYS) + "uq", default)
     if key is None or key == "q":
         raise _End
     if key == "u":
         _undo(console, drill)
         return
-    rating = _RATING_KEYS[key]
+    rating = RATING_KEYS[key]
     review = drill.rate(rating, answer=answer, response_ms=response_ms)
     when = ""
     if review.after is not None:

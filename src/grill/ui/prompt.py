@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from grill.answers import CONTROL
+from grill.model import Rating
 
 if TYPE_CHECKING:  # prompt_toolkit is imported on first use: it is slow to load
     from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -94,7 +95,8 @@ class LineReader:
             self.console.print(Text(f"type one of {', '.join(keys)}, or just Enter"))
 
 
-_WORDS = {"again": "1", "hard": "2", "good": "3", "easy": "4", "undo": "u", "quit": "q"}
+_WORDS = {**{r.label: r.key for r in Rating}, "undo": "u", "quit": "q"}
+"""Words typed for a key: a rating's word for its key (`grill.model.RATING_KEYS`), undo, quit."""
 
 
 def answer_keys() -> KeyBindings:
