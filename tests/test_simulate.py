@@ -4,6 +4,7 @@ projection of the user's plan meets every card before the day."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -11,10 +12,12 @@ import pytest
 from grill.model import Rating
 from grill.scheduler import Scheduler
 from grill.simulate import (
+    FRESH_MODELS,
     START,
     ExpMemory,
     FastMemory,
     FsrsMemory,
+    Memory,
     PersonalPolicy,
     Scenario,
     Sm2Policy,
@@ -147,3 +150,41 @@ def test_grills_schedule_refits_the_learners_own_parameters_each_day() -> None:
     assert fitted != default
     # fitted to a fast forgetter: a card first rated good is given less time than by default
     assert fitted[2] < default[2]
+
+
+def _learned(kind: str, looks: Sequence[float], seed: int = 0) -> Memory:
+    from grill.simulate import memory_of
+
+    memory = memory_of(kind, random.Random(seed), 1)
+    for at in looks:
+        memory.study(0, at, True, Rating.GOOD)
+    return memory
+
+
+@pytest.mark.parametrize("kind", FRESH_MODELS)
+def test_every_fresh_memory_forgets_with_time_and_keeps_more_after_spaced_recall(
+    kind: str,
+) -> None:
+    once, twice = _learned(kind, [0.0]), _learned(kind, [0.0, 2.0])
+    assert 0 < once.chance(0, 5.0) < once.chance(0, 1.0) < 1
+    assert twice.chance(0, 5.0) > once.chance(0, 5.0)
+
+
+def test_actr_memory_rewards_spacing_over_massing() -> None:
+    # the same three looks, massed in one evening or spread over days: a week after the last,
+    # the spread ones are kept better (the spacing effect ACT-R's decay builds in)
+    massed = _learned("actr", [4.0, 4.01, 4.02])
+    spaced = _learned("actr", [0.0, 2.0, 4.0])
+    assert spaced.chance(0, 11.0) > massed.chance(0, 11.0)
+
+
+def test_a_leech_learners_cards_differ_far_more_than_fsrs_difficulty_allows() -> None:
+    from grill.simulate import LeechMemory
+
+    memory = LeechMemory(random.Random(5), 60)
+    for card in range(60):
+        memory.study(card, 0.0, True, Rating.GOOD)
+    # the same first look, three days on: a third of the cards are far behind the rest
+    chances = sorted(memory.chance(card, 3.0) for card in range(60))
+    leeches = [p for p in chances if p < chances[-1] - 0.1]
+    assert 10 <= len(leeches) <= 30 and max(leeches) < 0.8 < chances[-1]

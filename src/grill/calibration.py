@@ -2,12 +2,15 @@
 forecast for the interview morning is set against what each learner will really score.
 
 Each learner has a hidden memory (grill.simulate: `fsrs` perturbed FSRS-6, `exp` exponential
-forgetting with per-card difficulty, `fast` a fast forgetter, `slow` a slow one). It studies
+forgetting with per-card difficulty, `fast` a fast forgetter, `slow` a slow one; and, with
+`--memory`, the fresh models `actr`, `weibull` and `leech`). It studies
 `days` evenings through grill's own drill (grill.session.Drill over a real Store in a
 temporary folder, with the interview date set, the person's memory refitted each evening as
 `grill stats` would, and scheduling with the fitted parameters), answering each card it is
 asked with its hidden chance of recall and rating again or good (now and then hard or easy).
-Then it stops; `ahead` days later is the interview at 9 am. Compared, for every learner:
+Then it stops, and its memory is refitted on the whole log, as the drill's background refit does
+when the last evening ends; `ahead` days later is the interview at 9 am. Compared, for every
+learner:
 
 * truth: the sum of its hidden chances at the interview, and P(score >= target) from them;
 * grill's forecast on the last evening, under the fitted memory (expected, 80% interval, P);
@@ -35,10 +38,20 @@ from grill.odds import at_least, poisson_binomial
 from grill.plan import Deadline
 from grill.readiness import Readiness, forecast_for
 from grill.session import Drill, DrillOptions
-from grill.simulate import MEMORY_MODELS, START, learner_rating, memory_of
+from grill.simulate import ALL_MEMORY_MODELS, MEMORY_MODELS, START, learner_rating, memory_of
 from grill.store import Store
 
-__all__ = ["Calibration", "LearnerResult", "average_fit", "calibrate", "format_calibration", "main"]
+__all__ = [
+    "Calibration",
+    "LearnerResult",
+    "Studied",
+    "average_fit",
+    "calibrate",
+    "format_calibration",
+    "judge",
+    "main",
+    "study",
+]
 
 _ANSWER = timedelta(seconds=60)
 
@@ -92,10 +105,31 @@ def average_fit() -> MemoryFit:
     return MemoryFit(None, 0, 0, 0, (Candidate(FsrsModel("default"), 1.0, peaked),))
 
 
+@dataclass(frozen=True)
+class Studied:
+    """A learner after its study: its log is in the store; `truth` holds its hidden chance of
+    recall of each card on the interview morning."""
+
+    memory: str
+    learner: int
+    reviews: int
+    last: datetime
+    interview: datetime
+    truth: tuple[float, ...]
+
+
 def learner(
     kind: str, index: int, *, days: int, ahead: int, target: int, seed: int, home: Path
 ) -> LearnerResult:
-    """One learner studying through grill's drill in the home `home`."""
+    """One learner studying through grill's drill in the home `home`, then judged."""
+    studied = study(kind, index, days=days, ahead=ahead, seed=seed, home=home)
+    with Store.open(home / "grill.db", now=studied.last) as store:
+        # the fit the drill's background refit stores when the last evening ends
+        return judge(studied, store, target, personal.refit(store, studied.last))
+
+
+def study(kind: str, index: int, *, days: int, ahead: int, seed: int, home: Path) -> Studied:
+    """The learner's `days` evenings of study through grill's drill, in the home `home`."""
     library = load_library(user_decks=False)
     deck = library.main_deck()
     assert deck is not None
@@ -128,14 +162,22 @@ def learner(
                 reviews += 1
                 clock[0] += _ANSWER
             drill.finish()
-        last = clock[0]
-        fitted = personal.load(store, last)
-        reviewed = store.reviews(deck=deck.name)
-        by_card = personal.deck_traces(reviewed, deck.name, last.tzinfo or UTC)
-        ready = forecast_for(deck, by_card, fitted, interview, target)
-        plain = forecast_for(deck, by_card, average_fit(), interview, target)
-    truth = [memory.chance(i, _days(interview)) for i in range(len(ids))]
-    return _result(kind, index, reviews, truth, ready, plain, target)
+    truth = tuple(memory.chance(i, _days(interview)) for i in range(len(ids)))
+    return Studied(kind, index, reviews, clock[0], interview, truth)
+
+
+def judge(studied: Studied, store: Store, target: int, fitted: MemoryFit) -> LearnerResult:
+    """grill's forecast on the last evening under `fitted`, and FSRS's average learner's,
+    against the learner's truth."""
+    deck = load_library(user_decks=False).main_deck()
+    assert deck is not None
+    last = studied.last
+    by_card = personal.deck_traces(store.reviews(deck=deck.name), deck.name, last.tzinfo or UTC)
+    ready = forecast_for(deck, by_card, fitted, studied.interview, target)
+    plain = forecast_for(deck, by_card, average_fit(), studied.interview, target)
+    return _result(
+        studied.memory, studied.learner, studied.reviews, studied.truth, ready, plain, target
+    )
 
 
 def _result(
@@ -231,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--days", type=int, default=10, help="study evenings")
     parser.add_argument("--ahead", type=int, default=4, help="days from the last to the interview")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--memory", action="append", choices=MEMORY_MODELS, help="repeatable")
+    parser.add_argument("--memory", action="append", choices=ALL_MEMORY_MODELS, help="repeatable")
     args = parser.parse_args(argv)
     cal = calibrate(
         args.memory or MEMORY_MODELS,

@@ -12,7 +12,11 @@ trusting FSRS to grade itself. Each simulated learner has a hidden memory, one o
 The learner answers every review the schedule asks for (recalled with the hidden probability),
 sees the answer afterwards, and its memory updates. Two more: `fast`, exponential forgetting
 whose new cards' half-life is under a day (`FastMemory`), and `slow`, FSRS with three times the
-first stabilities (`SlowMemory`). Four schedules are run for the same learners
+first stabilities (`SlowMemory`). Three more were written after the forecast was tuned on those
+four, to meet it fresh (`FRESH_MODELS`): `actr`, ACT-R's activation with a decay that grows with
+the activation at study (massed practice fades fast); `weibull`, a stretched-exponential curve
+whose memory time doubles with each spaced recall; and `leech`, FSRS where a third of the cards
+are forgotten six times as fast. Four schedules are run for the same learners
 with the same random draws where they coincide:
 
 * `grill` - grill.scheduler (FSRS-6) with the interview date (grill.plan.Deadline) and the
@@ -48,7 +52,9 @@ from grill.queue import pick, reask
 from grill.scheduler import Scheduler
 
 __all__ = [
+    "ALL_MEMORY_MODELS",
     "FIXED_DAYS",
+    "FRESH_MODELS",
     "MEMORY_MODELS",
     "Memory",
     "memory_of",
@@ -73,6 +79,11 @@ FIXED_DAYS = 3
 
 POLICIES = ("grill", "fsrs", "sm2", "fixed")
 MEMORY_MODELS = ("fsrs", "exp", "fast", "slow")
+FRESH_MODELS = ("actr", "weibull", "leech")
+"""Memory models written after the forecast was tuned on `MEMORY_MODELS`, to meet it fresh:
+ACT-R's activation with spacing-dependent decay, a stretched-exponential curve whose memory
+time doubles with each spaced recall, and FSRS with a third of the cards leeches."""
+ALL_MEMORY_MODELS = MEMORY_MODELS + FRESH_MODELS
 START = datetime(2026, 1, 5, tzinfo=UTC)
 """Simulated study starts here (a Monday); only differences of times matter."""
 
@@ -231,6 +242,85 @@ class SlowMemory(FsrsMemory):
             self.w[i] *= 3
 
 
+class ActrMemory:
+    """ACT-R's declarative memory with the spacing effect (Pavlik and Anderson, 2005): every
+    look at a card (an answer, then the answer shown) leaves a trace that decays as a power of
+    its age, d_j = c e^(m_j) + a, faster when the card was already active (massed practice);
+    activation m = beta_card + ln(sum of (age + eps)^-d_j); recall 1 / (1 + e^((tau - m)/s))."""
+
+    _EPS = 0.01  # days (about a quarter of an hour): a trace is never infinitely strong
+
+    def __init__(self, rng: random.Random, cards: int) -> None:
+        self.a = 0.25 * math.exp(rng.gauss(0, 0.15))
+        self.c = 0.25 * math.exp(rng.gauss(0, 0.2))
+        self.tau = -0.2 + rng.gauss(0, 0.15)
+        self.s = 0.3
+        self.beta = [rng.gauss(0, 0.3) for _ in range(cards)]
+        self.traces: dict[int, list[tuple[float, float]]] = {}
+
+    def _activation(self, card: int, at: float) -> float:
+        total = sum((max(0.0, at - t) + self._EPS) ** -d for t, d in self.traces[card] if t <= at)
+        return self.beta[card] + math.log(total) if total > 0 else -math.inf
+
+    def chance(self, card: int, at: float) -> float:
+        if card not in self.traces:
+            return 0.0
+        m = self._activation(card, at)
+        return 1 / (1 + math.exp(min(50.0, (self.tau - m) / self.s)))
+
+    def study(self, card: int, at: float, recalled: bool, rating: Rating) -> None:
+        m = self._activation(card, at) if card in self.traces else -math.inf
+        d = self.c * math.exp(min(m, 5.0)) + self.a if m > -math.inf else self.a
+        self.traces.setdefault(card, []).append((at, d))
+
+
+class WeibullMemory:
+    """A stretched-exponential curve p = exp(-(t/h)^0.6), between an exponential and a power
+    law; a recall on a later day multiplies the memory time h by a fixed factor (about 2.2,
+    smaller for difficult cards) whatever its chance was, a same-day one by 1.2, and a lapse
+    resets h below a first look's."""
+
+    def __init__(self, rng: random.Random, cards: int) -> None:
+        self.first = 1.5 * math.exp(rng.gauss(0, 0.3))
+        self.grow = 2.2 * math.exp(rng.gauss(0, 0.2))
+        self.difficulty = [math.exp(rng.gauss(0, 0.6)) for _ in range(cards)]
+        self.h: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+
+    def chance(self, card: int, at: float) -> float:
+        if card not in self.h:
+            return 0.0
+        return math.exp(-((max(0.0, at - self.last[card]) / self.h[card]) ** 0.6))
+
+    def study(self, card: int, at: float, recalled: bool, rating: Rating) -> None:
+        d = self.difficulty[card]
+        if card not in self.h:
+            self.h[card] = self.first / d
+        elif not recalled:
+            self.h[card] = 0.7 * self.first / d
+        elif at - self.last[card] >= 0.5:
+            self.h[card] *= max(1.1, self.grow / math.sqrt(d))
+        else:
+            self.h[card] *= 1.2
+        self.last[card] = at
+
+
+class LeechMemory(FsrsMemory):
+    """FSRS-6 with perturbed parameters, where about a third of the cards are leeches that
+    are forgotten six times as fast as the rest (and the rest a little slower than FSRS says):
+    a person whose cards differ far more than FSRS's difficulty allows."""
+
+    def __init__(self, rng: random.Random, cards: int) -> None:
+        super().__init__(rng, cards)
+        self.pace = [6.0 if rng.random() < 1 / 3 else 0.8 for _ in range(cards)]
+
+    def chance(self, card: int, at: float) -> float:
+        if card not in self.s:
+            return 0.0
+        elapsed = max(0.0, at - self.last[card]) * self.pace[card]
+        return float((1 + self.factor * elapsed / self.s[card]) ** -self.decay)
+
+
 def _clamp(d: float) -> float:
     return min(10.0, max(1.0, d))
 
@@ -241,9 +331,12 @@ def memory_of(kind: str, rng: random.Random, cards: int) -> Memory:
         "exp": ExpMemory,
         "fast": FastMemory,
         "slow": SlowMemory,
+        "actr": ActrMemory,
+        "weibull": WeibullMemory,
+        "leech": LeechMemory,
     }
     if kind not in kinds:
-        raise ValueError(f"unknown memory model {kind!r}; known: {', '.join(MEMORY_MODELS)}")
+        raise ValueError(f"unknown memory model {kind!r}; known: {', '.join(ALL_MEMORY_MODELS)}")
     return kinds[kind](rng, cards)
 
 
