@@ -197,7 +197,10 @@ def test_the_store_keeps_the_latest_fit_with_its_review_count() -> None:
 def test_a_stale_fit_is_refitted_before_a_forecast() -> None:
     assert not personal.stale(100, 105)
     assert personal.stale(100, 110)
-    assert personal.stale(1000, 1100) and not personal.stale(1000, 1050)
+    # an evening's reviews on a small log always reach the forecast; a large log waits a tenth
+    assert personal.stale(1000, 1010) and not personal.stale(1000, 1009)
+    big = personal.SMALL_LOG * 2
+    assert personal.stale(big, big + big // 10) and not personal.stale(big, big + big // 20)
 
 
 def _review_days(days: int, fail: bool) -> None:

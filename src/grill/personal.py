@@ -4,9 +4,11 @@ grill.memory learns from a review log; this module ties it to the store:
 
 * `load` reads the latest fit; a stored fit that cannot be read (another version, NaN or
   out-of-range parameters) is refused with one line through `warn`, and the defaults are used.
-  When the log has grown by `REFIT_EVERY` reviews (or a tenth) since the fit, it refits first:
-  at most a few hundred milliseconds for a log of a few thousand reviews, and only in commands
-  that print a forecast, never between two cards of a drill. A larger log is refitted in the
+  When the log has grown by `REFIT_EVERY` reviews since the fit (a tenth, once it holds more
+  than `SMALL_LOG`), it refits first: at most a few hundred milliseconds for a log of a few
+  thousand reviews, and only in commands that print a forecast, never between two cards of a
+  drill. A forecast read after an evening of `grill review` is fitted on that evening too: its
+  reviews are the nearest the log has to the interview. A larger log is refitted in the
   background instead (`refit_in_background`), as after every drill and mock.
 * `scheduler` is FSRS with the person's parameters once they are fitted.
 * `deck_traces`: one deck's traces, for grill.readiness.forecast_for.
@@ -29,6 +31,7 @@ from grill.store import Store
 __all__ = [
     "INLINE_LIMIT",
     "REFIT_EVERY",
+    "SMALL_LOG",
     "deck_traces",
     "load",
     "parse",
@@ -39,6 +42,9 @@ __all__ = [
 ]
 
 REFIT_EVERY = 10
+SMALL_LOG = 5_000
+"""Up to this many reviews, every `REFIT_EVERY` new ones refit (a fit takes under half a
+second); beyond it, a tenth more."""
 INLINE_LIMIT = 20_000
 """Logs larger than this are refitted in the background, never while a command waits."""
 
@@ -68,7 +74,8 @@ def parse(body: str) -> MemoryFit:
 
 def stale(fitted_on: int, reviews: int) -> bool:
     """True when `reviews` is enough more than the fit's `fitted_on` to refit."""
-    return reviews - fitted_on >= max(REFIT_EVERY, fitted_on // 10)
+    step = REFIT_EVERY if reviews <= SMALL_LOG else max(REFIT_EVERY, fitted_on // 10)
+    return reviews - fitted_on >= step
 
 
 def load(
