@@ -14,6 +14,7 @@ from grill.cli.common import DeckOpt, JsonOpt, err, library, out, print_json, wa
 from grill.clock import now
 from grill.config import load_settings, set_setting
 from grill.errors import UsageError
+from grill.files import is_stdout
 from grill.report import gather, write_report
 from grill.report.data import log_chunks
 from grill.report.jsonfile import LOG_INDENT, write_json
@@ -44,7 +45,10 @@ def stats(deck: DeckOpt = None, as_json: JsonOpt = False) -> None:
 
 def report(
     output: Annotated[
-        Path, typer.Option("--output", "-o", help="The file to write, e.g. progress.html.")
+        Path,
+        typer.Option(
+            "--output", "-o", help="The file to write, e.g. progress.html; '-': standard output."
+        ),
     ],
     fmt: Annotated[
         str | None,
@@ -66,7 +70,8 @@ def report(
     with Store.open() as store, err().status(f"writing {output}..."):
         data = gather(store, lib, load_settings(), now(), log=False, warn=warn)
         used = write_report(data, output, fmt, store=store, library=lib)
-    err().print(f"wrote the {used} report to {output}")
+    where = "standard output" if is_stdout(output) else output
+    err().print(f"wrote the {used} report to {where}")
 
 
 def _set_date(text: str) -> None:

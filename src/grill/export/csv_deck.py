@@ -21,7 +21,7 @@ from typing import Any
 
 from grill.deck import dump_deck, load_library, parse_deck
 from grill.errors import DeckError, UsageError
-from grill.files import write_atomically
+from grill.files import STDOUT_HINT, is_stdout, write_atomically
 from grill.grader.derive import common_words, derive_rubric
 
 __all__ = ["CsvCard", "NewDeck", "deck_data", "read_csv", "write_deck"]
@@ -154,13 +154,15 @@ def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
 def write_deck(
     source: Path, name: str, path: Path, *, title: str | None = None, force: bool = False
 ) -> NewDeck:
-    """Turn the CSV at `source` into deck `name` at `path`; refuse to replace a file unless
-    `force`. The text is validated by the deck loader before anything is written."""
+    """Turn the CSV at `source` into deck `name` at `path` (`-`: standard output); refuse to
+    replace a file unless `force`. The text is validated by the deck loader before anything is
+    written."""
     if not _SLUG.match(name):
         raise UsageError(f"deck name {name!r} must be a slug: lowercase letters, digits, - or _")
-    if path.exists() and not force:
-        raise UsageError(f"{path} already exists; add --force to replace it")
-    _check_name_is_free(name, path)
+    if not is_stdout(path):
+        if path.exists() and not force:
+            raise UsageError(f"{path} already exists; add --force to replace it")
+        _check_name_is_free(name, path)
     cards = read_csv(source)
     title = title or name.replace("-", " ").replace("_", " ").capitalize()
     data = deck_data(name, title, cards)
@@ -172,7 +174,7 @@ def write_deck(
     )
     text = header + dump_deck(data)
     deck = parse_deck(text, str(path))  # a DeckError here is a bug in this module, not the CSV
-    write_atomically(path, text)
+    write_atomically(path, text, STDOUT_HINT)
     points = sum(len(c.rubric.points) for c in deck.cards)
     return NewDeck(path=path, name=name, cards=len(deck.cards), points=points)
 
