@@ -60,26 +60,20 @@ def is_stdout(path: Path | str) -> bool:
     return str(path) == STDOUT
 
 
-def read_capped(path: Path | str, limit: int, what: str = "the file") -> bytes:
-    """The bytes of `path` (`-`: standard input), at most `limit` of them; raise InputTooLarge
-    when there are more. OSError is left to the caller, who knows what was being read."""
+def read_capped(path: Path | str, limit: int, too_large: str) -> bytes:
+    """The bytes of `path` (`-`: standard input), at most `limit` of them; when there are more,
+    raise InputTooLarge saying `{path}: {too_large}`. OSError is left to the caller."""
     if is_stdout(path):
-        return _capped(sys.stdin.buffer, limit, "standard input", what)
+        return _capped(sys.stdin.buffer, limit, f"standard input: {too_large}")
     with open(path, "rb") as stream:
-        return _capped(stream, limit, str(path), what)
+        return _capped(stream, limit, f"{path}: {too_large}")
 
 
-def _capped(stream: BinaryIO, limit: int, shown: str, what: str) -> bytes:
+def _capped(stream: BinaryIO, limit: int, message: str) -> bytes:
     data = stream.read(limit + 1)  # one byte more tells that there is more
     if len(data) > limit:
-        raise InputTooLarge(f"{shown}: {what} is larger than {_size(limit)}")
+        raise InputTooLarge(message)
     return data
-
-
-def _size(n: int) -> str:
-    if n >= 1024 * 1024:
-        return f"{n / 1024 / 1024:g} MB"
-    return f"{n / 1024:g} KB" if n >= 1024 else f"{n} bytes"
 
 
 _KINDS = (

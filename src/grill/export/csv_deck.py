@@ -19,12 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grill.deck import dump_deck, load_library, parse_deck
+from grill.deck import MAX_DECK_BYTES, dump_deck, load_library, parse_deck
 from grill.errors import DeckError, UsageError
-from grill.files import STDOUT_HINT, is_stdout, write_atomically
+from grill.files import STDOUT_HINT, is_stdout, read_capped, write_atomically
 from grill.grader.derive import common_words, derive_rubric
 
-__all__ = ["CsvCard", "NewDeck", "deck_data", "read_csv", "write_deck"]
+__all__ = ["MAX_CSV_BYTES", "CsvCard", "NewDeck", "deck_data", "read_csv", "write_deck"]
+
+MAX_CSV_BYTES = MAX_DECK_BYTES
+"""A CSV is read no further: the deck made from it, rubrics added, would be larger still."""
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _HEADERS = (
@@ -58,7 +61,8 @@ class NewDeck:
 def read_csv(path: Path) -> list[CsvCard]:
     """The cards of a CSV file; raise UsageError naming every bad row."""
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        raw = read_capped(path, MAX_CSV_BYTES, "a CSV of questions is limited to 5 MB")
+        text = raw.decode("utf-8-sig")
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

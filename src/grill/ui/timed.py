@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from grill.answers import MAX_ANSWER_CHARS, clean_answer
+from grill.answers import MAX_ANSWER_CHARS, clean_answer, read_line
 from grill.mock import Countdown
 from grill.model import Point
 from grill.ui.prompt import answer_keys, echo_answer
@@ -233,7 +233,7 @@ class LineInput:
         self.stream = stream or sys.stdin
 
     def _line(self) -> str:
-        line = self.stream.readline()
+        line = read_line(self.stream)  # bounded: a line may never end
         if line == "":
             raise EOFError
         return line.rstrip("\r\n")
