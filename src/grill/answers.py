@@ -5,6 +5,9 @@ the database, and capped in length.
   - line breaks become `\\n` (`\\r\\n` and lone `\\r` included), tabs stay;
   - other control characters (C0, DEL, C1: the escape sequences a paste can carry) are removed,
     so an answer shown back never drives the terminal;
+  - the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) are
+    removed, so an answer shown back in a terminal, a report or Anki reads in the order it was
+    stored (a U+202E makes "lr 1e-3" display reversed); the marks LRM and RLM stay, harmless;
   - lone surrogates (undecodable bytes from a terminal or argv) become U+FFFD, so any text can
     be stored as UTF-8;
   - more than `MAX_ANSWER_CHARS` characters is refused with a UsageError saying the limit (an
@@ -25,12 +28,14 @@ from typing import TextIO
 from grill.errors import UsageError
 
 __all__ = [
+    "BIDI",
     "CONTROL",
     "MAX_ANSWER_BYTES",
     "CutLine",
     "MAX_ANSWER_CHARS",
     "answer_too_long",
     "clean_answer",
+    "printable",
     "read_line",
 ]
 
@@ -42,6 +47,8 @@ MAX_ANSWER_BYTES = 4 * MAX_ANSWER_CHARS
 _NEWLINES = re.compile(r"\r\n?")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """Control characters other than tab and line feed (C0, DEL, C1): never printed, never stored."""
+BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+"""Bidirectional embeddings, overrides and isolates: they reorder the text shown after them."""
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -50,8 +57,12 @@ def clean_answer(text: str) -> str:
     if len(text) > MAX_ANSWER_CHARS:
         raise UsageError(answer_too_long(f"{getattr(text, 'length', len(text)):,}"))
     text = _NEWLINES.sub("\n", text)
-    text = CONTROL.sub("", text)
-    return _SURROGATE.sub("\ufffd", text)
+    return _SURROGATE.sub("\ufffd", printable(text))
+
+
+def printable(text: str) -> str:
+    """`text` fit to echo on a terminal: without control characters or bidi overrides."""
+    return BIDI.sub("", CONTROL.sub("", text))
 
 
 def answer_too_long(length: str) -> str:

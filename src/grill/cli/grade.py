@@ -12,7 +12,7 @@ import typer
 from grill.answers import MAX_ANSWER_BYTES, answer_too_long, clean_answer
 from grill.cli.common import DeckOpt, JsonOpt, library, out, print_json, split_deck_option
 from grill.errors import UsageError
-from grill.files import read_capped
+from grill.files import is_stdout, read_capped
 from grill.grader import grade as grade_card
 from grill.grader import grade_batch, grade_case, resolve_ref
 from grill.model import Case
@@ -57,7 +57,8 @@ def grade(
         if ref is not None or answer is not None or answer_file is not None:
             raise UsageError("--batch takes no card and no --answer/--answer-file")
         text = _read(batch, MAX_BATCH_BYTES, f"a batch is limited to {MAX_BATCH_BYTES:,} bytes")
-        for result in grade_batch(lib, text, str(batch), home):
+        source = "standard input" if is_stdout(batch) else str(batch)
+        for result in grade_batch(lib, text, source, home):
             sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
         return
     if ref is None:

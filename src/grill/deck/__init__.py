@@ -28,6 +28,7 @@ from grill.deck import cached as deck_cache
 from grill.errors import DeckError, DeckIssue
 from grill.files import InputTooLarge, kind_of, read_capped
 from grill.model import (
+    MAX_CARD_NUMBER,
     Card,
     CardList,
     Case,
@@ -197,6 +198,7 @@ class _Text(_Spec):
 class _Int(_Spec):
     minimum: int = 0
     doc: str = ""
+    maximum: int = MAX_CARD_NUMBER  # no count or number in a deck comes near; SQLite's int does
 
     def read(self, node: yaml.Node, r: _Reader, name: str, depth: int) -> int | None:
         if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:int":
@@ -211,10 +213,14 @@ class _Int(_Spec):
         if value < self.minimum:
             r.fail(node, f"'{name}' must be at least {self.minimum}, not {value}")
             return None
+        if value > self.maximum:
+            shown = str(value) if value < 10**12 else f"a {len(str(value))}-digit number"
+            r.fail(node, f"'{name}' must be at most {self.maximum:,}, not {shown}")
+            return None
         return value
 
     def schema(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "integer", "minimum": self.minimum}
+        out: dict[str, Any] = {"type": "integer", "minimum": self.minimum, "maximum": self.maximum}
         if self.doc:
             out["description"] = self.doc
         return out

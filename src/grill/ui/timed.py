@@ -118,7 +118,7 @@ def parse_ticks(text: str, count: int) -> tuple[int, ...] | None:
         return tuple(range(1, count + 1))
     picked: list[int] = []
     for word in words:
-        if not word.isdigit() or not 1 <= int(word) <= count:
+        if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= count:
             return None
         if int(word) not in picked:
             picked.append(int(word))
