@@ -253,3 +253,12 @@ def test_a_cut_line_is_refused_with_the_length_it_had() -> None:
     line = read_line(io.StringIO("y" * 30_000 + "\n"))
     with pytest.raises(UsageError, match="the answer is 30,000 characters long"):
         clean_answer(line)
+
+
+def test_a_deck_given_as_a_symlink_loop_is_one_located_line(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").symlink_to(tmp_path / "b.yaml")
+    (tmp_path / "b.yaml").symlink_to(tmp_path / "a.yaml")
+    run = grill(tmp_path / "home", "due", "--deck", str(tmp_path / "a.yaml"))
+    assert one_line_error(run, 2).endswith(
+        "a.yaml:1:1: cannot read: Too many levels of symbolic links"
+    )

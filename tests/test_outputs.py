@@ -272,3 +272,13 @@ def test_sigterm_during_report_leaves_no_temporary_file(tmp_path: Path) -> None:
     assert "Traceback" not in run.stderr
     assert sorted(p.name for p in out.iterdir()) == ["progress.md"]
     assert (out / "progress.md").read_text() == "the previous report\n"
+
+
+def test_decks_new_to_a_symlink_loop_is_one_line(tmp_path: Path) -> None:
+    source = tmp_path / "q.csv"
+    source.write_text(CSV)
+    (tmp_path / "a.yaml").symlink_to(tmp_path / "b.yaml")
+    (tmp_path / "b.yaml").symlink_to(tmp_path / "a.yaml")
+    args = ["decks", "new", "mine", "--from-csv", str(source), "-o", str(tmp_path / "a.yaml")]
+    message = _one_line(runner.invoke(app, args), 1)
+    assert message.endswith("a.yaml: Too many levels of symbolic links")

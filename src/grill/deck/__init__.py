@@ -610,7 +610,7 @@ def _too_big(shown: str, size: int | None) -> DeckError:
 
 def _shown_path(path: Path) -> str:
     """The path as the user would type it: relative under the working folder, else absolute."""
-    resolved = path.resolve()
+    resolved = Path(os.path.realpath(path))  # unlike resolve(), no error on a symlink loop
     cwd = Path.cwd()
     if cwd != Path(cwd.anchor) and resolved.is_relative_to(cwd):
         return str(resolved.relative_to(cwd))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -190,5 +191,5 @@ def _check_name_is_free(name: str, path: Path) -> None:
     except DeckError:  # a broken user deck is reported by the commands that load it
         decks = load_library(user_decks=False).decks
     for deck in decks:
-        if deck.name == name and Path(deck.path).resolve() != path.resolve():
+        if deck.name == name and Path(deck.path).resolve() != Path(os.path.realpath(path)):
             raise UsageError(f"there is already a deck named '{name}' ({deck.path})")
