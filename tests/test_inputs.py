@@ -142,7 +142,7 @@ def test_an_answer_file_within_the_limit_is_graded(tmp_path: Path) -> None:
 def test_an_endless_batch_is_refused(tmp_path: Path) -> None:
     with endless('{"card": "7", "answer": "x"}\n') as pipe:
         line = one_line_error(grill(tmp_path, "grade", "--batch", "-", stdin=pipe), 2)
-    assert line == "error: standard input: a batch is limited to 33,554,432 bytes"
+    assert line == "error: standard input: a batch is limited to 32 MB"
 
 
 @pytest.mark.parametrize(

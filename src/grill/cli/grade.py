@@ -56,7 +56,7 @@ def grade(
     if batch is not None:
         if ref is not None or answer is not None or answer_file is not None:
             raise UsageError("--batch takes no card and no --answer/--answer-file")
-        text = _read(batch, MAX_BATCH_BYTES, f"a batch is limited to {MAX_BATCH_BYTES:,} bytes")
+        text = _read(batch, MAX_BATCH_BYTES, f"a batch is limited to {MAX_BATCH_BYTES // 2**20} MB")
         source = "standard input" if is_stdout(batch) else str(batch)
         for result in grade_batch(lib, text, source, home):
             sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
