@@ -219,6 +219,8 @@ def test_nothing_is_left_in_the_temp_folder(
 
 
 def test_an_unwritable_place_is_one_clear_error(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["export", "anki", "-o", str(tmp_path / "no" / "x.apkg")])
+    (tmp_path / "file").write_text("a file, not a folder")
+    place = tmp_path / "file" / "x.apkg"
+    result = runner.invoke(app, ["export", "anki", "-o", str(place)])
     assert result.exit_code == 1
-    assert str(result.exception).startswith(f"cannot write {tmp_path / 'no' / 'x.apkg'}: ")
+    assert str(result.exception).startswith(f"cannot write {place}: ")

@@ -1,7 +1,8 @@
 """The current time, in one place, so tests and scripts can replay days of study.
 
 `GRILL_NOW` (ISO-8601 with an offset, e.g. `2026-12-02T09:00:00+01:00`) fixes "now" for a whole
-command. Everything returned is timezone-aware; storage and scheduling use UTC.
+command, in the years `NOW_YEARS` (the year 1 or 9999 would overflow the first day added or taken
+away). Everything returned is timezone-aware; storage and scheduling use UTC.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from datetime import UTC, datetime, timedelta
 
 from grill.errors import UsageError
 
-__all__ = ["DAY_ROLLOVER_HOUR", "now", "parse_now", "study_day", "to_utc"]
+__all__ = ["DAY_ROLLOVER_HOUR", "NOW_YEARS", "now", "parse_now", "study_day", "to_utc"]
 
 DAY_ROLLOVER_HOUR = 4
 """A study day starts at 4 am local time, as in Anki, so a late-night session counts as that day."""
+NOW_YEARS = (1970, 2999)
+"""The first and last year GRILL_NOW may name: room for every horizon grill plans over."""
 
 
 def parse_now(text: str) -> datetime:
@@ -29,6 +32,9 @@ def parse_now(text: str) -> datetime:
         raise UsageError(
             f"GRILL_NOW={text!r} has no UTC offset; add one, e.g. {text.strip()}+00:00"
         )
+    first, last = NOW_YEARS
+    if not first <= value.year <= last:
+        raise UsageError(f"GRILL_NOW={text!r} is outside the years {first} to {last}")
     return value
 
 

@@ -1,34 +1,48 @@
 """User settings from `$GRILL_HOME/config.toml`, with defaults for everything.
 
 A leaf module: read with tomllib, validated into one frozen `Settings`. Commands take their
-defaults from here; command-line options override them. `set_setting` writes one key back: the
+defaults from here; command-line options override them. `set_settings` writes keys back: the
 file is flat `key = value` lines, so it is edited line by line (comments survive), checked by
-reading it back, and replaced atomically; a bad value leaves the file as it was.
+reading it back, and replaced atomically (through a symlink); a bad value leaves the file as it
+was. `with_changes` gives the settings as they would be, without writing, so that a command can
+save its options only once it has succeeded.
+
+The interview date is checked in one place, `check_interview_date`: never more than
+`INTERVIEW_HORIZON_DAYS` after today (a far date would make every plan walk thousands of days),
+and, when it is being set, not in the past. A date saved earlier may pass: it stays readable.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
-from datetime import date
+from dataclasses import dataclass, fields, replace
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from grill.clock import now
 from grill.errors import UsageError
 from grill.files import write_atomically
 from grill.paths import grill_home
 
 __all__ = [
+    "INTERVIEW_HORIZON_DAYS",
     "SETTING_HELP",
     "SettingInfo",
     "Settings",
+    "check_interview_date",
     "config_path",
     "describe_settings",
     "format_setting",
     "load_settings",
     "parse_setting",
     "set_setting",
+    "set_settings",
+    "with_changes",
 ]
+
+INTERVIEW_HORIZON_DAYS = 731
+"""How far ahead an interview date may be: two years, a leap day included."""
 
 
 @dataclass(frozen=True)
@@ -72,8 +86,10 @@ def config_path() -> Path:
     return grill_home() / "config.toml"
 
 
-def parse_setting(key: str, value: Any) -> Any:
-    """Check and convert one setting (from TOML or typed text); raise UsageError when bad."""
+def parse_setting(key: str, value: Any, *, new: bool = False, today: date | None = None) -> Any:
+    """Check and convert one setting (from TOML or typed text); raise UsageError when bad.
+    `new`: the value is being set now, so an interview date must not be in the past; `today`
+    defaults to the date of `grill.clock.now()`."""
     names = {f.name for f in fields(Settings)}
     if key not in names:
         raise UsageError(f"unknown setting '{key}' (settings: {', '.join(sorted(names))})")
@@ -81,9 +97,10 @@ def parse_setting(key: str, value: Any) -> Any:
         if value in (None, "", "none"):
             return None
         try:
-            return value if isinstance(value, date) else date.fromisoformat(str(value))
+            day = value if isinstance(value, date) else date.fromisoformat(str(value).strip())
         except ValueError:
             raise UsageError(f"interview_date must be YYYY-MM-DD, not {value!r}") from None
+        return check_interview_date(day, today or now().date(), new=new)
     lo, hi = _RANGES[key]
     kind = float if key == "desired_retention" else int
     try:
@@ -98,6 +115,20 @@ def parse_setting(key: str, value: Any) -> Any:
     return number
 
 
+def check_interview_date(day: date, today: date, *, new: bool) -> date:
+    """`day` as an interview date seen `today`: within INTERVIEW_HORIZON_DAYS, and not in
+    the past when `new` (being set). The one check for `plan --date` and `config set`."""
+    latest = today + timedelta(days=INTERVIEW_HORIZON_DAYS)
+    if day > latest:
+        raise UsageError(
+            f"interview_date {day} is more than 2 years away (today is {today});"
+            f" plan for a day up to {latest}"
+        )
+    if new and day < today:
+        raise UsageError(f"interview_date {day} is in the past (today is {today})")
+    return day
+
+
 def load_settings(path: Path | None = None) -> Settings:
     """Settings from config.toml (missing file: all defaults); a bad file is a clear error."""
     path = path or config_path()
@@ -109,8 +140,11 @@ def load_settings(path: Path | None = None) -> Settings:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise UsageError(f"{path}: cannot read settings: {exc}") from None
+    today = now().date()  # outside the try: a bad GRILL_NOW is not the file's fault
     try:
-        return Settings(**{key: parse_setting(key, value) for key, value in data.items()})
+        return Settings(
+            **{key: parse_setting(key, value, today=today) for key, value in data.items()}
+        )
     except UsageError as exc:
         raise UsageError(f"{path}: {exc}") from None
 
@@ -192,21 +226,37 @@ def set_setting(key: str, text: str, path: Path | None = None) -> Any:
 
     `none` (or an empty text) removes an optional setting. Any error leaves the file untouched.
     """
+    return set_settings({key: text}, path)[key]
+
+
+def with_changes(changes: dict[str, str], path: Path | None = None) -> Settings:
+    """The settings as they would be with `changes` (key: typed text) set; nothing is written.
+    Raises UsageError as `set_settings` would."""
+    values = {key: parse_setting(key, text.strip(), new=True) for key, text in changes.items()}
+    return replace(load_settings(path), **values)
+
+
+def set_settings(changes: dict[str, str], path: Path | None = None) -> dict[str, Any]:
+    """Check every value of `changes` (key: typed text), then write them all at once; return
+    the values. Any error leaves the file untouched."""
     path = path or config_path()
-    value = parse_setting(key, text.strip())
+    values = {key: parse_setting(key, text.strip(), new=True) for key, text in changes.items()}
+    if not values:
+        return values
     old_text, raw = _read_raw(path)
-    wanted = {k: v for k, v in raw.items() if k != key}
-    if value is not None:
-        wanted[key] = value
+    wanted = {k: v for k, v in raw.items() if k not in values}
+    wanted.update({k: v for k, v in values.items() if v is not None})
     try:
         Settings(**{k: parse_setting(k, v) for k, v in wanted.items()})
     except UsageError as exc:
         raise UsageError(f"{path}: {exc} (fix it by hand or with `grill config set`)") from None
-    new_text = _edit_line(old_text, key, value) if old_text.strip() else _render(wanted)
-    if not _parses_to(new_text, wanted):
-        new_text = _render(wanted)  # an unusual hand-written layout: write it out afresh
+    new_text = old_text
+    for key, value in values.items():
+        new_text = _edit_line(new_text, key, value)
+    if not old_text.strip() or not _parses_to(new_text, wanted):
+        new_text = _render(wanted)  # a new file, or an unusual hand-written layout: afresh
     write_atomically(path, new_text)
-    return value
+    return values
 
 
 def _parses_to(text: str, wanted: dict[str, Any]) -> bool:

@@ -32,6 +32,7 @@ __all__ = [
     "FollowUp",
     "Grade",
     "Library",
+    "MAX_CARD_NUMBER",
     "Mode",
     "Orphan",
     "PartGrade",
@@ -46,6 +47,7 @@ __all__ = [
     "SessionStatus",
     "Tier",
     "Verdict",
+    "card_number",
 ]
 
 
@@ -326,6 +328,23 @@ class Case:
     line: int = 0
 
 
+MAX_CARD_NUMBER = 999_999_999
+"""The largest card number `n` a deck may give (SQLite and every report take it as an int)."""
+
+
+def _is_number(ref: str) -> bool:
+    """Whether a card ref is a number: ASCII digits only (`²` and `٣` are digits to Python,
+    and not to int())."""
+    return ref.isascii() and ref.isdigit()
+
+
+def card_number(ref: str) -> int | None:
+    """The card number a ref names, or None when it is not a number a card can have."""
+    if not _is_number(ref) or len(ref) > len(str(MAX_CARD_NUMBER)):
+        return None
+    return int(ref)
+
+
 @dataclass(frozen=True)
 class Deck:
     """A validated deck file: metadata, cards in source order, and any cases."""
@@ -351,8 +370,9 @@ class Deck:
         """A card by id, or by its number `n`."""
         if (found := self.cards.find(ref)) is not None:
             return found
-        if ref.isdigit() and int(ref) in self.cards.numbers:
-            return self.cards[self.cards.numbers.index(int(ref))]
+        number = card_number(ref)
+        if number is not None and number in self.cards.numbers:
+            return self.cards[self.cards.numbers.index(number)]
         return None
 
     def section_title(self, key: str) -> str:
@@ -434,7 +454,7 @@ class Library:
         ref = ref.strip()
         if "/" in ref:
             deck, ref = ref.split("/", 1)
-        if ref.isdigit():
+        if _is_number(ref):
             home = self.deck(deck) if deck else self.main_deck()
             found = home.card(ref) if home else None
             if found is None:

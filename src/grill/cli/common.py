@@ -98,7 +98,7 @@ def library(decks: list[str] | None = None) -> Library:
     paths, _ = split_deck_option(decks)
     progress = _ParseProgress()
     try:
-        return load_library(paths, on_parse=progress)
+        return load_library(paths, on_parse=progress, warn=warn)
     finally:
         progress.stop()
 

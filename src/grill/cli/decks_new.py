@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from grill.cli.common import out
+from grill.cli.common import err, out
+from grill.files import is_stdout
 from grill.paths import user_decks_dir
 
 __all__ = ["new"]
@@ -25,7 +26,11 @@ def new(
     ],
     output: Annotated[
         Path | None,
-        typer.Option("-o", "--output", help="Where to write it. [default: $GRILL_HOME/decks/]"),
+        typer.Option(
+            "-o",
+            "--output",
+            help="Where to write it; '-': standard output. [default: $GRILL_HOME/decks/]",
+        ),
     ] = None,
     title: Annotated[str | None, typer.Option("--title", help="The deck's title.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
@@ -41,6 +46,9 @@ def new(
 
     path = output or user_decks_dir() / f"{name}.yaml"
     made = write_deck(from_csv, name, path, title=title, force=force)
+    if is_stdout(path):  # stdout carries the deck itself
+        err().print(f"wrote deck '{made.name}': {made.cards} cards, {made.points} key points")
+        return
     in_library = made.path.resolve().parent == user_decks_dir().resolve()
     deck = "" if in_library else f" --deck {made.path}"
     out().print(

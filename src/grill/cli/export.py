@@ -9,6 +9,7 @@ import typer
 
 from grill.cli.common import DeckOpt, err, library, out, split_deck_option
 from grill.clock import now
+from grill.files import is_stdout
 from grill.model import Deck, Library
 
 app = typer.Typer(
@@ -31,7 +32,13 @@ def _chosen(lib: Library, deck: list[str] | None) -> tuple[Deck, ...]:
 @app.command("anki")
 def anki(
     output: Annotated[
-        Path, typer.Option("-o", "--output", help="The .apkg file to write.", show_default=False)
+        Path,
+        typer.Option(
+            "-o",
+            "--output",
+            help="The .apkg file to write; '-': standard output.",
+            show_default=False,
+        ),
     ],
     deck: DeckOpt = None,
 ) -> None:
@@ -48,11 +55,13 @@ def anki(
     with err().status(f"writing {output}..."):  # thousands of cards take seconds
         done = export_anki(chosen, output, now())
     decks = ", ".join(done.decks)
-    out().print(
-        f"Wrote {done.path}: {done.cards} card note(s) and {done.cases} case note(s) in {decks}.",
+    where = "standard output" if is_stdout(output) else done.path
+    tell = err() if is_stdout(output) else out()  # stdout carries the package itself
+    tell.print(
+        f"Wrote {where}: {done.cards} card note(s) and {done.cases} case note(s) in {decks}.",
         markup=False,
     )
-    out().print("[dim]In Anki: File > Import. Re-importing after an edit updates the notes.[/]")
+    tell.print("[dim]In Anki: File > Import. Re-importing after an edit updates the notes.[/]")
 
 
 __all__ = ["app"]

@@ -9,15 +9,19 @@ from typing import Annotated
 
 import typer
 
-from grill.answers import clean_answer
+from grill.answers import MAX_ANSWER_BYTES, answer_too_long, clean_answer
 from grill.cli.common import DeckOpt, JsonOpt, library, out, print_json, split_deck_option
 from grill.errors import UsageError
+from grill.files import is_stdout, read_capped
 from grill.grader import grade as grade_card
 from grill.grader import grade_batch, grade_case, resolve_ref
 from grill.model import Case
 from grill.ui.grade import render_case_grade, render_grade
 
-__all__ = ["grade"]
+__all__ = ["MAX_BATCH_BYTES", "grade"]
+
+MAX_BATCH_BYTES = 32 * 1024 * 1024
+"""A batch is read no further: 3,000 answers of the longest kind, or about 50,000 usual ones."""
 
 
 def grade(
@@ -35,7 +39,8 @@ def grade(
         Path | None,
         typer.Option(
             "--batch",
-            help='JSON lines {"card": REF, "answer": TEXT}; prints one JSON result per line.',
+            help='JSON lines {"card": REF, "answer": TEXT} (\'-\': stdin); prints one JSON'
+            " result per line.",
         ),
     ] = None,
     deck: DeckOpt = None,
@@ -51,7 +56,9 @@ def grade(
     if batch is not None:
         if ref is not None or answer is not None or answer_file is not None:
             raise UsageError("--batch takes no card and no --answer/--answer-file")
-        for result in grade_batch(lib, _read(batch), str(batch), home):
+        text = _read(batch, MAX_BATCH_BYTES, f"a batch is limited to {MAX_BATCH_BYTES // 2**20} MB")
+        source = "standard input" if is_stdout(batch) else str(batch)
+        for result in grade_batch(lib, text, source, home):
             sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
         return
     if ref is None:
@@ -78,12 +85,13 @@ def _answer(answer: str | None, answer_file: Path | None) -> str:
     if answer is not None:
         return answer
     assert answer_file is not None
-    return sys.stdin.read() if str(answer_file) == "-" else _read(answer_file)
+    return _read(answer_file, MAX_ANSWER_BYTES, answer_too_long("more than 10,000"))
 
 
-def _read(path: Path) -> str:
+def _read(path: Path, limit: int, too_long: str) -> str:
+    """The UTF-8 text of `path` ('-': stdin), read no further than `limit` bytes."""
     try:
-        return path.read_text(encoding="utf-8")
+        return read_capped(path, limit, too_long).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise UsageError(f"cannot read {path}: {reason}") from None

@@ -4,7 +4,6 @@ plan toward the interview date."""
 from __future__ import annotations
 
 import sys
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -12,8 +11,8 @@ import typer
 
 from grill.cli.common import DeckOpt, JsonOpt, err, library, out, print_json, warn
 from grill.clock import now
-from grill.config import load_settings, set_setting
-from grill.errors import UsageError
+from grill.config import load_settings, set_settings, with_changes
+from grill.files import is_stdout
 from grill.report import gather, write_report
 from grill.report.data import log_chunks
 from grill.report.jsonfile import LOG_INDENT, write_json
@@ -44,7 +43,10 @@ def stats(deck: DeckOpt = None, as_json: JsonOpt = False) -> None:
 
 def report(
     output: Annotated[
-        Path, typer.Option("--output", "-o", help="The file to write, e.g. progress.html.")
+        Path,
+        typer.Option(
+            "--output", "-o", help="The file to write, e.g. progress.html; '-': standard output."
+        ),
     ],
     fmt: Annotated[
         str | None,
@@ -66,18 +68,14 @@ def report(
     with Store.open() as store, err().status(f"writing {output}..."):
         data = gather(store, lib, load_settings(), now(), log=False, warn=warn)
         used = write_report(data, output, fmt, store=store, library=lib)
-    err().print(f"wrote the {used} report to {output}")
+    where = "standard output" if is_stdout(output) else output
+    err().print(f"wrote the {used} report to {where}")
 
 
-def _set_date(text: str) -> None:
-    try:
-        day = date.fromisoformat(text.strip())
-    except ValueError:
-        raise UsageError(f"--date must be YYYY-MM-DD, not {text!r}") from None
-    today = now().date()
-    if day < today:
-        raise UsageError(f"--date {day} is in the past (today is {today})")
-    set_setting("interview_date", day.isoformat())
+def _changes(on: str | None, target: int | None) -> dict[str, str]:
+    """The settings `plan` was given, as typed: checked by grill.config, saved on success."""
+    given = {"interview_date": on, "target": None if target is None else str(target)}
+    return {key: text for key, text in given.items() if text is not None}
 
 
 def plan(
@@ -109,20 +107,19 @@ def plan(
 
     Example: grill plan --date 2026-12-16 --target 28
     """
-    if on is not None:
-        _set_date(on)
-    if target is not None:
-        set_setting("target", str(target))
-    settings, moment, lib = load_settings(), now(), library(deck)
+    changes = _changes(on, target)  # saved once the plan is made: a failure changes nothing
+    settings, moment, lib = with_changes(changes), now(), library(deck)
     if simulate:
         scenario = scenario_for(lib, settings, moment, learners)
         err().print(f"simulating {scenario.days} study days, {learners} learners per model...")
         with err().status("simulating") as status:  # a spinner on a terminal, silent in a pipe
             result = run(scenario, progress=lambda step: status.update(f"simulating: {step}"))
+        set_settings(changes)
         sys.stdout.write(format_result(result) + "\n")
         return
     with Store.open() as store:
         view = plan_view(store, lib, settings, moment, warn)
+    set_settings(changes)
     if as_json:
         print_json(view.to_dict())
         return

@@ -12,7 +12,9 @@ importing yaml would cost `grill due` more than loading a small cached deck.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -24,7 +26,9 @@ from typing import TYPE_CHECKING, Any
 from grill.answers import CONTROL
 from grill.deck import cached as deck_cache
 from grill.errors import DeckError, DeckIssue
+from grill.files import InputTooLarge, kind_of, read_capped
 from grill.model import (
+    MAX_CARD_NUMBER,
     Card,
     CardList,
     Case,
@@ -194,6 +198,7 @@ class _Text(_Spec):
 class _Int(_Spec):
     minimum: int = 0
     doc: str = ""
+    maximum: int = MAX_CARD_NUMBER  # no count or number in a deck comes near; SQLite's int does
 
     def read(self, node: yaml.Node, r: _Reader, name: str, depth: int) -> int | None:
         if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:int":
@@ -208,10 +213,14 @@ class _Int(_Spec):
         if value < self.minimum:
             r.fail(node, f"'{name}' must be at least {self.minimum}, not {value}")
             return None
+        if value > self.maximum:
+            shown = str(value) if value < 10**12 else f"a {len(str(value))}-digit number"
+            r.fail(node, f"'{name}' must be at most {self.maximum:,}, not {shown}")
+            return None
         return value
 
     def schema(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "integer", "minimum": self.minimum}
+        out: dict[str, Any] = {"type": "integer", "minimum": self.minimum, "maximum": self.maximum}
         if self.doc:
             out["description"] = self.doc
         return out
@@ -544,26 +553,30 @@ def _char_at(text: str, line: int, column: int) -> str:
 
 def load_deck(path: Path, *, builtin: bool = False, on_parse: OnParse | None = None) -> Deck:
     """Read, decode and validate one deck file. `on_parse(shown path, bytes)` is called when
-    the file is not in the parsed-deck cache and is about to be parsed (about 0.25 ms a card)."""
+    the file is not in the parsed-deck cache and is about to be parsed (about 0.25 ms a card).
+
+    A named pipe or a device is read too (`grill decks validate /dev/stdin`), no further than
+    the size limit: their `st_size` says nothing of what they hold."""
     shown = _shown_path(path)
     try:
         st = path.stat()
-        size = st.st_size
-        if size > MAX_DECK_BYTES:
-            mb = size / 1024 / 1024
-            message = f"file is {mb:.1f} MB; decks are limited to 5 MB"
-            raise DeckError([DeckIssue(shown, 1, 1, message)])
-        cached = deck_cache.known(path, st, builtin, shown)
+        regular = stat.S_ISREG(st.st_mode)
+        if regular and st.st_size > MAX_DECK_BYTES:
+            raise _too_big(shown, st.st_size)
+        cached = deck_cache.known(path, st, builtin, shown) if regular else None
         if cached is not None:  # the file is as it was when it was last read
             return cached
-        raw = path.read_bytes()
+        raw = read_capped(path, MAX_DECK_BYTES, "")
+    except InputTooLarge:
+        raise _too_big(shown, None) from None
     except OSError as exc:
         raise DeckError([DeckIssue(shown, 1, 1, f"cannot read: {exc.strerror or exc}")]) from None
     # only bytes that passed every check below are ever cached, so a hit skips them
     entry = deck_cache.entry_for(raw, builtin)
     cached = deck_cache.get(entry, shown)
     if cached is not None:
-        deck_cache.remember(path, st, builtin, entry)
+        if regular:  # a pipe's identity says nothing of what it gives next time
+            deck_cache.remember(path, st, builtin, entry)
         return cached
     if on_parse is not None:
         on_parse(shown, len(raw))
@@ -584,13 +597,20 @@ def load_deck(path: Path, *, builtin: bool = False, on_parse: OnParse | None = N
         raise DeckError([DeckIssue(shown, line, 1, "binary data (NUL byte): not a YAML deck")])
     deck = parse_deck(text.lstrip("\ufeff"), shown, builtin=builtin)
     deck_cache.put(entry, deck)
-    deck_cache.remember(path, st, builtin, entry)
+    if regular:
+        deck_cache.remember(path, st, builtin, entry)
     return deck
+
+
+def _too_big(shown: str, size: int | None) -> DeckError:
+    """A deck over the limit: `size` is None when it was found by reading (a pipe, a device)."""
+    what = "over 5 MB" if size is None else f"{size / 1024 / 1024:.1f} MB"
+    return DeckError([DeckIssue(shown, 1, 1, f"file is {what}; decks are limited to 5 MB")])
 
 
 def _shown_path(path: Path) -> str:
     """The path as the user would type it: relative under the working folder, else absolute."""
-    resolved = path.resolve()
+    resolved = Path(os.path.realpath(path))  # unlike resolve(), no error on a symlink loop
     cwd = Path.cwd()
     if cwd != Path(cwd.anchor) and resolved.is_relative_to(cwd):
         return str(resolved.relative_to(cwd))
@@ -598,15 +618,21 @@ def _shown_path(path: Path) -> str:
 
 
 def load_library(
-    extra: Iterable[Path] = (), *, user_decks: bool = True, on_parse: OnParse | None = None
+    extra: Iterable[Path] = (),
+    *,
+    user_decks: bool = True,
+    on_parse: OnParse | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> Library:
     """Every deck: the built-in ones, `$GRILL_HOME/decks/*.yaml`, then `extra` paths.
 
     Raises one DeckError listing the issues of every invalid file. `on_parse`: see `load_deck`.
+    In the deck folders, what is not a regular file (a named pipe, which would hang every
+    command, a device, a broken or looping symlink) is skipped and `warn` is told why.
     """
-    files = [(p, True) for p in sorted(builtin_decks_dir().glob("*.yaml"))]
+    files = [(p, True) for p in _deck_files(builtin_decks_dir(), warn)]
     if user_decks and user_decks_dir().is_dir():
-        files += [(p, False) for p in sorted(user_decks_dir().glob("*.yaml"))]
+        files += [(p, False) for p in _deck_files(user_decks_dir(), warn)]
     files += [(Path(p), False) for p in extra]
     decks: list[Deck] = []
     issues: list[DeckIssue] = []
@@ -619,6 +645,22 @@ def load_library(
     if issues:
         raise DeckError(issues)
     return Library(tuple(decks))
+
+
+def _deck_files(folder: Path, warn: Callable[[str], None] | None) -> list[Path]:
+    """The regular `*.yaml` files of a deck folder, symlinks followed, in name order."""
+    found = []
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            mode = os.stat(path).st_mode
+            why = None if stat.S_ISREG(mode) else f"it is {kind_of(mode)}"
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+        if why is None:
+            found.append(path)
+        elif warn is not None:
+            warn(f"skipped {path}: {why}, not a deck file")
+    return found
 
 
 def _duplicate_decks(decks: list[Deck]) -> list[DeckIssue]:

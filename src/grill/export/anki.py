@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-import os
 import tempfile
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,7 +20,8 @@ from pathlib import Path
 
 import genanki
 
-from grill.errors import GrillError, UsageError
+from grill.errors import UsageError
+from grill.files import STDOUT_HINT, is_stdout, output_path
 from grill.model import Card, Case, Deck
 
 __all__ = [
@@ -184,19 +184,15 @@ def anki_package(decks: tuple[Deck, ...]) -> genanki.Package:
 
 
 def export_anki(decks: tuple[Deck, ...], path: Path, now: datetime) -> AnkiExport:
-    """Write `decks` to `path` (.apkg), atomically; `now` becomes the notes' modification time."""
-    if path.suffix.lower() != ".apkg":
+    """Write `decks` to `path` (.apkg; `-`: standard output), atomically; `now` becomes the
+    notes' modification time."""
+    if path.suffix.lower() != ".apkg" and not is_stdout(path):
         raise UsageError(f"{path}: Anki packages end in .apkg (try -o {path.with_suffix('.apkg')})")
     if not decks:
         raise UsageError("no deck to export")
     package = anki_package(decks)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
+    with output_path(path, STDOUT_HINT) as tmp:
         _write_package(package, tmp, now)
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise GrillError(f"cannot write {path}: {exc.strerror or exc}") from None
     return AnkiExport(
         path=path,
         decks=tuple(anki_deck_name(d) for d in decks),

@@ -13,18 +13,22 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grill.deck import dump_deck, load_library, parse_deck
+from grill.deck import MAX_DECK_BYTES, dump_deck, load_library, parse_deck
 from grill.errors import DeckError, UsageError
-from grill.files import write_atomically
+from grill.files import STDOUT_HINT, is_stdout, read_capped, write_atomically
 from grill.grader.derive import common_words, derive_rubric
 
-__all__ = ["CsvCard", "NewDeck", "deck_data", "read_csv", "write_deck"]
+__all__ = ["MAX_CSV_BYTES", "CsvCard", "NewDeck", "deck_data", "read_csv", "write_deck"]
+
+MAX_CSV_BYTES = MAX_DECK_BYTES
+"""A CSV is read no further: the deck made from it, rubrics added, would be larger still."""
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _HEADERS = (
@@ -58,7 +62,8 @@ class NewDeck:
 def read_csv(path: Path) -> list[CsvCard]:
     """The cards of a CSV file; raise UsageError naming every bad row."""
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        raw = read_capped(path, MAX_CSV_BYTES, "a CSV of questions is limited to 5 MB")
+        text = raw.decode("utf-8-sig")
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -154,13 +159,15 @@ def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
 def write_deck(
     source: Path, name: str, path: Path, *, title: str | None = None, force: bool = False
 ) -> NewDeck:
-    """Turn the CSV at `source` into deck `name` at `path`; refuse to replace a file unless
-    `force`. The text is validated by the deck loader before anything is written."""
+    """Turn the CSV at `source` into deck `name` at `path` (`-`: standard output); refuse to
+    replace a file unless `force`. The text is validated by the deck loader before anything is
+    written."""
     if not _SLUG.match(name):
         raise UsageError(f"deck name {name!r} must be a slug: lowercase letters, digits, - or _")
-    if path.exists() and not force:
-        raise UsageError(f"{path} already exists; add --force to replace it")
-    _check_name_is_free(name, path)
+    if not is_stdout(path):
+        if path.exists() and not force:
+            raise UsageError(f"{path} already exists; add --force to replace it")
+        _check_name_is_free(name, path)
     cards = read_csv(source)
     title = title or name.replace("-", " ").replace("_", " ").capitalize()
     data = deck_data(name, title, cards)
@@ -172,7 +179,7 @@ def write_deck(
     )
     text = header + dump_deck(data)
     deck = parse_deck(text, str(path))  # a DeckError here is a bug in this module, not the CSV
-    write_atomically(path, text)
+    write_atomically(path, text, STDOUT_HINT)
     points = sum(len(c.rubric.points) for c in deck.cards)
     return NewDeck(path=path, name=name, cards=len(deck.cards), points=points)
 
@@ -184,5 +191,5 @@ def _check_name_is_free(name: str, path: Path) -> None:
     except DeckError:  # a broken user deck is reported by the commands that load it
         decks = load_library(user_decks=False).decks
     for deck in decks:
-        if deck.name == name and Path(deck.path).resolve() != path.resolve():
+        if deck.name == name and Path(deck.path).resolve() != Path(os.path.realpath(path)):
             raise UsageError(f"there is already a deck named '{name}' ({deck.path})")

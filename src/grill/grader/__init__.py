@@ -2519,6 +2519,9 @@ def parse_batch(text: str, source: str = "batch") -> list[tuple[int, str, str]]:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
             raise UsageError(f"{source}:{n}: not valid JSON ({exc.msg})") from None
+        except (ValueError, RecursionError):  # a number of 5,000 digits, brackets 10,000 deep
+            message = "JSON with a number or a nesting too large to read"
+            raise UsageError(f"{source}:{n}: {message}") from None
         if not isinstance(item, dict):
             raise UsageError(f'{source}:{n}: expected an object {{"card": ..., "answer": ...}}')
         ref, answer = item.get("card"), item.get("answer")

@@ -7,10 +7,10 @@ docs/report-json.md), `csvlog` (the review log) and `terminal` (the `grill stats
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from grill.errors import UsageError
+from grill.files import STDOUT_HINT, is_stdout, open_output
 from grill.model import Library
 from grill.report.csvlog import render_csv, write_csv
 from grill.report.data import ReportData, csv_chunks, gather, log_chunks
@@ -19,7 +19,14 @@ from grill.report.jsonfile import LOG_INDENT, render_json, write_json
 from grill.report.markdown import render_markdown
 from grill.store import Store
 
-__all__ = ["FORMATS", "ReportData", "format_for", "gather", "render", "write_report"]
+__all__ = [
+    "FORMATS",
+    "ReportData",
+    "format_for",
+    "gather",
+    "render",
+    "write_report",
+]
 
 FORMATS = {"html": render_html, "md": render_markdown, "json": render_json, "csv": render_csv}
 _EXTENSIONS = {
@@ -40,6 +47,8 @@ def format_for(path: Path, fmt: str | None) -> str:
         if key not in FORMATS:
             raise UsageError(f"unknown report format '{fmt}': use html, md, json or csv")
         return key
+    if is_stdout(path):
+        raise UsageError("-o - (standard output) needs --format: html, md, json or csv")
     found = _EXTENSIONS.get(path.suffix.lower())
     if found is None:
         raise UsageError(
@@ -61,31 +70,22 @@ def write_report(
     store: Store | None = None,
     library: Library | None = None,
 ) -> str:
-    """Write the report to `path` (UTF-8); returns the format used. Given the `store` (and the
-    `library` that numbers the cards), the JSON and CSV reports stream the review log from it
-    as they write, instead of taking `data.log`: a long log never sits in memory."""
+    """Write the report to `path` (UTF-8; `-`: standard output); returns the format used.
+    Given the `store` (and the `library` that numbers the cards), the JSON and CSV reports
+    stream the review log from it as they write, instead of taking `data.log`: a long log
+    never sits in memory."""
     key = format_for(path, fmt)
-    # written beside the target and renamed at the end: a failure halfway (a full disk, a
-    # database error while the log streams) leaves the previous report, never half of one
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tmp.open("w", encoding="utf-8", newline="" if key == "csv" else None) as out:
-            if key == "json":
-                chunks = (
-                    None
-                    if store is None or library is None
-                    else log_chunks(store, library, LOG_INDENT)
-                )
-                write_json(data, out, chunks)
-            elif key == "csv":
-                rows = None if store is None or library is None else csv_chunks(store, library)
-                write_csv(data, out, rows)
-            else:
-                out.write(render(data, key))
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        tmp.unlink(missing_ok=True)
+    # through a temporary file renamed at the end: a failure halfway (a full disk, a database
+    # error while the log streams) leaves the previous report, never half of one
+    with open_output(path, newline="" if key == "csv" else None, hint=STDOUT_HINT) as out:
+        if key == "json":
+            chunks = (
+                None if store is None or library is None else log_chunks(store, library, LOG_INDENT)
+            )
+            write_json(data, out, chunks)
+        elif key == "csv":
+            rows = None if store is None or library is None else csv_chunks(store, library)
+            write_csv(data, out, rows)
+        else:
+            out.write(render(data, key))
     return key

@@ -1,7 +1,9 @@
 """The report as Markdown: the HTML report's content as headings and tables (charts as tables).
 
 Deck and answer text is made safe for a table cell: pipes escaped, newlines turned into `<br>`,
-and `<`, `>`, `&` written as entities, so a renderer that allows inline HTML shows them as text.
+and `<`, `>`, `&` written as entities, so a renderer that allows inline HTML shows them as text;
+`[` and `]` are escaped, so `[text](javascript:...)` in an answer or a card is text, not a live
+link (nor an image that loads from elsewhere).
 Backticks in grill's own advice ("run `grill`") are code, as in the HTML report; in deck and
 answer text they are escaped.
 """
@@ -20,6 +22,7 @@ def cell(value: object, *, code: bool = False) -> str:
     """Text fit for one Markdown table cell; with `code`, its `backticks` mark code."""
     text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = text.replace("\\", "\\\\").replace("|", "\\|")
+    text = text.replace("[", "\\[").replace("]", "\\]")  # no link, no image
     if not code:
         text = text.replace("`", "\\`")
     return "<br>".join(line.strip() for line in text.splitlines()) or " "

@@ -86,7 +86,7 @@ class Out:
 
     @staticmethod
     def _width(columns: str) -> int:
-        if columns.isdigit() and int(columns) > 0:
+        if columns.isascii() and columns.isdigit() and int(columns) > 0:
             return int(columns)
         for fd in (0, 1, 2):  # a pipe's reader still sits at a terminal: rich looks at all three
             try:

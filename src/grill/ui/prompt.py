@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from grill.answers import CONTROL
+from grill.answers import CutLine, printable, read_line
 from grill.model import Rating
 
 if TYPE_CHECKING:  # prompt_toolkit is imported on first use: it is slow to load
@@ -68,14 +68,14 @@ class LineReader:
     def _line(self, prompt: str) -> str | None:
         self.console.print(Text(prompt), end="")
         self.console.file.flush()
-        line = self.stream.readline()
+        line = read_line(self.stream)  # bounded: a line may never end
         if not line:
             self.console.print()
             return None
-        line = line.rstrip("\r\n")
         # echoed (piped input is not shown by any terminal), its control characters removed
-        self.console.print(Text(CONTROL.sub("", line)))
-        return line
+        self.console.print(Text(printable(line.rstrip("\r\n"))))
+        # a line cut at the length limit has no line break, and keeps the length it had
+        return line if isinstance(line, CutLine) else line.rstrip("\r\n")
 
     def answer(self) -> str | None:
         return self._line("> ")
@@ -125,7 +125,7 @@ def echo_answer(console: Console, prompt: str, text: str) -> None:
     grid = Table.grid()
     grid.add_column(no_wrap=True)
     grid.add_column()
-    grid.add_row(Text(prompt), Text(CONTROL.sub("", text)))
+    grid.add_row(Text(prompt), Text(printable(text)))
     console.print(grid)
 
 

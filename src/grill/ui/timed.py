@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from grill.answers import MAX_ANSWER_CHARS, clean_answer
+from grill.answers import MAX_ANSWER_CHARS, clean_answer, read_line
 from grill.mock import Countdown
 from grill.model import Point
 from grill.ui.prompt import answer_keys, echo_answer
@@ -118,7 +118,7 @@ def parse_ticks(text: str, count: int) -> tuple[int, ...] | None:
         return tuple(range(1, count + 1))
     picked: list[int] = []
     for word in words:
-        if not word.isdigit() or not 1 <= int(word) <= count:
+        if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= count:
             return None
         if int(word) not in picked:
             picked.append(int(word))
@@ -233,7 +233,7 @@ class LineInput:
         self.stream = stream or sys.stdin
 
     def _line(self) -> str:
-        line = self.stream.readline()
+        line = read_line(self.stream)  # bounded: a line may never end
         if line == "":
             raise EOFError
         return line.rstrip("\r\n")
