@@ -90,6 +90,40 @@ def test_the_explanation_restates_a_point_in_other_words() -> None:
     assert _verdict(card, "early gradients stabilise and adam's moments settle") == "correct"
 
 
+def test_what_the_explanation_denies_said_as_so_is_wrong() -> None:
+    card = _card(
+        "LR finder method?",
+        "Sweep LR exponentially; plot loss; pick LR ~order of magnitude below divergence.",
+        "You sweep the learning rate and plot loss. You don't pick the minimum, you pick"
+        " roughly an order of magnitude below where it diverges.",
+    )
+    said_so = "sweep the lr exponentially, plot loss, pick the lr at the loss minimum"
+    assert _verdict(card, said_so) == "wrong"
+    assert "denied-by-explanation" in [f.id for f in grade(card, said_so).flags]
+    denied = "sweep it exponentially, plot loss, don't pick the minimum, go 10x below divergence"
+    assert _verdict(card, denied) == "correct"
+
+
+def test_a_denial_under_a_condition_or_a_contrast_is_no_misconception() -> None:
+    rubric = derive_rubric(
+        "Healthy loss curve?",
+        "Warmup; steady descent; plateau.",
+        "If you don't see phase one, something is broken. Re-warm rather than don't restart.",
+    )
+    assert [w["id"] for w in rubric.get("wrong", [])] == []
+
+
+def test_an_explanation_clause_restates_only_the_item_it_shares_most_with() -> None:
+    rubric = derive_rubric(
+        "EWC?",
+        "Regularize toward old weights; weighted by Fisher information.",
+        "It adds a penalty for moving weights away from their old values.",
+    )
+    regularize, fisher = rubric["points"]
+    assert "old penalty" in regularize["match"]
+    assert not [m for m in fisher["match"] if "penalty" in m]
+
+
 def test_cards_with_nothing_to_derive_from_load_and_are_warned_about() -> None:
     number = _card("Clip value?", "1.0")
     assert number.rubric.points and number.rubric.generated

@@ -31,6 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from grill.grader import _SWAP_WORDS, correct_needed, normalise
@@ -46,14 +47,24 @@ RULES = (
     "derive.load-bearing",  # numbers, negators, words with an opposite always needed
     "derive.rare-single",  # a one-word phrasing only for a word rare in the deck
     "derive.restate",  # explanation clauses that restate an item
+    "derive.restate-best",  # a clause restates only the item it shares most rare words with
+    "derive.discourse",  # words about the talk itself ("reason", "people") state nothing
     "derive.order",  # items joined by arrows are a sequence
     "derive.numbers",  # a number far from the card's own is wrong
+    "derive.denials",  # what the explanation says is not so, said as so, is wrong
 )
 
 GENERIC = frozenset({"loss", "model", "train", "training", "step"})
 _HEDGES = frozenset(
     "typically usually often some even very e g eg etc also actual just quite roughly about"
     " around approximately common commonly or only too all whole".split()
+)
+# Words of the talk about a point, not of the point: "the reason people like it", "the usual
+# explanation", "the failure mode". As stems, the way the normaliser writes them.
+_DISCOURSE = frozenset(
+    "reason peopl usual explan result thing point idea case answer honest sens matter fact"
+    " mod failur way part kind sort lot everyon someth anyth question interview"
+    " tim first second third".split()
 )
 _PREPOSITIONS = frozenset(
     "from to by per toward towards with in on of for at into over than as via".split()
@@ -137,22 +148,42 @@ _CLAUSE = re.compile(r"\s*(?:[.;:!?]+(?=\s|$)|,|—|–(?=\s)|\band\b|\bbut\b|\b
 _NEGATED_CLAUSE = frozenset({"not"})
 
 
+def _clause_words(explanation: str | None, asked: frozenset[str]) -> list[list[str]]:
+    """The words of each explanation clause that does not negate."""
+    if not explanation or not _on("derive.restate"):
+        return []
+    clauses = [_words(c, asked) for c in _CLAUSE.split(explanation)]
+    if _on("derive.discourse"):
+        clauses = [[w for w in c if w not in _DISCOURSE] for c in clauses]
+    return [c for c in clauses if not _NEGATED_CLAUSE & set(c)]
+
+
+def _rare(words: list[str], common: frozenset[str]) -> set[str]:
+    return {w for w in words if w not in common and w not in GENERIC and not w.startswith("{")}
+
+
 def _restatements(
-    words: list[str], explanation: str | None, asked: frozenset[str], common: frozenset[str]
+    words: list[str],
+    clauses: list[list[str]],
+    common: frozenset[str],
+    others: Sequence[list[str]] = (),
 ) -> list[str]:
     """Pairs of the rare words of each explanation clause that restates the item.
 
-    A clause restates an item when it shares one of the item's rare words; a clause that
-    negates ("the first response is not to restart") restates nothing. The pairs keep the
-    clause's load-bearing words, so a restatement cannot flip a direction.
+    A clause restates an item when it shares one of the item's rare words, and no other item
+    (`others`) shares more; a clause that negates ("the first response is not to restart")
+    restates nothing. The pairs keep the clause's load-bearing words, so a restatement cannot
+    flip a direction.
     """
-    if not explanation or not _on("derive.restate"):
-        return []
-    rare = {w for w in words if w not in common and w not in GENERIC and not w.startswith("{")}
+    rare = _rare(words, common)
     out: list[str] = []
-    for clause in _CLAUSE.split(explanation):
-        found = _words(clause, asked)
-        if not rare & set(found) or _NEGATED_CLAUSE & set(found):
+    for found in clauses:
+        shared = len(rare & set(found))
+        if not shared:
+            continue
+        if _on("derive.restate-best") and any(
+            len(_rare(o, common) & set(found)) > shared for o in others
+        ):
             continue
         # the clause's numbers and negators, and the item's own words with an opposite
         fixed = [w for w in found if _load_bearing(w) and (w not in _SWAP_WORDS or w in words)]
@@ -200,6 +231,44 @@ def _number_checks(item: str) -> list[str]:
     return out
 
 
+_DENIAL = re.compile(
+    r"(?i)\b(?:do|does|did|is|are|was|were|should|can|could|would|will)(?:n[’']t| not)\b"
+    r"|\b(?:never|cannot)\b"
+)
+_NOT_A_DENIAL = re.compile(r"(?i)\b(?:if|when|unless|whether|rather than|instead of)\b")
+_WH = frozenset("what which who whom whose almost nearly".split())
+_DENIED_WORDS = 3  # words after the negator that say what is denied
+_SUBJECT_WORDS = 2  # words before it that say of what
+
+
+def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[str]) -> list[str]:
+    """Misconception phrases from what the explanation denies: "You don't pick the minimum" ->
+    `pick .. minimum`; "gradients don't grow with batch size" -> `grad .. increas .. siz`.
+
+    Only a verbal negator in a main clause (not under "if", "when", "rather than"), and only
+    when what it denies has two words or more, one of them rare in the deck: the subject words
+    before it are kept so the phrase says of what ("gradients", not "memory", do not grow).
+    """
+    if not explanation or not _on("derive.denials"):
+        return []
+    out: list[str] = []
+    for clause in _CLAUSE.split(explanation):
+        m = _DENIAL.search(clause)
+        if not m or _NOT_A_DENIAL.search(clause):
+            continue
+        before = [
+            w for w in _words(clause[: m.start()], asked) if w not in GENERIC | _DISCOURSE | _WH
+        ]
+        after = [w for w in _words(clause[m.end() :], asked) if w not in GENERIC and w != "not"]
+        after = [w for w in after if w not in _DISCOURSE][:_DENIED_WORDS]
+        if len(after) < 2 or not set(after) - common or "not" in before:
+            continue
+        phrase = " .. ".join(before[-_SUBJECT_WORDS:] + after)
+        if phrase not in out:
+            out.append(phrase)
+    return out
+
+
 def _slug(text: str, taken: set[str]) -> str:
     base = "-".join(re.findall(r"[a-z0-9]+", text.lower())[:3]) or "point"
     slug, n = base, 2
@@ -234,14 +303,19 @@ def derive_rubric(
     taken: set[str] = set()
     points: list[dict[str, Any]] = []
     secondary = 0
-    for main, alternatives in items_of(answer):
-        words = _words(main, asked) or _words(main, frozenset())
+    items = [
+        (main, alternatives, _words(main, asked) or _words(main, frozenset()))
+        for main, alternatives in items_of(answer)
+    ]
+    clauses = _clause_words(explanation, asked)
+    for main, alternatives, words in items:
         if not words or set(words) <= _VERDICT:
             continue
         match = _phrases(words, common)
         for alt in alternatives:
             match += [p for p in _phrases(_words(alt, frozenset()), common) if p not in match]
-        restated = _restatements(words, explanation, asked, common)
+        others = [w for _, _, w in items if w is not words]
+        restated = _restatements(words, clauses, common, others)
         match += [p for p in restated if p not in match]
         if match:
             points.append({"id": _slug(main, taken), "says": main, "match": match})
@@ -252,9 +326,16 @@ def derive_rubric(
     out: dict[str, Any] = {"generated": True, "points": points}
     numbers = [c for main, _ in items_of(answer) for c in _number_checks(main)]
     numbers = numbers if _on("derive.numbers") else []
+    wrong: list[dict[str, Any]] = []
     if numbers:
         says = f"a number far from the card's own ({answer.strip()})"
-        out["wrong"] = [{"id": "number-out-of-range", "says": says, "match": numbers}]
+        wrong.append({"id": "number-out-of-range", "says": says, "match": numbers})
+    denied = _denials(explanation, asked, common)
+    if denied:
+        says = "what the explanation says is not so"
+        wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
+    if wrong:
+        out["wrong"] = wrong
     if _SEQUENCE.search(answer) and len(points) > 1 and _on("derive.order"):
         out["order"] = [p["id"] for p in points]  # "a → b → c" is a sequence
     primary = len(points) - secondary
