@@ -34,8 +34,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from grill.grader import _SWAP_WORDS, correct_needed, normalise
+from grill.grader import correct_needed, normalise
 from grill.grader.context import disabled
+from grill.grader.match import _SWAP_WORDS
 from grill.model import Card
 
 __all__ = ["GENERIC", "RULES", "common_words", "derive_rubric", "items_of", "rubric_warnings"]
