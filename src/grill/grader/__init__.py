@@ -39,7 +39,9 @@ from grill.grader.match import (
     _prepare,
     _swap_hit,
     _View,
+    negation_rule,
     swap_ids,
+    swap_rule,
 )
 from grill.grader.phrases import (
     _DIRECTION_STEMS,
@@ -141,19 +143,21 @@ def grade(card: Card, answer: str) -> Grade:
         if _outweighed(hit, against):
             assert against is not None
             says = f"contradicts a key point: {point.says}"
-            flags.append(Flag(point.id, says, _hit_text(view, against)))
+            flags.append(
+                Flag(point.id, says, _hit_text(view, against), negation_rule(view, against))
+            )
         elif hit is not None and not hit.negated:
             matched.append(point)
             starts[point.id] = (hit.sentence, hit.positions[0])
         elif hit is not None and hit.negated and hit.contradiction:
             says = f"contradicts a key point: {point.says}"
-            flags.append(Flag(point.id, says, _hit_text(view, hit)))
+            flags.append(Flag(point.id, says, _hit_text(view, hit), negation_rule(view, hit)))
         elif (swap := _swap_hit(view, _valid(point.match), used)) is not None:
             says = f"swaps a fact or reverses a direction of a key point: {point.says}"
-            flags.append(Flag("swapped", says, _hit_text(view, swap)))
+            flags.append(Flag("swapped", says, _hit_text(view, swap), swap_rule(view, swap)))
         elif (num := _number_hit(view, _valid(point.match), used)) is not None:
             says = f"gives a number out of range or of the wrong kind for a key point: {point.says}"
-            flags.append(Flag("number", says, _hit_text(view, num)))
+            flags.append(Flag("number", says, _hit_text(view, num), "number"))
         elif point.vague:
             vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
             vague += vhit is not None and not vhit.negated
@@ -245,7 +249,7 @@ def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
             m = _VERDICT_WORDS[opposite].match(_fold(answer))
             if m:
                 says = f"answers {opposite} where the answer is {word}"
-                return [Flag("verdict", says, m.group(0).strip(" ,.;:!-"))]
+                return [Flag("verdict", says, m.group(0).strip(" ,.;:!-"), "verdict")]
     return []
 
 
@@ -306,7 +310,8 @@ def _contrast_flags(explanation: str | None, answer: _Answer) -> list[Flag]:
                     start = min(t.start for t in sentence[max(0, n - 3) : n + 4])
                     end = max(t.end for t in sentence[max(0, n - 3) : n + 4])
                     says = "turns around a contrast of the explanation"
-                    return [Flag("reversed", says, _original_span(answer.text, start, end))]
+                    span = _original_span(answer.text, start, end)
+                    return [Flag("reversed", says, span, "contrast")]
     return []
 
 
@@ -332,7 +337,7 @@ def _order_flags(rubric: Rubric, starts: dict[str, tuple[int, int]], view: _View
     sentences = view.answer.sentences
     start = sentences[first[0]][first[1]].start
     end = sentences[last[0]][last[1]].end
-    return [Flag("order", says, _original_span(view.answer.text, start, end))]
+    return [Flag("order", says, _original_span(view.answer.text, start, end), "order")]
 
 
 def one_flag_per_quote(flags: Sequence[Flag], named: set[str], answer: str = "") -> list[Flag]:

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-from grill.grader.context import disabled
+from grill.grader.context import TRIGGERS, Category, disabled
 from grill.grader.lexicon import (
     _KNOWN,
     _PROTECTED_STEMS,
@@ -38,7 +38,7 @@ from grill.grader.text import (
     _Tok,
 )
 
-__all__ = ["swap_ids"]
+__all__ = ["negation_rule", "swap_ids", "swap_rule"]
 
 # ---------------------------------------------------------------- matching
 
@@ -571,6 +571,39 @@ def _swap_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]]) -
                 if len({sentence[p].clause for p in hit.positions}) <= _SWAP_CLAUSES:
                     return hit
     return None
+
+
+def negation_rule(view: _View, hit: _Hit) -> str:
+    """The id of the context trigger that negated a hit: the first negator word in the hit's
+    clause, looked up in the trigger table (`negation` when none of its words is there)."""
+    sentence = view.answer.sentences[hit.sentence]
+    clauses = {sentence[p].clause for p in hit.positions}
+    for tok in sentence:
+        if tok.neg and tok.clause in clauses:
+            surface = view.answer.text[tok.start : tok.end].lower()
+            for trig in TRIGGERS:
+                if trig.category in _NEGATING and _surface_in(surface, trig.words):
+                    return trig.id
+    return "negation"
+
+
+_NEGATING = (Category.NEGATION, Category.SOFT_NEGATION, Category.DISMISSAL)
+
+
+def _surface_in(surface: str, words: frozenset[str]) -> bool:
+    surface = "not" if surface.endswith("n't") else surface  # "don't" is folded to "do n't"
+    return surface in words or _stem(surface) in {_stem(w) for w in words}
+
+
+def swap_rule(view: _View, hit: _Hit) -> str:
+    """The swap pair a hit states the other side of (`swap:fp16|bf16`)."""
+    sentence = view.answer.sentences[hit.sentence]
+    said = {sentence[p].word for p in hit.positions}
+    for rule, line in zip(swap_ids(), _SWAP_TEXT.splitlines(), strict=True):
+        sides = [tuple(t.word for t in _analyse_sentence(s, 0)) for s in line.split("|")]
+        if any(side and set(side) <= said for side in sides):
+            return rule
+    return "swap"
 
 
 _SWAP_CLAUSES = 1
