@@ -124,6 +124,19 @@ def test_an_explanation_clause_restates_only_the_item_it_shares_most_with() -> N
     assert not [m for m in fisher["match"] if "penalty" in m]
 
 
+def test_a_direction_is_also_said_down_or_up_but_never_alone() -> None:
+    card = _card("Overfitting signal?", "Train loss decreasing, val loss flat or increasing.")
+    assert _verdict(card, "train down, val flat or up") == "correct"
+    assert all(m != "(decreas|down|drop)" for p in card.rubric.points for m in p.match)
+
+
+def test_which_opens_what_an_item_says_not_a_reason_to_cut() -> None:
+    card = _card(
+        "Per-layer grad norm tracking?", "Useful for diagnosing which layers explode / vanish."
+    )
+    assert _verdict(card, "to see which layer explodes or vanishes") == "correct"
+
+
 def test_cards_with_nothing_to_derive_from_load_and_are_warned_about() -> None:
     number = _card("Clip value?", "1.0")
     assert number.rubric.points and number.rubric.generated

@@ -53,6 +53,7 @@ RULES = (
     "derive.order",  # items joined by arrows are a sequence
     "derive.numbers",  # a number far from the card's own is wrong
     "derive.denials",  # what the explanation says is not so, said as so, is wrong
+    "derive.directions",  # "decreases" is also said "down" or "drops"; "increases" "up"
 )
 
 GENERIC = frozenset({"loss", "model", "train", "training", "step"})
@@ -71,7 +72,7 @@ _PREPOSITIONS = frozenset(
     "from to by per toward towards with in on of for at into over than as via".split()
 )
 _VERDICT = frozenset({"yes", "no", "yep", "nope"})
-_TAIL = re.compile(r"\s+(?:so that|so|because|while|which|since)\s+.*$")
+_TAIL = re.compile(r"\s+(?:so that|so|because|while|since)\s+.*$")
 _SPLIT = re.compile(r"\s*(?:;|→|->|—|–(?=\s)|,|\.(?=\s|$)|\n)\s*")
 _BRACKET = re.compile(r"\(([^()]*)\)")
 _HELD = re.compile(r"\0(\d+)\0")
@@ -270,6 +271,19 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
     return out
 
 
+# A direction word as the normaliser writes it, and the other words an answer says it with
+# ("train down, val up"; "drop the lr").
+_DIRECTIONS = {"decreas": "(decreas|down|drop)", "increas": "(increas|up)"}
+
+
+def _directions(phrase: str) -> str:
+    """A phrasing with each direction word widened to the other words that say it. (A
+    direction alone, "drops", says nothing of what drops: such phrasings are dropped.)"""
+    if not _on("derive.directions"):
+        return phrase
+    return " ".join(_DIRECTIONS.get(w, w) for w in phrase.split(" "))
+
+
 def _slug(text: str, taken: set[str]) -> str:
     base = "-".join(re.findall(r"[a-z0-9]+", text.lower())[:3]) or "point"
     slug, n = base, 2
@@ -318,6 +332,7 @@ def derive_rubric(
         others = [w for _, _, w in items if w is not words]
         restated = _restatements(words, clauses, common, others)
         match += [p for p in restated if p not in match]
+        match = list(dict.fromkeys(_directions(m) for m in match if m not in _DIRECTIONS))
         if match:
             points.append({"id": _slug(main, taken), "says": main, "match": match})
             secondary += _QUALIFIER.match(main) is not None
