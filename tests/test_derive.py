@@ -137,6 +137,25 @@ def test_which_opens_what_an_item_says_not_a_reason_to_cut() -> None:
     assert _verdict(card, "to see which layer explodes or vanishes") == "correct"
 
 
+def test_a_share_decayed_to_is_wrong_said_by() -> None:
+    card = _card("Cosine decay common?", "Yes. Decay to 10% of peak typically.")
+    assert _verdict(card, "yes, it decays to a tenth of the peak") == "correct"
+    assert _verdict(card, "yes, cosine, it brings the lr down by ten percent") == "wrong"
+    quick = _card("Decay to?", "~10%.")
+    assert _verdict(quick, "by 10% from the peak") == "wrong"
+
+
+def test_two_shares_of_partner_words_said_swapped_are_wrong() -> None:
+    card = _card("Replay ratio?", "~40% old / 60% new.")
+    assert _verdict(card, "about 40% old, 60% new") == "correct"
+    assert _verdict(card, "60% of the original mix with 40% new data") == "wrong"
+
+
+def test_a_number_in_a_bracket_is_checked_too() -> None:
+    card = _card("Compute cost of doubling batch?", "Linear in batch (2x compute per step).")
+    assert _verdict(card, "linear, about four times the compute per step") == "wrong"
+
+
 def test_cards_with_nothing_to_derive_from_load_and_are_warned_about() -> None:
     number = _card("Clip value?", "1.0")
     assert number.rubric.points and number.rubric.generated

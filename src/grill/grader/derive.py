@@ -36,7 +36,7 @@ from typing import Any
 
 from grill.grader import correct_needed, normalise
 from grill.grader.context import disabled
-from grill.grader.match import _SWAP_WORDS
+from grill.grader.match import _SWAP_WORDS, _SWAPS
 from grill.model import Card
 
 __all__ = ["GENERIC", "RULES", "common_words", "derive_rubric", "items_of", "rubric_warnings"]
@@ -53,6 +53,8 @@ RULES = (
     "derive.order",  # items joined by arrows are a sequence
     "derive.numbers",  # a number far from the card's own is wrong
     "derive.denials",  # what the explanation says is not so, said as so, is wrong
+    "derive.to-by",  # a share the card decays *to* is wrong said *by*
+    "derive.swapped-numbers",  # "5-15% old / 85-95% new" said the other way round is wrong
     "derive.directions",  # "decreases" is also said "down" or "drops"; "increases" "up"
 )
 
@@ -209,27 +211,45 @@ def _show(value: float) -> str:
     return str(int(value)) if value == int(value) else f"{value:.4g}"
 
 
-def _number_checks(item: str) -> list[str]:
+def _number_checks(item: str, target: bool = False) -> list[str]:
     """Misconception phrases for a number far outside the one the item gives its word.
 
     "2-8k steps" -> "= {0-1000} step", "= {16000-1000000000} step": the same word with a number
-    off by more than a factor of two, as the standard's "not 2-8, not 200k".
+    off by more than a factor of two, as the standard's "not 2-8, not 200k". A share the item
+    decays *to* ("to 10% of peak"; `target`: the question ends in "to") is wrong said *by*
+    ("by 10%"); two shares of partner words ("5-15% old / 85-95% new") are wrong swapped.
     """
     out: list[str] = []
     for sentence in normalise(item):
+        shares: list[tuple[str, str]] = []
         for i, token in enumerate(sentence):
             m = _NUMBER.match(token)
             after = [w for w in sentence[i + 1 : i + 3] if w not in _PREPOSITIONS]
+            if m and m["kind"] == "%" and (sentence[i - 1 : i] == ["to"] or target):
+                out += [f"by {token}"] if _on("derive.to-by") else []
             if not m or not after or after[0].startswith("{") or after[0] in _HEDGES:
                 continue
             lo, kind = float(m["lo"]), m["kind"]
             hi = float(m["hi"] or m["lo"])
             word = after[0]
+            shares.append((token, word))
             if lo > 0:
                 out.append(f"= {{0-{_show(lo / _FAR)}{kind}}} {word}")
             top = _HUGE if kind != "%" else 100.0
             if 0 < hi and hi * _FAR < top:
                 out.append(f"= {{{_show(hi * _FAR)}-{_show(top)}{kind}}} {word}")
+        out += _swapped_shares(shares)
+    return out
+
+
+def _swapped_shares(shares: list[tuple[str, str]]) -> list[str]:
+    """"{5-15%} old ... {85-95%} new" -> "= {85-95%} old", "= {5-15%} new"."""
+    if not _on("derive.swapped-numbers"):
+        return []
+    out: list[str] = []
+    for (n1, w1), (n2, w2) in itertools.combinations(shares, 2):
+        if n1 != n2 and (w2,) in _SWAPS.get((w1,), ()):
+            out += [f"= {n2} {w1}", f"= {n1} {w2}"]
     return out
 
 
@@ -340,7 +360,13 @@ def derive_rubric(
         fallback = " ".join(w for s in normalise(answer) for w in s) or "answer"
         points.append({"id": "answer", "says": answer.strip() or "answer", "match": [fallback]})
     out: dict[str, Any] = {"generated": True, "points": points}
-    numbers = [c for main, _ in items_of(answer) for c in _number_checks(main)]
+    target = _on("derive.to-by") and bool(re.search(r"(?i)\bto\W*$", question))
+    numbers = [
+        c
+        for main, alternatives in items_of(answer)
+        for text in (main, *alternatives)
+        for c in _number_checks(text, target)
+    ]
     numbers = numbers if _on("derive.numbers") else []
     wrong: list[dict[str, Any]] = []
     if numbers:
