@@ -243,7 +243,7 @@ def _number_checks(item: str, target: bool = False) -> list[str]:
 
 
 def _swapped_shares(shares: list[tuple[str, str]]) -> list[str]:
-    """"{5-15%} old ... {85-95%} new" -> "= {85-95%} old", "= {5-15%} new"."""
+    """Swapped shares: "{5-15%} old ... {85-95%} new" -> "= {85-95%} old", "= {5-15%} new"."""
     if not _on("derive.swapped-numbers"):
         return []
     out: list[str] = []
