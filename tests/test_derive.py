@@ -149,6 +149,7 @@ def test_two_shares_of_partner_words_said_swapped_are_wrong() -> None:
     card = _card("Replay ratio?", "~40% old / 60% new.")
     assert _verdict(card, "about 40% old, 60% new") == "correct"
     assert _verdict(card, "60% of the original mix with 40% new data") == "wrong"
+    assert _verdict(card, "about 40% old, everything else new") == "correct"
 
 
 def test_a_number_in_a_bracket_is_checked_too() -> None:

@@ -242,6 +242,23 @@ def _number_checks(item: str, target: bool = False) -> list[str]:
     return out
 
 
+def _one_share(item: str) -> list[str]:
+    """Either of two shares of partner words states the pair: "5-15% old / 85-95% new" is
+    said by "5-15% old, the rest new" (the shares make the whole)."""
+    if not _on("derive.swapped-numbers"):
+        return []
+    out: list[str] = []
+    for sentence in normalise(item):
+        pairs = [
+            (t, sentence[i + 1])
+            for i, t in enumerate(sentence[:-1])
+            if _NUMBER.match(t) and t.endswith("%}") and sentence[i + 1] in _SWAP_WORDS
+        ]
+        if _swapped_shares(pairs):
+            out += [f"{n} {w}" for n, w in pairs]
+    return out
+
+
 def _swapped_shares(shares: list[tuple[str, str]]) -> list[str]:
     """Swapped shares: "{5-15%} old ... {85-95%} new" -> "= {85-95%} old", "= {5-15%} new"."""
     if not _on("derive.swapped-numbers"):
@@ -352,6 +369,7 @@ def derive_rubric(
         others = [w for _, _, w in items if w is not words]
         restated = _restatements(words, clauses, common, others)
         match += [p for p in restated if p not in match]
+        match += [p for text in (main, *alternatives) for p in _one_share(text) if p not in match]
         match = list(dict.fromkeys(_directions(m) for m in match if m not in _DIRECTIONS))
         if match:
             points.append({"id": _slug(main, taken), "says": main, "match": match})
