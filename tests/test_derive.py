@@ -157,6 +157,20 @@ def test_a_number_in_a_bracket_is_checked_too() -> None:
     assert _verdict(card, "linear, about four times the compute per step") == "wrong"
 
 
+def test_two_partner_words_keep_their_roles() -> None:
+    card = _card("Catastrophic forgetting?", "New task wipes out old capability.")
+    assert _verdict(card, "training on a new task wipes out old skills") == "correct"
+    assert _verdict(card, "the old capabilities wipe out the new task") == "wrong"
+
+
+def test_where_a_point_is_common_qualifies_it_and_is_not_needed() -> None:
+    card = _card(
+        "Catastrophic forgetting?", "New task wipes out old capability. Common in fine-tuning."
+    )
+    assert card.rubric.requires == ("new-task-wipes",)
+    assert _verdict(card, "a new task wipes out old capability") == "correct"
+
+
 def test_cards_with_nothing_to_derive_from_load_and_are_warned_about() -> None:
     number = _card("Clip value?", "1.0")
     assert number.rubric.points and number.rubric.generated

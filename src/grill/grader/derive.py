@@ -20,8 +20,12 @@ as the grader reads them (lexicon forms, numbers with their kind):
 Each number the answer gives a word ("2-8k steps", "10x average") yields a misconception: that
 word with a number more than twice as far off ("= {16000-1000000000} step"). Items joined by
 arrows ("warmup → descent → plateau") are a sequence: the rubric's `order`, so the grader flags
-them said out of order. A bare "yes"/"no" item is not a point: the grader already flags the
-opposite verdict word. The rubric is marked `generated: true` until a person has reviewed it;
+them said out of order. A share decayed *to* is wrong said *by*; two shares of partner words
+(old/new) are wrong swapped, and two partner words keep their order ("new task wipes out old").
+What the explanation denies ("you don't pick the minimum") is a misconception. A bare "yes"/"no"
+item is not a point: the grader already flags the opposite verdict word. An item saying where
+the answer holds ("Common in fine-tuning"), like one opening "plus", is neither needed nor
+enough. The rubric is marked `generated: true` until a person has reviewed it;
 `rubric_warnings` says which cards will grade poorly and why. Everything derived is plain data
 the author can edit in the YAML.
 """
@@ -55,6 +59,7 @@ RULES = (
     "derive.denials",  # what the explanation says is not so, said as so, is wrong
     "derive.to-by",  # a share the card decays *to* is wrong said *by*
     "derive.swapped-numbers",  # "5-15% old / 85-95% new" said the other way round is wrong
+    "derive.roles",  # two partner words ("new ... old") keep their order: swapped is wrong
     "derive.directions",  # "decreases" is also said "down" or "drops"; "increases" "up"
 )
 
@@ -80,7 +85,9 @@ _BRACKET = re.compile(r"\(([^()]*)\)")
 _HELD = re.compile(r"\0(\d+)\0")
 _MAX_PHRASES = 12
 _SEQUENCE = re.compile(r"→|->")
-_QUALIFIER = re.compile(r"(?i)^(?:plus|also|optionally|sometimes|and also)\b")
+_QUALIFIER = re.compile(
+    r"(?i)^(?:plus|also|optionally|sometimes|and also|common(?:ly)? in|often in)\b"
+)
 
 
 def items_of(answer: str) -> list[tuple[str, list[str]]]:
@@ -145,7 +152,25 @@ def _phrases(words: list[str], common: frozenset[str] = frozenset()) -> list[str
         out.append(whole)
     if fixed == ["not"] and len(free) <= 1:
         out.append("(nothing|none)")  # "nothing extra" said as "none"
-    return [p for p in out if p][:_MAX_PHRASES]
+    return [_roles(p, words) for p in out if p][:_MAX_PHRASES]
+
+
+def _roles(phrase: str, words: list[str]) -> str:
+    """A phrasing with two partner words ("new task wipes out old capability") keeps their
+    order, "new .. old", so the swap check reads "old wipes out new" as roles swapped."""
+    said = phrase.split(" ")
+    partners = [w for w in said if w in _SWAP_WORDS]
+    if (
+        not _on("derive.roles")
+        or len(partners) != 2
+        or (partners[1],) not in _SWAPS.get((partners[0],), ())
+    ):
+        return phrase
+    first, second = sorted(partners, key=words.index)
+    cut = words.index(second)
+    before = [w for w in said if w in words and words.index(w) < cut]
+    after = [w for w in said if w not in before]
+    return " ".join(before) + " .. " + " ".join(after)
 
 
 _CLAUSE = re.compile(r"\s*(?:[.;:!?]+(?=\s|$)|,|—|–(?=\s)|\band\b|\bbut\b|\bthen\b)\s*")
@@ -196,7 +221,7 @@ def _restatements(
             continue
         size = max(0, 2 - len(fixed))
         for combo in itertools.combinations(free, size):
-            phrase = " ".join(fixed + list(combo))
+            phrase = _roles(" ".join(fixed + list(combo)), found)
             if phrase not in out:
                 out.append(phrase)
     return out[:_MAX_PHRASES]
