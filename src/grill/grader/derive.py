@@ -53,7 +53,6 @@ RULES = (
     "derive.rare-single",  # a one-word phrasing only for a word rare in the deck
     "derive.restate",  # explanation clauses that restate an item
     "derive.restate-best",  # a clause restates only the item it shares most rare words with
-    "derive.discourse",  # words about the talk itself ("reason", "people") state nothing
     "derive.order",  # items joined by arrows are a sequence
     "derive.numbers",  # a number far from the card's own is wrong
     "derive.denials",  # what the explanation says is not so, said as so, is wrong
@@ -67,13 +66,6 @@ GENERIC = frozenset({"loss", "model", "train", "training", "step"})
 _HEDGES = frozenset(
     "typically usually often some even very e g eg etc also actual just quite roughly about"
     " around approximately common commonly or only too all whole".split()
-)
-# Words of the talk about a point, not of the point: "the reason people like it", "the usual
-# explanation", "the failure mode". As stems, the way the normaliser writes them.
-_DISCOURSE = frozenset(
-    "reason peopl usual explan result thing point idea case answer honest sens matter fact"
-    " mod failur way part kind sort lot everyon someth anyth question interview"
-    " tim first second third".split()
 )
 _PREPOSITIONS = frozenset(
     "from to by per toward towards with in on of for at into over than as via".split()
@@ -182,8 +174,6 @@ def _clause_words(explanation: str | None, asked: frozenset[str]) -> list[list[s
     if not explanation or not _on("derive.restate"):
         return []
     clauses = [_words(c, asked) for c in _CLAUSE.split(explanation)]
-    if _on("derive.discourse"):
-        clauses = [[w for w in c if w not in _DISCOURSE] for c in clauses]
     return [c for c in clauses if not _NEGATED_CLAUSE & set(c)]
 
 
@@ -300,7 +290,7 @@ _DENIAL = re.compile(
     r"|\b(?:never|cannot)\b"
 )
 _NOT_A_DENIAL = re.compile(r"(?i)\b(?:if|when|unless|whether|rather than|instead of)\b")
-_WH = frozenset("what which who whom whose almost nearly".split())
+_WH = frozenset("what which who whom whose almost nearly first".split())  # no subject
 _DENIED_WORDS = 3  # words after the negator that say what is denied
 _SUBJECT_WORDS = 2  # words before it that say of what
 
@@ -320,11 +310,9 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
         m = _DENIAL.search(clause)
         if not m or _NOT_A_DENIAL.search(clause):
             continue
-        before = [
-            w for w in _words(clause[: m.start()], asked) if w not in GENERIC | _DISCOURSE | _WH
-        ]
+        before = [w for w in _words(clause[: m.start()], asked) if w not in GENERIC | _WH]
         after = [w for w in _words(clause[m.end() :], asked) if w not in GENERIC and w != "not"]
-        after = [w for w in after if w not in _DISCOURSE][:_DENIED_WORDS]
+        after = after[:_DENIED_WORDS]
         if len(after) < 2 or not set(after) - common or "not" in before:
             continue
         phrase = " .. ".join(before[-_SUBJECT_WORDS:] + after)
