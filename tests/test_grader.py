@@ -569,14 +569,6 @@ def test_case_red_flags() -> None:
     assert grade_case(CASE, safe).verdict is Verdict.CORRECT
 
 
-def test_a_question_answered_no_rejects_what_it_asks() -> None:
-    good = "fp16 overflow, check grad norm, roll back, pre-LN."
-    for rejected in ("Bit flips? Not without evidence.", "Restart from scratch? Weeks lost, no."):
-        assert grade_case(CASE, f"{rejected} {good}").verdict is Verdict.CORRECT, rejected
-    asked = grade_case(CASE, f"Bit flips? Probably. {good}")
-    assert [f.id for f in asked.red_flags] == ["bitflips"]
-
-
 # ---------------------------------------------------------------- decks, refs, batches
 
 

@@ -160,15 +160,6 @@ TRIGGERS: tuple[Trigger, ...] = (
         "warmup ramps down - no wait, up",
     ),
     _t(
-        "retraction.question",
-        Category.RETRACTION,
-        B,
-        0,
-        "not no never nope nah",
-        "Bit flips? Not without evidence.",
-        "Starting over? Weeks of compute, no.",
-    ),
-    _t(
         "termination.clause",
         Category.TERMINATION,
         BOTH,

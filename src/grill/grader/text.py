@@ -798,28 +798,6 @@ def _mark_retractions(sentences: list[list[_Tok]], folded: str) -> None:
                 for p, tok in enumerate(before):
                     if "?" in gap or tok.clause == last:
                         before[p] = replace(tok, retracted=True)
-        if s > 0 and _answers_no(sentences[s - 1], sentence, order, clauses, folded):
-            sentences[s - 1] = [replace(t, retracted=True) for t in sentences[s - 1]]
-
-
-_QUESTION_NO = context_words("retraction.question")
-
-
-def _answers_no(
-    question: list[_Tok],
-    sentence: list[_Tok],
-    order: list[int],
-    clauses: dict[int, list[int]],
-    folded: str,
-) -> bool:
-    """Is the sentence a "no" to the question just before it? It opens with a negator ("Bit
-    flips? Not without evidence.") or its last clause is a bare "no" ("Starting over? Weeks of
-    compute, no.")."""
-    if "?" not in folded[question[-1].end : sentence[0].start]:
-        return False
-    first = folded[sentence[0].start : sentence[0].end]
-    tail = {folded[sentence[p].start : sentence[p].end] for p in clauses[order[-1]]}
-    return first in _QUESTION_NO or (len(order) > 1 and tail <= _QUESTION_NO)
 
 
 def normalise(text: str) -> list[list[str]]:
