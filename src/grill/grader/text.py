@@ -147,6 +147,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bb/c\b"), "because"),
     (re.compile(r"(\d+(?:\.\d+)?)\s*\^\s*(-?\d+)"), lambda m: f"{m.group(1)}e{m.group(2)}"),
     (re.compile(r"-+>|=+>|<-+"), " > "),
+    # "fp16 -> bf16": from one to the other (the arrow still ends a clause)
+    (re.compile(r"(?<=[a-z0-9]) *> *(?=[a-z])"), " > to "),
     # `x2` / `×2` = `2x`; `1/batch` = inversely with the batch (a negation of "proportional")
     (re.compile(r"(?<![a-z0-9.])x\s?(\d+(?:\.\d+)?)(?![\d.]*[a-z0-9])"), r" \1x "),
     (re.compile(r"(?<![\d.])1\s*/\s*(?=[a-z(])"), " inversely "),
