@@ -171,6 +171,13 @@ def test_where_a_point_is_common_qualifies_it_and_is_not_needed() -> None:
     assert _verdict(card, "a new task wipes out old capability") == "correct"
 
 
+def test_a_growth_the_card_names_said_as_another_is_wrong() -> None:
+    card = _card("Linear scaling rule?", "Scale LR linearly with batch size.")
+    assert _verdict(card, "the lr scales linearly with the batch") == "correct"
+    assert _verdict(card, "scale the lr with the square root of the batch size") == "wrong"
+    assert _verdict(card, "lr scales linearly with the batch, not its square root") == "correct"
+
+
 def test_cards_with_nothing_to_derive_from_load_and_are_warned_about() -> None:
     number = _card("Clip value?", "1.0")
     assert number.rubric.points and number.rubric.generated

@@ -22,7 +22,8 @@ word with a number more than twice as far off ("= {16000-1000000000} step"). Ite
 arrows ("warmup → descent → plateau") are a sequence: the rubric's `order`, so the grader flags
 them said out of order. A share decayed *to* is wrong said *by*; two shares of partner words
 (old/new) are wrong swapped, and two partner words keep their order ("new task wipes out old").
-What the explanation denies ("you don't pick the minimum") is a misconception. A bare "yes"/"no"
+What the explanation denies ("you don't pick the minimum") is a misconception, and so is
+another growth where the card says "linear" ("quadratic"). A bare "yes"/"no"
 item is not a point: the grader already flags the opposite verdict word. An item saying where
 the answer holds ("Common in fine-tuning"), like one opening "plus", is neither needed nor
 enough. The rubric is marked `generated: true` until a person has reviewed it;
@@ -59,6 +60,7 @@ RULES = (
     "derive.to-by",  # a share the card decays *to* is wrong said *by*
     "derive.swapped-numbers",  # "5-15% old / 85-95% new" said the other way round is wrong
     "derive.roles",  # two partner words ("new ... old") keep their order: swapped is wrong
+    "derive.alternatives",  # a growth the card names ("linear") said as another is wrong
     "derive.directions",  # "decreases" is also said "down" or "drops"; "increases" "up"
 )
 
@@ -334,6 +336,21 @@ def _directions(phrase: str) -> str:
     return " ".join(_DIRECTIONS.get(w, w) for w in phrase.split(" "))
 
 
+# How a quantity grows, as the normaliser writes it: a card that says one, answered with
+# another, is wrong ("linear in batch": "quadratic").
+_GROWTHS = ("linear", "quadratic", "invers", "squar root", "sqrt", "exponential", "cubic")
+
+
+def _alternatives(answer: str) -> list[str]:
+    """Misconception phrases for a growth the card's answer names, said as another one."""
+    if not _on("derive.alternatives"):
+        return []
+    said = {w for sentence in normalise(answer) for w in sentence}
+    if "linear" not in said:
+        return []
+    return ["(" + "|".join(g for g in _GROWTHS if g != "linear") + ")"]
+
+
 def _slug(text: str, taken: set[str]) -> str:
     base = "-".join(re.findall(r"[a-z0-9]+", text.lower())[:3]) or "point"
     slug, n = base, 2
@@ -403,6 +420,10 @@ def derive_rubric(
     if numbers:
         says = f"a number far from the card's own ({answer.strip()})"
         wrong.append({"id": "number-out-of-range", "says": says, "match": numbers})
+    growth = _alternatives(answer)
+    if growth:
+        says = f"grows another way than the card says ({answer.strip()})"
+        wrong.append({"id": "another-growth", "says": says, "match": growth})
     denied = _denials(explanation, asked, common)
     if denied:
         says = "what the explanation says is not so"
