@@ -137,3 +137,19 @@ def test_red_flags_in_a_rejected_list_are_not_raised(case: Case, opening: str) -
 def test_a_list_after_a_colon_is_not_rejected_without_a_negation(case: Case) -> None:
     graded = grade_case(case, "My plan: restart from scratch with a new seed, then use bf16.")
     assert [f.id for f in graded.red_flags] == ["restart_from_scratch"]
+
+
+def _triage_items(case: Case, answer: str) -> list[str]:
+    parts = {p.part: p for p in grade_case(case, answer).parts}
+    return [i.id for i in parts["triage"].items]
+
+
+@pytest.mark.parametrize(
+    "answer", ["switch to bf16", "fp16->bf16", "fp16 → bf16", "use bf16 instead of fp16"]
+)
+def test_switching_to_bf16_is_triage(case: Case, answer: str) -> None:
+    assert "bf16" in _triage_items(case, answer)
+
+
+def test_naming_both_precisions_is_not_switching(case: Case) -> None:
+    assert "bf16" not in _triage_items(case, "numerical instability in fp16/bf16")

@@ -90,6 +90,94 @@ def test_the_explanation_restates_a_point_in_other_words() -> None:
     assert _verdict(card, "early gradients stabilise and adam's moments settle") == "correct"
 
 
+def test_what_the_explanation_denies_said_as_so_is_wrong() -> None:
+    card = _card(
+        "LR finder method?",
+        "Sweep LR exponentially; plot loss; pick LR ~order of magnitude below divergence.",
+        "You sweep the learning rate and plot loss. You don't pick the minimum, you pick"
+        " roughly an order of magnitude below where it diverges.",
+    )
+    said_so = "sweep the lr exponentially, plot loss, pick the lr at the loss minimum"
+    assert _verdict(card, said_so) == "wrong"
+    assert "denied-by-explanation" in [f.id for f in grade(card, said_so).flags]
+    denied = "sweep it exponentially, plot loss, don't pick the minimum, go 10x below divergence"
+    assert _verdict(card, denied) == "correct"
+
+
+def test_a_denial_under_a_condition_or_a_contrast_is_no_misconception() -> None:
+    rubric = derive_rubric(
+        "Healthy loss curve?",
+        "Warmup; steady descent; plateau.",
+        "If you don't see phase one, something is broken. Re-warm rather than don't restart.",
+    )
+    assert [w["id"] for w in rubric.get("wrong", [])] == []
+
+
+def test_an_explanation_clause_restates_only_the_item_it_shares_most_with() -> None:
+    rubric = derive_rubric(
+        "EWC?",
+        "Regularize toward old weights; weighted by Fisher information.",
+        "It adds a penalty for moving weights away from their old values.",
+    )
+    regularize, fisher = rubric["points"]
+    assert "old penalty" in regularize["match"]
+    assert not [m for m in fisher["match"] if "penalty" in m]
+
+
+def test_a_direction_is_also_said_down_or_up_but_never_alone() -> None:
+    card = _card("Overfitting signal?", "Train loss decreasing, val loss flat or increasing.")
+    assert _verdict(card, "train down, val flat or up") == "correct"
+    assert all(m != "(decreas|down|drop)" for p in card.rubric.points for m in p.match)
+
+
+def test_which_opens_what_an_item_says_not_a_reason_to_cut() -> None:
+    card = _card(
+        "Per-layer grad norm tracking?", "Useful for diagnosing which layers explode / vanish."
+    )
+    assert _verdict(card, "to see which layer explodes or vanishes") == "correct"
+
+
+def test_a_share_decayed_to_is_wrong_said_by() -> None:
+    card = _card("Cosine decay common?", "Yes. Decay to 10% of peak typically.")
+    assert _verdict(card, "yes, it decays to a tenth of the peak") == "correct"
+    assert _verdict(card, "yes, cosine, it brings the lr down by ten percent") == "wrong"
+    quick = _card("Decay to?", "~10%.")
+    assert _verdict(quick, "by 10% from the peak") == "wrong"
+
+
+def test_two_shares_of_partner_words_said_swapped_are_wrong() -> None:
+    card = _card("Replay ratio?", "~40% old / 60% new.")
+    assert _verdict(card, "about 40% old, 60% new") == "correct"
+    assert _verdict(card, "60% of the original mix with 40% new data") == "wrong"
+    assert _verdict(card, "about 40% old, everything else new") == "correct"
+
+
+def test_a_number_in_a_bracket_is_checked_too() -> None:
+    card = _card("Compute cost of doubling batch?", "Linear in batch (2x compute per step).")
+    assert _verdict(card, "linear, about four times the compute per step") == "wrong"
+
+
+def test_two_partner_words_keep_their_roles() -> None:
+    card = _card("Catastrophic forgetting?", "New task wipes out old capability.")
+    assert _verdict(card, "training on a new task wipes out old skills") == "correct"
+    assert _verdict(card, "the old capabilities wipe out the new task") == "wrong"
+
+
+def test_where_a_point_is_common_qualifies_it_and_is_not_needed() -> None:
+    card = _card(
+        "Catastrophic forgetting?", "New task wipes out old capability. Common in fine-tuning."
+    )
+    assert card.rubric.requires == ("new-task-wipes",)
+    assert _verdict(card, "a new task wipes out old capability") == "correct"
+
+
+def test_a_growth_the_card_names_said_as_another_is_wrong() -> None:
+    card = _card("Linear scaling rule?", "Scale LR linearly with batch size.")
+    assert _verdict(card, "the lr scales linearly with the batch") == "correct"
+    assert _verdict(card, "scale the lr with the square root of the batch size") == "wrong"
+    assert _verdict(card, "lr scales linearly with the batch, not its square root") == "correct"
+
+
 def test_cards_with_nothing_to_derive_from_load_and_are_warned_about() -> None:
     number = _card("Clip value?", "1.0")
     assert number.rubric.points and number.rubric.generated

@@ -1122,3 +1122,16 @@ def test_flags_overlapping_in_the_answer_are_one_unless_two_misconceptions_only_
     scaling = Flag("bf16-needs-scaling", "BF16 said to need loss scaling", needs)
     both = [wider, scaling]
     assert one_flag_per_quote(both, {"swapped-range", "bf16-needs-scaling"}, answer) == both
+
+
+def test_a_flag_names_the_rule_that_fired() -> None:
+    scaling = card(pt("scaling", "fp16 .. loss scaling"))
+    [negated] = grade(scaling, "fp16 doesn't need loss scaling").flags
+    assert (negated.id, negated.rule) == ("scaling", "negation.hard")
+    precision = card(pt("bf16-range", "bf16 .. wide range"))
+    [swapped] = grade(precision, "fp16 has the wide range").flags
+    assert (swapped.id, swapped.rule) == ("swapped", "swap:fp16|bf16")
+    misconception = card(pt("p", "lr"), wrong=(pt("restart", "restart .. scratch"),))
+    [named] = grade(misconception, "restart from scratch").flags
+    assert named.rule == "rubric"
+    assert grade(misconception, "restart from scratch").to_dict()["flags"][0]["rule"] == "rubric"

@@ -45,6 +45,7 @@ SETS = (
     "holdout3",
     "fresh1",
     "fresh2",
+    "fresh3",
 )
 MIN_PER_CARD = {
     "dev": 6,
@@ -57,6 +58,7 @@ MIN_PER_CARD = {
     "holdout3": 4,
     "fresh1": 3,
     "fresh2": 3,
+    "fresh3": 3,
 }
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
 MIN_CASE = {
@@ -70,6 +72,7 @@ MIN_CASE = {
     "holdout3": 8,
     "fresh1": 12,
     "fresh2": 12,
+    "fresh3": 12,
 }
 
 

@@ -479,11 +479,17 @@ class Library:
 
 @dataclass(frozen=True)
 class Flag:
-    """A misconception or contradiction the grader found, with the answer text that triggered it."""
+    """A misconception or contradiction the grader found, with the answer text that triggered it.
+
+    `rule`: the grader's rule that fired (a context trigger id such as `negation.hard`, a swap
+    pair `swap:fp16|bf16`, `number`, `contrast`, `verdict`, `order`), or `rubric` for the
+    card's own misconception or red flag.
+    """
 
     id: str
     says: str
     text: str
+    rule: str = "rubric"
 
 
 @dataclass(frozen=True)
@@ -506,7 +512,9 @@ class Grade:
             "score": round(self.score, 3),
             "matched": [p.id for p in self.matched],
             "missed": [p.id for p in self.missed],
-            "flags": [{"id": f.id, "says": f.says, "text": f.text} for f in self.flags],
+            "flags": [
+                {"id": f.id, "says": f.says, "text": f.text, "rule": f.rule} for f in self.flags
+            ],
             "short_answer": self.short_answer,
         }
 

@@ -10,7 +10,8 @@ prints the report and exits 1 when a floor of issue 4 is missed (90% correct-vs-
 90% of trap answers rejected). `-v` also lists every disagreement with its answer text.
 `--csv` grades against the deck `grill decks new --from-csv` makes from that CSV instead of the
 built-in deck: each row's card is found by its number (the CSV's row order), case rows are left out.
-`--pin` writes the tuning sets' current verdicts to pinned.json, the regression test's reference.
+`--pin` writes the tuning sets' current verdicts to pinned.json, the regression test's reference,
+on the built-in deck and on the deck made from seed-questions.csv.
 """
 
 from __future__ import annotations
@@ -234,7 +235,8 @@ def evaluate(library: Library, rows: Sequence[Row], ids: dict[str, str] | None =
 
 
 PINNED = Path(__file__).with_name("pinned.json")
-TUNING = ("dev", "dev2", "dev3", "dev4", "dev5", "fresh1")
+TUNING = ("dev", "dev2", "dev3", "dev4", "dev5", "fresh1", "fresh3")
+SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
 
 
@@ -244,10 +246,16 @@ def verdict_letters(report: Report) -> str:
 
 
 def pin(names: Sequence[str] = TUNING) -> dict[str, str]:
-    """Write the current verdicts of the tuning sets to pinned.json and return them."""
+    """Write the current verdicts of the tuning sets to pinned.json and return them: on the
+    built-in deck under the set's name, on the deck made from the seed CSV under `name:csv`."""
     library = load_library(user_decks=False)
+    made, ids = csv_library(SEED_CSV)
     here = Path(__file__).parent
-    pins = {n: verdict_letters(evaluate(library, load_rows(here / f"{n}.jsonl"))) for n in names}
+    pins: dict[str, str] = {}
+    for n in names:
+        rows = load_rows(here / f"{n}.jsonl")
+        pins[n] = verdict_letters(evaluate(library, rows))
+        pins[f"{n}:csv"] = verdict_letters(evaluate(made, rows, ids))
     PINNED.write_text(json.dumps(pins, indent=1) + "\n", encoding="utf-8")
     return pins
 

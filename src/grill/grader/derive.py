@@ -20,8 +20,13 @@ as the grader reads them (lexicon forms, numbers with their kind):
 Each number the answer gives a word ("2-8k steps", "10x average") yields a misconception: that
 word with a number more than twice as far off ("= {16000-1000000000} step"). Items joined by
 arrows ("warmup → descent → plateau") are a sequence: the rubric's `order`, so the grader flags
-them said out of order. A bare "yes"/"no" item is not a point: the grader already flags the
-opposite verdict word. The rubric is marked `generated: true` until a person has reviewed it;
+them said out of order. A share decayed *to* is wrong said *by*; two shares of partner words
+(old/new) are wrong swapped, and two partner words keep their order ("new task wipes out old").
+What the explanation denies ("you don't pick the minimum") is a misconception, and so is
+another growth where the card says "linear" ("quadratic"). A bare "yes"/"no"
+item is not a point: the grader already flags the opposite verdict word. An item saying where
+the answer holds ("Common in fine-tuning"), like one opening "plus", is neither needed nor
+enough. The rubric is marked `generated: true` until a person has reviewed it;
 `rubric_warnings` says which cards will grade poorly and why. Everything derived is plain data
 the author can edit in the YAML.
 """
@@ -31,10 +36,12 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections.abc import Sequence
 from typing import Any
 
-from grill.grader import _SWAP_WORDS, correct_needed, normalise
+from grill.grader import correct_needed, normalise
 from grill.grader.context import disabled
+from grill.grader.match import _SWAP_WORDS, _SWAPS
 from grill.model import Card
 
 __all__ = ["GENERIC", "RULES", "common_words", "derive_rubric", "items_of", "rubric_warnings"]
@@ -46,8 +53,15 @@ RULES = (
     "derive.load-bearing",  # numbers, negators, words with an opposite always needed
     "derive.rare-single",  # a one-word phrasing only for a word rare in the deck
     "derive.restate",  # explanation clauses that restate an item
+    "derive.restate-best",  # a clause restates only the item it shares most rare words with
     "derive.order",  # items joined by arrows are a sequence
     "derive.numbers",  # a number far from the card's own is wrong
+    "derive.denials",  # what the explanation says is not so, said as so, is wrong
+    "derive.to-by",  # a share the card decays *to* is wrong said *by*
+    "derive.swapped-numbers",  # "5-15% old / 85-95% new" said the other way round is wrong
+    "derive.roles",  # two partner words ("new ... old") keep their order: swapped is wrong
+    "derive.alternatives",  # a growth the card names ("linear") said as another is wrong
+    "derive.directions",  # "decreases" is also said "down" or "drops"; "increases" "up"
 )
 
 GENERIC = frozenset({"loss", "model", "train", "training", "step"})
@@ -59,13 +73,15 @@ _PREPOSITIONS = frozenset(
     "from to by per toward towards with in on of for at into over than as via".split()
 )
 _VERDICT = frozenset({"yes", "no", "yep", "nope"})
-_TAIL = re.compile(r"\s+(?:so that|so|because|while|which|since)\s+.*$")
+_TAIL = re.compile(r"\s+(?:so that|so|because|while|since)\s+.*$")
 _SPLIT = re.compile(r"\s*(?:;|→|->|—|–(?=\s)|,|\.(?=\s|$)|\n)\s*")
 _BRACKET = re.compile(r"\(([^()]*)\)")
 _HELD = re.compile(r"\0(\d+)\0")
 _MAX_PHRASES = 12
 _SEQUENCE = re.compile(r"→|->")
-_QUALIFIER = re.compile(r"(?i)^(?:plus|also|optionally|sometimes|and also)\b")
+_QUALIFIER = re.compile(
+    r"(?i)^(?:plus|also|optionally|sometimes|and also|common(?:ly)? in|often in)\b"
+)
 
 
 def items_of(answer: str) -> list[tuple[str, list[str]]]:
@@ -130,29 +146,65 @@ def _phrases(words: list[str], common: frozenset[str] = frozenset()) -> list[str
         out.append(whole)
     if fixed == ["not"] and len(free) <= 1:
         out.append("(nothing|none)")  # "nothing extra" said as "none"
-    return [p for p in out if p][:_MAX_PHRASES]
+    return [_roles(p, words) for p in out if p][:_MAX_PHRASES]
+
+
+def _roles(phrase: str, words: list[str]) -> str:
+    """A phrasing with two partner words ("new task wipes out old capability") keeps their
+    order, "new .. old", so the swap check reads "old wipes out new" as roles swapped."""
+    said = phrase.split(" ")
+    partners = [w for w in said if w in _SWAP_WORDS]
+    if (
+        not _on("derive.roles")
+        or len(partners) != 2
+        or (partners[1],) not in _SWAPS.get((partners[0],), ())
+    ):
+        return phrase
+    first, second = sorted(partners, key=words.index)
+    cut = words.index(second)
+    before = [w for w in said if w in words and words.index(w) < cut]
+    after = [w for w in said if w not in before]
+    return " ".join(before) + " .. " + " ".join(after)
 
 
 _CLAUSE = re.compile(r"\s*(?:[.;:!?]+(?=\s|$)|,|—|–(?=\s)|\band\b|\bbut\b|\bthen\b)\s*")
 _NEGATED_CLAUSE = frozenset({"not"})
 
 
+def _clause_words(explanation: str | None, asked: frozenset[str]) -> list[list[str]]:
+    """The words of each explanation clause that does not negate."""
+    if not explanation or not _on("derive.restate"):
+        return []
+    clauses = [_words(c, asked) for c in _CLAUSE.split(explanation)]
+    return [c for c in clauses if not _NEGATED_CLAUSE & set(c)]
+
+
+def _rare(words: list[str], common: frozenset[str]) -> set[str]:
+    return {w for w in words if w not in common and w not in GENERIC and not w.startswith("{")}
+
+
 def _restatements(
-    words: list[str], explanation: str | None, asked: frozenset[str], common: frozenset[str]
+    words: list[str],
+    clauses: list[list[str]],
+    common: frozenset[str],
+    others: Sequence[list[str]] = (),
 ) -> list[str]:
     """Pairs of the rare words of each explanation clause that restates the item.
 
-    A clause restates an item when it shares one of the item's rare words; a clause that
-    negates ("the first response is not to restart") restates nothing. The pairs keep the
-    clause's load-bearing words, so a restatement cannot flip a direction.
+    A clause restates an item when it shares one of the item's rare words, and no other item
+    (`others`) shares more; a clause that negates ("the first response is not to restart")
+    restates nothing. The pairs keep the clause's load-bearing words, so a restatement cannot
+    flip a direction.
     """
-    if not explanation or not _on("derive.restate"):
-        return []
-    rare = {w for w in words if w not in common and w not in GENERIC and not w.startswith("{")}
+    rare = _rare(words, common)
     out: list[str] = []
-    for clause in _CLAUSE.split(explanation):
-        found = _words(clause, asked)
-        if not rare & set(found) or _NEGATED_CLAUSE & set(found):
+    for found in clauses:
+        shared = len(rare & set(found))
+        if not shared:
+            continue
+        if _on("derive.restate-best") and any(
+            len(_rare(o, common) & set(found)) > shared for o in others
+        ):
             continue
         # the clause's numbers and negators, and the item's own words with an opposite
         fixed = [w for w in found if _load_bearing(w) and (w not in _SWAP_WORDS or w in words)]
@@ -161,7 +213,7 @@ def _restatements(
             continue
         size = max(0, 2 - len(fixed))
         for combo in itertools.combinations(free, size):
-            phrase = " ".join(fixed + list(combo))
+            phrase = _roles(" ".join(fixed + list(combo)), found)
             if phrase not in out:
                 out.append(phrase)
     return out[:_MAX_PHRASES]
@@ -176,28 +228,127 @@ def _show(value: float) -> str:
     return str(int(value)) if value == int(value) else f"{value:.4g}"
 
 
-def _number_checks(item: str) -> list[str]:
+def _number_checks(item: str, target: bool = False) -> list[str]:
     """Misconception phrases for a number far outside the one the item gives its word.
 
     "2-8k steps" -> "= {0-1000} step", "= {16000-1000000000} step": the same word with a number
-    off by more than a factor of two, as the standard's "not 2-8, not 200k".
+    off by more than a factor of two, as the standard's "not 2-8, not 200k". A share the item
+    decays *to* ("to 10% of peak"; `target`: the question ends in "to") is wrong said *by*
+    ("by 10%"); two shares of partner words ("5-15% old / 85-95% new") are wrong swapped.
     """
     out: list[str] = []
     for sentence in normalise(item):
+        shares: list[tuple[str, str]] = []
         for i, token in enumerate(sentence):
             m = _NUMBER.match(token)
             after = [w for w in sentence[i + 1 : i + 3] if w not in _PREPOSITIONS]
+            if m and m["kind"] == "%" and (sentence[i - 1 : i] == ["to"] or target):
+                out += [f"by {token}"] if _on("derive.to-by") else []
             if not m or not after or after[0].startswith("{") or after[0] in _HEDGES:
                 continue
             lo, kind = float(m["lo"]), m["kind"]
             hi = float(m["hi"] or m["lo"])
             word = after[0]
+            shares.append((token, word))
             if lo > 0:
                 out.append(f"= {{0-{_show(lo / _FAR)}{kind}}} {word}")
             top = _HUGE if kind != "%" else 100.0
             if 0 < hi and hi * _FAR < top:
                 out.append(f"= {{{_show(hi * _FAR)}-{_show(top)}{kind}}} {word}")
+        out += _swapped_shares(shares)
     return out
+
+
+def _one_share(item: str) -> list[str]:
+    """Either of two shares of partner words states the pair: "5-15% old / 85-95% new" is
+    said by "5-15% old, the rest new" (the shares make the whole)."""
+    if not _on("derive.swapped-numbers"):
+        return []
+    out: list[str] = []
+    for sentence in normalise(item):
+        pairs = [
+            (t, sentence[i + 1])
+            for i, t in enumerate(sentence[:-1])
+            if _NUMBER.match(t) and t.endswith("%}") and sentence[i + 1] in _SWAP_WORDS
+        ]
+        if _swapped_shares(pairs):
+            out += [f"{n} {w}" for n, w in pairs]
+    return out
+
+
+def _swapped_shares(shares: list[tuple[str, str]]) -> list[str]:
+    """Swapped shares: "{5-15%} old ... {85-95%} new" -> "= {85-95%} old", "= {5-15%} new"."""
+    if not _on("derive.swapped-numbers"):
+        return []
+    out: list[str] = []
+    for (n1, w1), (n2, w2) in itertools.combinations(shares, 2):
+        if n1 != n2 and (w2,) in _SWAPS.get((w1,), ()):
+            out += [f"= {n2} {w1}", f"= {n1} {w2}"]
+    return out
+
+
+_DENIAL = re.compile(
+    r"(?i)\b(?:do|does|did|is|are|was|were|should|can|could|would|will)(?:n[’']t| not)\b"
+    r"|\b(?:never|cannot)\b"
+)
+_NOT_A_DENIAL = re.compile(r"(?i)\b(?:if|when|unless|whether|rather than|instead of)\b")
+_WH = frozenset("what which who whom whose almost nearly first".split())  # no subject
+_DENIED_WORDS = 3  # words after the negator that say what is denied
+_SUBJECT_WORDS = 2  # words before it that say of what
+
+
+def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[str]) -> list[str]:
+    """Misconception phrases from what the explanation denies: "You don't pick the minimum" ->
+    `pick .. minimum`; "gradients don't grow with batch size" -> `grad .. increas .. siz`.
+
+    Only a verbal negator in a main clause (not under "if", "when", "rather than"), and only
+    when what it denies has two words or more, one of them rare in the deck: the subject words
+    before it are kept so the phrase says of what ("gradients", not "memory", do not grow).
+    """
+    if not explanation or not _on("derive.denials"):
+        return []
+    out: list[str] = []
+    for clause in _CLAUSE.split(explanation):
+        m = _DENIAL.search(clause)
+        if not m or _NOT_A_DENIAL.search(clause):
+            continue
+        before = [w for w in _words(clause[: m.start()], asked) if w not in GENERIC | _WH]
+        after = [w for w in _words(clause[m.end() :], asked) if w not in GENERIC and w != "not"]
+        after = after[:_DENIED_WORDS]
+        if len(after) < 2 or not set(after) - common or "not" in before:
+            continue
+        phrase = " .. ".join(before[-_SUBJECT_WORDS:] + after)
+        if phrase not in out:
+            out.append(phrase)
+    return out
+
+
+# A direction word as the normaliser writes it, and the other words an answer says it with
+# ("train down, val up"; "drop the lr").
+_DIRECTIONS = {"decreas": "(decreas|down|drop)", "increas": "(increas|up)"}
+
+
+def _directions(phrase: str) -> str:
+    """A phrasing with each direction word widened to the other words that say it. (A
+    direction alone, "drops", says nothing of what drops: such phrasings are dropped.)"""
+    if not _on("derive.directions"):
+        return phrase
+    return " ".join(_DIRECTIONS.get(w, w) for w in phrase.split(" "))
+
+
+# How a quantity grows, as the normaliser writes it: a card that says one, answered with
+# another, is wrong ("linear in batch": "quadratic").
+_GROWTHS = ("linear", "quadratic", "invers", "squar root", "sqrt", "exponential", "cubic")
+
+
+def _alternatives(answer: str) -> list[str]:
+    """Misconception phrases for a growth the card's answer names, said as another one."""
+    if not _on("derive.alternatives"):
+        return []
+    said = {w for sentence in normalise(answer) for w in sentence}
+    if "linear" not in said:
+        return []
+    return ["(" + "|".join(g for g in _GROWTHS if g != "linear") + ")"]
 
 
 def _slug(text: str, taken: set[str]) -> str:
@@ -234,15 +385,22 @@ def derive_rubric(
     taken: set[str] = set()
     points: list[dict[str, Any]] = []
     secondary = 0
-    for main, alternatives in items_of(answer):
-        words = _words(main, asked) or _words(main, frozenset())
+    items = [
+        (main, alternatives, _words(main, asked) or _words(main, frozenset()))
+        for main, alternatives in items_of(answer)
+    ]
+    clauses = _clause_words(explanation, asked)
+    for main, alternatives, words in items:
         if not words or set(words) <= _VERDICT:
             continue
         match = _phrases(words, common)
         for alt in alternatives:
             match += [p for p in _phrases(_words(alt, frozenset()), common) if p not in match]
-        restated = _restatements(words, explanation, asked, common)
+        others = [w for _, _, w in items if w is not words]
+        restated = _restatements(words, clauses, common, others)
         match += [p for p in restated if p not in match]
+        match += [p for text in (main, *alternatives) for p in _one_share(text) if p not in match]
+        match = list(dict.fromkeys(_directions(m) for m in match if m not in _DIRECTIONS))
         if match:
             points.append({"id": _slug(main, taken), "says": main, "match": match})
             secondary += _QUALIFIER.match(main) is not None
@@ -250,11 +408,28 @@ def derive_rubric(
         fallback = " ".join(w for s in normalise(answer) for w in s) or "answer"
         points.append({"id": "answer", "says": answer.strip() or "answer", "match": [fallback]})
     out: dict[str, Any] = {"generated": True, "points": points}
-    numbers = [c for main, _ in items_of(answer) for c in _number_checks(main)]
+    target = _on("derive.to-by") and bool(re.search(r"(?i)\bto\W*$", question))
+    numbers = [
+        c
+        for main, alternatives in items_of(answer)
+        for text in (main, *alternatives)
+        for c in _number_checks(text, target)
+    ]
     numbers = numbers if _on("derive.numbers") else []
+    wrong: list[dict[str, Any]] = []
     if numbers:
         says = f"a number far from the card's own ({answer.strip()})"
-        out["wrong"] = [{"id": "number-out-of-range", "says": says, "match": numbers}]
+        wrong.append({"id": "number-out-of-range", "says": says, "match": numbers})
+    growth = _alternatives(answer)
+    if growth:
+        says = f"grows another way than the card says ({answer.strip()})"
+        wrong.append({"id": "another-growth", "says": says, "match": growth})
+    denied = _denials(explanation, asked, common)
+    if denied:
+        says = "what the explanation says is not so"
+        wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
+    if wrong:
+        out["wrong"] = wrong
     if _SEQUENCE.search(answer) and len(points) > 1 and _on("derive.order"):
         out["order"] = [p["id"] for p in points]  # "a → b → c" is a sequence
     primary = len(points) - secondary

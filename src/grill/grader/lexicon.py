@@ -1,0 +1,413 @@
+"""The grader's vocabulary: filler words, the negator and context word sets read from the
+trigger table (`grill.grader.context`), stemming, and the lexicon that folds synonyms and
+abbreviations ("lr", "learning rate", "step size") into one canonical form.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz.distance import OSA
+
+from grill.grader.context import words as context_words
+
+__all__ = []
+
+# ---------------------------------------------------------------- vocabulary
+
+_STOPWORDS = frozenset(
+    """a an the is are was were be been being am it its it's this these those there here of on in
+    at for with into onto as i me my we our us you your they them their he she his her one's
+    just really very quite pretty some any also so then thus too_not_a_stopword basically actually
+    literally usually typically generally often probably maybe perhaps likely roughly about around
+    approximately approx approx. ~ like kind sort etc eg ie e.g i.e would should could can will may
+    might do does did doing has have had having get gets got getting make makes made thing
+    things stuff way ways lot lots well ok okay sure hmm um uh think guess say
+    basically that's what's whats its""".split()
+) - {"too_not_a_stopword"}
+
+# The context triggers (negation, dismissal, condition, ...) are data: grader/context.py.
+# Words that end a clause for the scope of negation (commas and brackets do too).
+_CLAUSE_WORDS = context_words("termination.clause")
+# Words that turn a sentence to the other side: a negated phrase may not straddle them.
+_STRONG_WORDS = context_words("termination.side")
+
+_AUX = frozenset(
+    "is are was were be been am do does did will would should can could may might must need "
+    "needs has have had".split()
+)
+_HARD_NEGATORS = context_words("negation.hard")
+_VERBAL_NEGATORS = context_words("negation.verbal")
+_SOFT_NEGATORS = context_words("negation.soft")
+# Folded negated predicates: word -> the words after the (verbal) negator.
+_NEGATED_PREDICATES = {
+    "unnecessary": "needed",
+    "unneeded": "needed",
+    "needless": "needed",
+    "irrelevant": "relevant",
+    "useless": "useful",
+    "pointless": "useful",
+    "ineffective": "effective",
+    "unhelpful": "helpful",
+}
+_IDK = re.compile(
+    r"\b(idk|dunno|no idea|no clue|not sure|unsure|i (do not|don't|dont) know|"
+    r"(do not|don't|dont) know|pass|skip|n/?a|no answer|forgot|"
+    r"i forget|can't remember|cant remember|don't remember|dont remember)\b"
+)
+
+_LEXICON_TEXT = """
+lr: learning rate, learning-rate, step size, stepsize, lrs, learn rate
+batch size: bs, bsz, batchsize, minibatch size, mini batch size
+bf16: bfloat16, bfloat, brain float, brainfloat, brainfloat16, b16
+fp16: float16, half precision, f16, half float
+fp32: float32, full precision, single precision, f32
+fp8: float8, f8, e4m3, e5m2
+mixed precision: amp, automatic mixed precision
+grad: gradient, grads, gradients, gradient's
+grad norm: gradnorm, gnorm, grad-norm
+grad clip: gradclip, gradclipping
+eos: edge of stability, edge-of-stability
+accumulate: accum, accumulation, accumulating, accumulated
+ckpt: checkpoint, check point, chkpt, ckp, snapshot
+val: validation, dev set, devset, held out, heldout, held-out, eval set, evaluation set,
+    valid set, validation set, val set
+val loss: eval loss, evaluation loss, dev loss, test loss
+wd: weight decay, l2 regularization, l2 penalty, l2 reg, l2
+adam: adamw, adam optimizer, adamw optimizer
+optstate: optimizer state, optimizer states, optimiser state, adam state, adam states,
+    adam moment, adam moments, adam statistic, optimizer statistic, optimizer moment,
+    moment estimate, optimizer stat, adam stat, optim state
+optimizer: optimiser, optim, opt
+warmup: warm up, warm-up, warming up, warmed up, warms up, lr warmup
+loss scale: lossscale, lossscaling, loss scaler, scale loss, scaling loss
+layernorm: layer norm, layer normalization, ln
+prenorm: pre layernorm, pre layer norm, pre ln, pre norm, pre-ln, pre layer normalization,
+    preln, prelayernorm, pre normalization
+postnorm: post layernorm, post layer norm, post ln, post norm, postln,
+    post layer normalization, postlayernorm
+per layer: layerwise, layer-wise, per-layer, each layer, every layer, layer by layer
+per tensor: tensorwise, per-tensor, each tensor, tensor-wise
+per param: per parameter, parameterwise, per-param, elementwise, element-wise, per element
+param: parameter, params, parameters, weights, weight
+explode: explosion, explosions, blow up, blowup, blew up, blows up, blowing up, blown up
+spike: jump, jumps, jumped, jumping, surge, surges
+instability: instabilities, unstable, numerical issue, numerical issues, numerics,
+    numerical problem
+stable: stability, stabilize, stabilise, stabilization, stabilisation, stabler
+nan: nans, not a number, inf, infs, infinity
+overfit: overfitting, over-fitting, over fitting, overfits, overfitted
+underfit: underfitting, under-fitting, under fitting, underfits
+overflow: over flow, overflows, overflowing
+underflow: under flow, underflows, underflowing, flush to zero, flushes to zero
+early stop: early stopping, early-stopping, stop early, stopping early
+augment: augmentation, augmentations, data aug, aug, augmenting
+regularize: regularization, regularisation, regularizer, regularise, reg, regularizing,
+    regularising
+mantissa: significand, fraction bits, mantissa bits
+exponent: exponent bits, exponents
+fisher: fisher information, fisher info, fim, fisher matrix, fisher information matrix
+ewc: elastic weight consolidation
+average: avg, averages
+moving average: ema, running average, running mean, moving mean, rolling average, rolling mean,
+    exponential moving average, movingavg, moving avg, running avg, rolling avg
+step: steps, iteration, iterations, iter, iters
+frozen: freeze, freezing, froze, frozen layer, requires grad false, requires_grad false,
+    requires grad off, requires_grad off, requires grad=false
+attention: attn, self-attention, self attention
+ffn: feed forward, feed-forward, feedforward, mlp, mlps
+pretrain: pre-training, pre training, pretraining, pre-train, pre train
+finetune: fine-tuning, fine tuning, finetuning, fine tune, fine-tune, sft
+bitflip: bit flip, bit flips, bit-flip, bit-flips, bitflips, flipped bit, flipped bits,
+    cosmic ray, cosmic rays
+nondeterminism: non-determinism, non determinism, nondeterministic, non-deterministic,
+    non deterministic
+restart: re-start, start over, start again, retrain, re-train, rerun, restarting, starting over
+rollback: roll back, roll-back, rolling back, rolled back, rolls back, revert, reverting,
+    go back, going back, restore, restoring, reload, reloading
+log scale: log axis, log-scale, log y, log y axis, log-y, logarithmic, logarithmic scale,
+    log plot, semilog, log-log, log axes, log scales, logscale
+hopper: h100, h200, h800
+blackwell: b100, b200, gb200
+volta: v100
+ampere: a100
+matmul: matrix multiplication, matrix multiply, gemm, gemms, matmuls, mat mul,
+    matrix multiplications, matrix mult
+activation: activations, acts
+memory: mem, vram, hbm
+speedup: speed up, speed-up, faster, speedups
+linear: linearly, proportional, proportionally, proportionately
+cosine: cos, cosine annealing, cosine schedule
+schedule: scheduler, schedules, sched
+old: original, previous, prior, older
+dataset: data set, datasets, data sets
+high: big, large, huge, enormous, massive
+low: small, tiny, little
+increase: higher, larger, bigger, greater, raise, raising, bump, grow, grows, growing, rise,
+    rises, rising, go up, goes up, going up, increment, climb, climbs, climbing, climbed,
+    creep up, creeps up, creeping up, tick up, ticks up, ticking up, turn up, turns up,
+    turning up, turn upward, turns upward, turning upward, uptick, upticks, upturn, upturns
+decrease: lower, lowering, smaller, reduce, reducing, reduction, cut, cutting, halve, halving,
+    decline, go down, goes down, going down, fall, falls, falling, shrink, less, fewer
+double: twice, doubling, doubled, doubles
+order magnitude: order of magnitude, orders of magnitude, oom
+forget: forgetting, forgets, forgot, forgotten, lose, loses, losing, erase, erases, wipe out,
+    wipes out, overwrite, overwrites
+only: just, simply, merely, solely
+skip: skipping, discard, discarding, ignore, ignoring
+ratio: fraction, proportion, share, mix ratio
+replay: rehearsal, replay buffer, replaying
+fix: fixes, remedy, remedies, mitigation, mitigations, mitigate, solution
+underutilized: underutilised, under utilized, under utilised, underused, under used
+"""
+"""canonical: variants. A line starting with spaces continues the one above."""
+
+
+def _lexicon_entries(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    entries: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if line.startswith(" "):
+            entries[-1][1].extend(v.strip() for v in line.split(",") if v.strip())
+            continue
+        canonical, _, variants = line.partition(":")
+        entries.append((canonical.strip(), [v.strip() for v in variants.split(",") if v.strip()]))
+    return [(c, tuple(v)) for c, v in entries]
+
+
+# Canonical words that also stand for a number (a multiplier).
+_WORD_NUMS = {"doubl": (2.0, "x"), "order magnitud": (10.0, "x")}  # by canonical stems
+
+_NUMBER_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+# "a tenth", "one fifth", "three quarters": a share, read as a percentage.
+_FRACTIONS = {
+    **dict.fromkeys(("tenth", "tenths"), 100 / 10),
+    **dict.fromkeys(("fifth", "fifths"), 100 / 5),
+    **dict.fromkeys(("quarter", "quarters"), 100 / 4),
+    **dict.fromkeys(("third", "thirds"), 100 / 3),
+    **dict.fromkeys(("half", "halves"), 100 / 2),
+    **dict.fromkeys(("hundredth", "hundredths"), 100 / 100),
+}
+_MAGNITUDES = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+_SUFFIX_MAG = {"k": 1e3, "m": 1e6, "b": 1e9, "bn": 1e9}
+_PERCENT_WORDS = frozenset({"percent", "pct", "percentage"})
+_TIMES_WORDS = frozenset({"x", "times", "fold"})
+
+# Word pairs a typo must never turn into one another.
+_PROTECTED = frozenset(
+    """increase decrease higher lower high low overflow underflow before after above below
+    more less larger smaller early late first last old new input output forward backward global
+    local pre post min max minimum maximum mantissa exponent train val positive negative linear
+    quadratic""".split()
+)
+
+# ---------------------------------------------------------------- stemming and the lexicon
+
+_BRITISH = (
+    (re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations|er|ers)$"), r"iz\1"),
+    (re.compile(r"(?<=[a-z]{3})ys(e|es|ed|ing)$"), r"yz\1"),
+    (re.compile(r"(?<=[a-z]{3})our(s|ed|ing|al|)$"), r"or\1"),
+    (re.compile(r"(?<=[a-z]{3}[aeiou])ll(ed|ing|er|ers)$"), r"l\1"),
+)
+_EXCEPTIONS = {
+    "bias": "bias",
+    "biases": "bias",
+    "embed": "embed",
+    "used": "use",
+    "uses": "use",
+    "using": "use",
+    "early": "early",
+    "only": "only",
+    "data": "data",
+    "loss": "loss",
+    "status": "status",
+    "analysis": "analysis",
+    "axis": "axis",
+    "axes": "axis",
+    "news": "new",
+    "less": "less",
+    "unless": "unless",
+    "series": "series",
+    "process": "process",
+    "family": "family",
+    "learnt": "learn",
+    "unlearnt": "unlearn",
+}
+_INFLECTIONS = (
+    ("sses", "ss"),
+    ("ies", "y"),
+    ("ied", "y"),
+    ("ingly", ""),
+    ("edly", ""),
+    ("ings", ""),
+    ("ing", ""),
+    ("eed", "eed"),
+    ("ed", ""),
+    ("ches", "ch"),
+    ("shes", "sh"),
+    ("xes", "x"),
+    ("zes", "z"),
+    ("es", "e"),
+    ("ss", "ss"),
+    ("us", "us"),
+    ("is", "is"),
+    ("s", ""),
+    ("ily", "y"),
+    ("ly", ""),
+)
+_NOT_ADVERB_ENDINGS = ("p", "a", "mb")
+_DERIVATIONS = (
+    ("izations", ""),
+    ("ization", ""),
+    ("izers", ""),
+    ("izer", ""),
+    ("ize", ""),
+    ("iz", ""),
+    ("ations", ""),
+    ("ation", ""),
+    ("ate", ""),
+    ("ities", ""),
+    ("ity", ""),
+    ("ness", ""),
+    ("ences", ""),
+    ("ence", ""),
+)
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    """A light, conservative suffix stripper; the same on answers and phrases."""
+    if word in _EXCEPTIONS:
+        return _EXCEPTIONS[word]
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    for pattern, repl in _BRITISH:
+        word = pattern.sub(repl, word)
+    for suffix, repl in _INFLECTIONS:
+        if word.endswith(suffix):
+            base = word[: len(word) - len(suffix)]
+            minimum = 4 if suffix == "ly" else 3
+            if suffix == "ly" and base.endswith(_NOT_ADVERB_ENDINGS):
+                break  # `multiply`, `supply`, `anomaly`, `assembly`: not adverbs
+            if len(base) >= minimum and (suffix not in ("ing", "ed") or _has_vowel(base)):
+                word = base + repl
+                if suffix in ("ing", "ed", "ings", "ingly", "edly"):
+                    word = _after_strip(word)
+            break
+    for suffix, repl in _DERIVATIONS:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: len(word) - len(suffix)] + repl
+            break
+    if word.endswith("e") and len(word) > 3 and not word.endswith("ee"):
+        word = word[:-1]
+    return word
+
+
+def _has_vowel(text: str) -> bool:
+    return any(c in "aeiouy" for c in text)
+
+
+def _after_strip(word: str) -> str:
+    """`clipp` -> `clip` (undouble), `updat` -> `update` (restore the e)."""
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz" and word[-1] not in "aeiou":
+        return word[:-1]
+    if word.endswith(("at", "bl", "iz")):
+        return word + "e"
+    return word
+
+
+_WORD_SPLIT = re.compile(r"[a-z0-9]+")
+
+
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(_stem(w) for w in _WORD_SPLIT.findall(text.lower()))
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    multi: dict[tuple[str, ...], tuple[str, ...]]
+    longest: int
+    raw: dict[str, tuple[str, ...]]  # unstemmed single-word variants, for typo matching
+    canon: frozenset[str]
+
+
+def _key(text: str) -> tuple[str, ...]:
+    """A lexicon key: the stems of a variant's words, filler words left out."""
+    words = _WORD_SPLIT.findall(text.lower())
+    return tuple(_stem(w) for w in words if w not in _STOPWORDS) or tuple(map(_stem, words))
+
+
+def _build_lexicon() -> _Lexicon:
+    multi: dict[tuple[str, ...], tuple[str, ...]] = {}
+    raw: dict[str, tuple[str, ...]] = {}
+    canon: set[str] = set()
+    for canonical, variants in _lexicon_entries(_LEXICON_TEXT):
+        out = _stems(canonical)
+        canon.update(out)
+        for variant in (canonical, *variants):
+            key = _key(variant)
+            if key and key != out or len(key) > 1:
+                multi.setdefault(key, out)
+            if " " not in variant and len(variant) >= 6 and variant.isalpha():
+                raw.setdefault(variant, out)
+    longest = max(len(k) for k in multi)
+    return _Lexicon(multi, longest, raw, frozenset(canon))
+
+
+_LEX = _build_lexicon()
+_STOP_STEMS = frozenset(_stem(w) for w in _STOPWORDS) | _STOPWORDS
+_PROTECTED_STEMS = frozenset(_stem(w) for w in _PROTECTED)
+_KNOWN = (
+    _STOP_STEMS
+    | _PROTECTED_STEMS
+    | _LEX.canon
+    | frozenset(s for k in _LEX.multi for s in k)
+    | frozenset(_stem(w) for w in _CLAUSE_WORDS | _HARD_NEGATORS | _AUX)
+    # real words one letter from a lexicon variant: never typos ("failing" is not "falling")
+    | frozenset(_stem(w) for w in "fail failing failed fails failure".split())
+)
+
+
+@lru_cache(maxsize=65536)
+def _typo_of_lexicon(word: str) -> tuple[str, ...] | None:
+    """A long unknown word one typo from a lexicon variant (`gradeint`, `checkpiont`)."""
+    if len(word) < 6 or not word.isalpha() or _stem(word) in _KNOWN:
+        return None
+    limit = 2 if len(word) >= 9 else 1
+    for variant, canonical in _LEX.raw.items():
+        if variant[0] == word[0] and abs(len(variant) - len(word)) <= limit:
+            if OSA.distance(word, variant, score_cutoff=limit) <= limit:
+                return canonical
+    return None

@@ -1,0 +1,649 @@
+"""Matching compiled phrases against an analysed answer: key points (in any order, negation
+read), misconceptions (in order, in one clause), swapped facts (`_SWAP_TEXT`) and wrong numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from dataclasses import field as _field
+from functools import lru_cache
+
+from rapidfuzz.distance import OSA
+
+from grill.grader.context import TRIGGERS, Category, disabled
+from grill.grader.lexicon import (
+    _KNOWN,
+    _PROTECTED_STEMS,
+    _WORD_SPLIT,
+    _stem,
+)
+from grill.grader.phrases import (
+    _ACCURACY_STEMS,
+    _DIRECTION_STEMS,
+    _LOSS_STEMS,
+    _compile,
+    _PhraseError,
+    _Segment,
+    _Slot,
+    _Variant,
+)
+from grill.grader.text import (
+    _HELP_STEMS,
+    _analyse_sentence,
+    _Answer,
+    _fold,
+    _Num,
+    _Tok,
+)
+
+__all__ = ["negation_rule", "swap_ids", "swap_rule"]
+
+# ---------------------------------------------------------------- matching
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    vocab: frozenset[str]
+    typos: dict[str, str | None]
+    raw: tuple[tuple[str, str], ...] = ()  # (a rubric word as written, its stem in vocab)
+    raw_typos: dict[str, str | None] = _field(default_factory=dict)
+
+
+@lru_cache(maxsize=1024)
+def _prepare(phrases: tuple[str, ...]) -> _Prepared:
+    vocab: set[str] = set()
+    for phrase in phrases:
+        try:
+            vocab |= _compile(phrase).words
+        except _PhraseError:
+            continue
+    raw: dict[str, str] = {}
+    for phrase in phrases:
+        for word in _WORD_SPLIT.findall(phrase.lower()):
+            stem = _stem(word)
+            if len(word) >= 6 and word.isalpha() and stem in vocab and stem not in _PROTECTED_STEMS:
+                raw.setdefault(word, stem)
+    return _Prepared(frozenset(vocab), {}, tuple(sorted(raw.items())), {})
+
+
+_BACK = 3  # a negator this many words before a matched word negates it
+_BACK_STRICT = 5  # the same for misconceptions and red flags ("would not put it down to X")
+_AHEAD = 3  # a verbal negator this many words after the last matched word negates the match
+_GAP = 6  # misconceptions: at most this many words from one side of `..` to the next
+
+
+@dataclass(frozen=True)
+class _Hit:
+    sentence: int
+    positions: tuple[int, ...]
+    negated: bool
+    contradiction: bool  # negated inside one main clause: states the opposite of the phrase
+
+
+def _accuracy_positions(sentence: Sequence[_Tok]) -> frozenset[int]:
+    """Positions of a sentence whose clause is about an accuracy-like metric, not a loss."""
+    words = [
+        "top1" if t.word == "top" and q + 1 < len(sentence) and sentence[q + 1].num else t.word
+        for q, t in enumerate(sentence)
+    ]  # "top-1", "top 5"
+    if not _ACCURACY_STEMS.intersection(words):
+        return frozenset()
+    if not _LOSS_STEMS.intersection(words):
+        return frozenset(range(len(sentence)))
+    about: set[int] = set()
+    for c in {t.clause for t in sentence}:
+        where = [p for p, t in enumerate(sentence) if t.clause == c]
+        clause = {words[p] for p in where}
+        if clause & _ACCURACY_STEMS and not clause & _LOSS_STEMS:
+            about.update(where)
+    return frozenset(about)
+
+
+class _View:
+    """One answer seen through one rubric: tokens, typo-resolved words and where they occur."""
+
+    def __init__(self, answer: _Answer, prepared: _Prepared):
+        self.answer = answer
+        self.index: list[dict[str, list[int]]] = []
+        self.numbers: list[list[int]] = []
+        self.accuracy = [_accuracy_positions(sentence) for sentence in answer.sentences]
+        vocab, typos = prepared.vocab, prepared.typos
+        folded = _fold(answer.text) if any(answer.sentences) else ""
+        for sentence in answer.sentences:
+            idx: dict[str, list[int]] = {}
+            nums: list[int] = []
+            for p, tok in enumerate(sentence):
+                idx.setdefault(tok.word, []).append(p)
+                if tok.word not in vocab:
+                    alias = _typo_in(tok.word, vocab, typos)
+                    if alias is None and tok.num is None:
+                        alias = _typo_raw(folded[tok.start : tok.end], prepared)
+                    if alias is not None:
+                        idx.setdefault(alias, []).append(p)
+                if tok.num is not None:
+                    nums.append(p)
+            self.index.append(idx)
+            self.numbers.append(nums)
+
+    def candidates(self, s: int, slot: _Slot) -> list[int]:
+        index = self.index[s]
+        found: list[int] = []
+        for word in slot.words:
+            found.extend(index.get(word, ()))
+        if slot.nums:
+            sentence = self.answer.sentences[s]
+            found.extend(p for p in self.numbers[s] if slot.accepts(sentence[p]))
+        return sorted(set(found)) if len(slot.words) > 1 or slot.nums else found
+
+
+def _typo_in(word: str, vocab: frozenset[str], memo: dict[str, str | None]) -> str | None:
+    if word in memo:
+        return memo[word]
+    found = None
+    if len(word) >= 6 and word.isalpha() and word not in _KNOWN:
+        limit = 2 if len(word) >= 9 else 1
+        for v in sorted(vocab):
+            if (
+                len(v) >= 6
+                and v[0] == word[0]
+                and v not in _PROTECTED_STEMS
+                and abs(len(v) - len(word)) <= limit
+                and OSA.distance(word, v, score_cutoff=limit) <= limit
+            ):
+                found = v
+                break
+    memo[word] = found
+    return found
+
+
+def _typo_raw(surface: str, prepared: _Prepared) -> str | None:
+    """The typed word before stemming one typo from a rubric word before stemming.
+
+    Stems hide typos (`saturaton` stays whole while `saturation` stems to `satur`), so a word that
+    is unknown as a stem is also compared as typed with the rubric's words as written.
+    """
+    memo = prepared.raw_typos
+    if surface in memo:
+        return memo[surface]
+    found = None
+    if len(surface) >= 6 and surface.isalpha() and _stem(surface) not in _KNOWN:
+        limit = 2 if len(surface) >= 9 else 1
+        for v, stem in prepared.raw:
+            if (
+                v[0] == surface[0]
+                and abs(len(v) - len(surface)) <= limit
+                and OSA.distance(surface, v, score_cutoff=limit) <= limit
+            ):
+                found = stem
+                break
+    memo[surface] = found
+    return found
+
+
+def _window(n: int) -> int:
+    return n + max(4, n)
+
+
+def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> bool:
+    """Is this placement negated? `strict` (misconceptions) also heeds soft and `check` negators."""
+    picked = set(chosen)
+    if strict and any(sentence[p].rejected for p in picked):
+        return True  # named in a rejected list: "I would not: restart from scratch, ..."
+    back = _BACK_STRICT if strict else _BACK
+    last_clause = sentence[max(picked)].clause
+    for p in picked:
+        for q in range(max(0, p - back), p):
+            tok = sentence[q]
+            if q in picked or tok.clause != sentence[p].clause:
+                continue
+            if strict and tok.cond and tok.clause != last_clause:
+                continue  # "if you never hit the plateau you're data-limited": the condition
+            if (tok.neg == 1 and (strict or not tok.hypo)) or (strict and tok.neg == 2):
+                return True
+    last = max(picked)
+    if strict and any(
+        sentence[q].neg == 2 and sentence[q].pred for q in range(min(picked) + 1, last)
+    ):
+        return True  # a dismissal inside the placement: "smoothing it that way is backwards, ..."
+    end = last
+    while end + 1 < len(sentence) and sentence[end + 1].clause == sentence[last].clause:
+        end += 1
+    if strict and end > last and sentence[end].neg == 2 and sentence[end].pred:
+        return True  # a dismissal ending the clause: "wiping the run to begin afresh is a myth"
+    for q in range(last + 1, min(len(sentence), last + 1 + _AHEAD)):
+        tok = sentence[q]
+        if tok.clause != sentence[last].clause:
+            break
+        if tok.neg == 1 and tok.pred and (strict or not tok.hypo):
+            return True
+        if strict and tok.neg == 1 and tok.verbal and _helps(sentence, q):
+            return True  # "raising the batch size won't smooth it"
+        if strict and tok.neg == 2 and tok.pred:
+            return True
+    return False
+
+
+def _helps(sentence: Sequence[_Tok], q: int) -> bool:
+    """Is the verbal negator at q followed, in its clause, by a verb of helping ("won't fix")?"""
+    nxt = sentence[q + 1] if q + 1 < len(sentence) else None
+    return nxt is not None and nxt.clause == sentence[q].clause and nxt.word in _HELP_STEMS
+
+
+def _refused(sentence: Sequence[_Tok], after: int) -> bool:
+    """A later clause of the sentence that is only a verbal negation ("..., so I wouldn't") or
+    only a dismissal ("... to smooth it - that's a myth")."""
+    clauses: dict[int, list[_Tok]] = {}
+    for tok in sentence[after + 1 :]:
+        clauses.setdefault(tok.clause, []).append(tok)
+    last = sentence[after].clause
+    return any(
+        c != last and all((t.neg == 1 and t.verbal) or (t.neg == 2 and t.pred) for t in toks)
+        for c, toks in clauses.items()
+    )
+
+
+def _bag_matches(
+    view: _View, s: int, bag: _Segment, after: int, variant: _Variant, strict: bool
+) -> Iterator[tuple[tuple[int, ...], bool]]:
+    """Every placement of a bag in sentence s after position `after`: (positions, negated).
+
+    Key points: any order within the window. Misconceptions (`strict`): in the phrase's order
+    and inside one clause.
+    """
+    sentence = view.answer.sentences[s]
+    cands = [[p for p in view.candidates(s, slot) if p > after] for slot in bag]
+    if any(not c for c in cands):
+        return
+    width = (len(bag) if variant.tight else _window(len(bag))) + variant.slack
+    anchors = cands[0] if strict else sorted({p for c in cands for p in c})
+    seen: set[tuple[int, ...]] = set()
+    accuracy = view.accuracy[s] if not variant.accuracy else frozenset()
+    for anchor in anchors:
+        chosen = (
+            _in_order(sentence, cands, anchor, width)
+            if strict
+            else _any_order(sentence, cands, anchor, width, variant.negated)
+        )
+        if chosen is None:
+            continue
+        if accuracy and any(
+            p in accuracy and slot.words & _DIRECTION_STEMS
+            for slot, p in zip(bag, chosen, strict=True)
+        ):
+            continue  # "val accuracy drops" is not "val (loss) drops"
+        key = tuple(sorted(chosen))
+        if key in seen or (strict and after >= 0 and _passive(sentence, after, key[0])):
+            continue
+        seen.add(key)
+        if variant.negated:
+            if len({sentence[p].side for p in key}) == 1:
+                yield key, False
+        else:
+            yield key, _negated(sentence, key, strict)
+
+
+def _any_order(
+    sentence: Sequence[_Tok], cands: list[list[int]], anchor: int, width: int, negated: bool
+) -> list[int] | None:
+    used: set[int] = set()
+    chosen: list[int] = []
+    for c in cands:
+        inside = [p for p in c if anchor <= p < anchor + width and p not in used]
+        if not inside:
+            return None
+        if not negated:
+            inside.sort(key=lambda p: _negated(sentence, (p,), False))
+        used.add(inside[0])
+        chosen.append(inside[0])
+    return chosen
+
+
+def _passive(sentence: Sequence[_Tok], a: int, b: int) -> bool:
+    """A passive `by` between two words of a misconception: "old skills wiped out by the new task"
+    turns "old .. wipe out .. new" around, so the in-order reading does not hold; nor does a word
+    after a passive verb of losing ("old skills are forgotten after ... new")."""
+    return sentence[a].pverb or any(sentence[q].passive for q in range(a + 1, b))
+
+
+def _in_order(
+    sentence: Sequence[_Tok], cands: list[list[int]], anchor: int, width: int
+) -> list[int] | None:
+    clause = sentence[anchor].clause
+    chosen = [anchor]
+    for c in cands[1:]:
+        nxt = next((p for p in c if p > chosen[-1]), None)
+        if nxt is None or nxt >= anchor + width or sentence[nxt].clause != clause:
+            return None
+        if _passive(sentence, chosen[-1], nxt):
+            return None
+        chosen.append(nxt)
+    return chosen
+
+
+def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
+    """The first hit of a variant in the answer not negated, else the first negated one."""
+    fallback: _Hit | None = None
+    if variant.bare_negation:
+        return _bare_negation(view)
+    for s in range(len(view.answer.sentences)):
+        hit = _match_segments(view, s, variant, 0, -1, strict, ())
+        if hit is None:
+            continue
+        positions, negated = hit
+        sentence = view.answer.sentences[s]
+        if negated and strict and any(sentence[p].cond for p in positions):
+            negated = _negated(sentence, positions, strict)  # the condition's own negation
+        one_clause = len({sentence[p].clause for p in positions}) == 1
+        main = not any(sentence[p].sub for p in positions)
+        negated = negated or (strict and _refused(sentence, max(positions)))
+        taken_back = any(sentence[p].retracted for p in positions)
+        result = _Hit(s, positions, negated or taken_back, one_clause and main and not taken_back)
+        if not negated:
+            return result
+        fallback = fallback or result
+    return fallback
+
+
+# "not much", "not a lot": a hedge on an amount, not a bare negation.
+_HEDGED_AMOUNT = re.compile(r"\s*(?:much|many|a bit|a little)\b")
+
+
+def _bare_negation(view: _View) -> _Hit | None:
+    """A sentence that is only a negation, with at most one more word: "nothing", "none extra".
+
+    A negated amount ("not much", "not a lot") is a hedge, not a negation: it does not count.
+    """
+    folded = ""
+    for s, sentence in enumerate(view.answer.sentences):
+        if len(sentence) <= 2 and sentence[0].neg == 1:
+            folded = folded or _fold(view.answer.text)
+            if _HEDGED_AMOUNT.match(folded, sentence[0].end):
+                continue
+            return _Hit(s, (0,), False, False)
+    return None
+
+
+def _match_segments(
+    view: _View,
+    s: int,
+    variant: _Variant,
+    k: int,
+    after: int,
+    strict: bool,
+    acc: tuple[int, ...],
+) -> tuple[tuple[int, ...], bool] | None:
+    """The first non-negated placement of the bags from k on after `after` (else a negated one)."""
+    if k == len(variant.segments):
+        return acc, False
+    fallback = None
+    for positions, negated in _bag_matches(view, s, variant.segments[k], after, variant, strict):
+        if strict and k > 0 and min(positions) - after > _GAP:
+            break
+        if strict and k > 0 and _antonym_between(view.answer.sentences[s], acc, after, positions):
+            continue  # "important ones stay anchored while unimportant ones move freely"
+        rest = _match_segments(view, s, variant, k + 1, max(positions), strict, acc + positions)
+        if rest is None:
+            continue
+        total, rest_negated = rest
+        if not (negated or rest_negated):
+            return total, False
+        fallback = fallback or (total, True)
+    return fallback
+
+
+_PLACE_OPPOSITES: dict[str, frozenset[str]] = {}
+for _x, _ys in (
+    ("above", "below"),
+    ("before", "after"),
+    ("first", "last"),
+    ("hold", "break breaks broke fail fails"),  # "holds over a range and breaks down past ..."
+    ("holds", "break breaks broke fail fails"),
+):
+    for _y in _ys.split():
+        for _a, _b in ((_stem(_x), _stem(_y)), (_stem(_y), _stem(_x))):
+            _PLACE_OPPOSITES[_a] = _PLACE_OPPOSITES.get(_a, frozenset()) | {_b}
+
+
+def _antonym_between(
+    sentence: Sequence[_Tok], acc: tuple[int, ...], after: int, positions: tuple[int, ...]
+) -> bool:
+    """Between two sides of `..`, the `un-`, place or verb opposite of a word matched before:
+    the second side is said of the other thing ("important ... while unimportant ones move
+    freely", "below it X, above it Y")."""
+    said = {sentence[p].word for p in acc}
+    other = {o for w in said for o in _PLACE_OPPOSITES.get(w, ())}
+    return any(
+        (t.word.startswith("un") and t.word[2:] in said) or t.word in other
+        for t in sentence[after + 1 : min(positions)]
+    )
+
+
+def _match_point_phrases(view: _View, phrases: Sequence[str], strict: bool) -> _Hit | None:
+    """The earliest non-negated hit of any phrase, else a negated one (a contradiction first)."""
+    return _point_hits(view, phrases, strict)[0]
+
+
+def _point_hits(
+    view: _View, phrases: Sequence[str], strict: bool
+) -> tuple[_Hit | None, _Hit | None]:
+    """(`_match_point_phrases`, the widest contradiction of any phrase, even if another matches)."""
+    best: _Hit | None = None
+    negated: _Hit | None = None
+    widest: _Hit | None = None
+    stated = 0  # the most words any phrase matches not negated
+    for phrase in phrases:
+        for variant in _compile(phrase).variants:
+            hit = _match_variant(view, variant, strict)
+            if hit is None:
+                continue
+            if not hit.negated:
+                stated = max(stated, len(hit.positions))
+            if hit.negated:
+                if negated is None or (hit.contradiction and not negated.contradiction):
+                    negated = hit
+                if hit.contradiction and (
+                    widest is None or len(hit.positions) > len(widest.positions)
+                ):
+                    widest = hit
+            elif best is None or (hit.sentence, hit.positions[0]) < (
+                best.sentence,
+                best.positions[0],
+            ):
+                best = hit
+    if widest is not None and len(widest.positions) <= stated:
+        widest = None  # as strong a phrase is stated: the denial does not outweigh it
+    return best or negated, widest
+
+
+def _hit_text(view: _View, hit: _Hit) -> str:
+    sentence = view.answer.sentences[hit.sentence]
+    start = min(sentence[p].start for p in hit.positions)
+    end = max(sentence[p].end for p in hit.positions)
+    return _original_span(view.answer.text, start, end)
+
+
+def _original_span(text: str, start: int, end: int) -> str:
+    """Offsets are into the folded text; folding keeps length except for a few expansions."""
+    folded = _fold(text)
+    if len(folded) == len(text):
+        return text[start:end].strip()
+    return folded[start:end].strip()
+
+
+# ---------------------------------------------------------------- swapped facts
+
+# The standard's swap pairs, as the normaliser writes them: a key point that does not match but
+# matches with one side of a pair exchanged for the other is a swapped fact or a reversed direction.
+# Only phrases of two words or more are swapped: a one-word phrase (`underflow`) swapped is a bare
+# mention of the other side ("backs off when it sees an overflow"), which states nothing false.
+_SWAP_TEXT = """fp16 | bf16
+mantissa | exponent
+old | new
+overflow | underflow
+increase | decrease
+more | decrease
+high | low
+up | down
+before | after
+above | below
+global | per layer"""
+
+
+def swap_ids() -> list[str]:
+    """The swap pairs as rule ids (`swap:fp16|bf16`), for ablation and the docs."""
+    return [
+        "swap:" + "|".join(side.strip() for side in line.split("|"))
+        for line in _SWAP_TEXT.splitlines()
+    ]
+
+
+def _swap_table() -> dict[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    table: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    off = disabled()
+    for rule, line in zip(swap_ids(), _SWAP_TEXT.splitlines(), strict=True):
+        if rule in off:
+            continue
+        a, b = (tuple(t.word for t in _analyse_sentence(side, 0)) for side in line.split("|"))
+        table.setdefault(a, []).append(b)
+        table.setdefault(b, []).append(a)
+    return {k: tuple(v) for k, v in table.items()}
+
+
+_SWAPS = _swap_table()
+_SWAP_WORDS = frozenset(k[0] for k in _SWAPS if len(k) == 1)
+
+
+@lru_cache(maxsize=4096)
+def _swapped_variants(phrase: str) -> tuple[_Variant, ...]:
+    """Each variant of a phrase with one slot (or one `per layer` pair of slots) swapped."""
+    out: list[_Variant] = []
+    for variant in _compile(phrase).variants:
+        if variant.bare_negation or sum(map(len, variant.segments)) < 2:
+            continue  # a bare mention of the other side ("backs off on overflow") swaps nothing
+        for k, bag in enumerate(variant.segments):
+            for i, slot in enumerate(bag):
+                for span, replacement in _slot_swaps(bag, i, slot):
+                    new_bag = (*bag[:i], *replacement, *bag[i + span :])
+                    segments = (*variant.segments[:k], new_bag, *variant.segments[k + 1 :])
+                    swapped = replace(variant, segments=segments)
+                    if swapped not in out:
+                        out.append(swapped)
+    return tuple(out)
+
+
+def _slot_swaps(
+    bag: Sequence[_Slot], i: int, slot: _Slot
+) -> Iterator[tuple[int, tuple[_Slot, ...]]]:
+    """(slots replaced, replacement) for each swap of the slot at i."""
+    if slot.nums or slot.negator:
+        return
+    sides = slot.words & _SWAP_WORDS
+    partners = {p for w in sides for p in _SWAPS[(w,)]}
+    if sides and not any(p in slot.words for part in partners for p in part):
+        singles = frozenset(p[0] for p in partners if len(p) == 1)
+        if singles:
+            yield 1, (_Slot(singles),)
+        for p in partners:
+            if len(p) > 1:
+                yield 1, tuple(_Slot(frozenset({w})) for w in p)
+    if i + 1 < len(bag) and not bag[i + 1].nums:
+        for a in slot.words:
+            for b in bag[i + 1].words:
+                for p in _SWAPS.get((a, b), ()):
+                    yield 2, tuple(_Slot(frozenset({w})) for w in p)
+
+
+def _swap_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]]) -> _Hit | None:
+    """A hit of a phrase with one side of a swap pair exchanged, not negated, in one clause,
+    in the phrase's order (a claim, read like a misconception).
+
+    Words that all belong to another key point's match (`used`) state that point, not a swap.
+    """
+    for phrase in phrases:
+        for variant in _swapped_variants(phrase):
+            hit = _match_variant(view, variant, strict=True)
+            if hit is not None and not hit.negated:
+                if all((hit.sentence, q) in used for q in hit.positions):
+                    continue
+                sentence = view.answer.sentences[hit.sentence]
+                if len({sentence[p].clause for p in hit.positions}) <= _SWAP_CLAUSES:
+                    return hit
+    return None
+
+
+def negation_rule(view: _View, hit: _Hit) -> str:
+    """The id of the context trigger that negated a hit: the first negator word in the hit's
+    clause, looked up in the trigger table (`negation` when none of its words is there)."""
+    sentence = view.answer.sentences[hit.sentence]
+    clauses = {sentence[p].clause for p in hit.positions}
+    for tok in sentence:
+        if tok.neg and tok.clause in clauses:
+            surface = view.answer.text[tok.start : tok.end].lower()
+            for trig in TRIGGERS:
+                if trig.category in _NEGATING and _surface_in(surface, trig.words):
+                    return trig.id
+    return "negation"
+
+
+_NEGATING = (Category.NEGATION, Category.SOFT_NEGATION, Category.DISMISSAL)
+
+
+def _surface_in(surface: str, words: frozenset[str]) -> bool:
+    surface = "not" if surface.endswith("n't") else surface  # "don't" is folded to "do n't"
+    return surface in words or _stem(surface) in {_stem(w) for w in words}
+
+
+def swap_rule(view: _View, hit: _Hit) -> str:
+    """The swap pair a hit states the other side of (`swap:fp16|bf16`)."""
+    sentence = view.answer.sentences[hit.sentence]
+    said = {sentence[p].word for p in hit.positions}
+    for rule, line in zip(swap_ids(), _SWAP_TEXT.splitlines(), strict=True):
+        sides = [tuple(t.word for t in _analyse_sentence(s, 0)) for s in line.split("|")]
+        if any(side and set(side) <= said for side in sides):
+            return rule
+    return "swap"
+
+
+_SWAP_CLAUSES = 1
+
+_ANY_NUMBER = tuple(_Num(-1e18, 1e18, kind) for kind in ("", "%", "x"))
+
+
+@lru_cache(maxsize=4096)
+def _number_variants(phrase: str) -> tuple[_Variant, ...]:
+    """Each variant of a phrase with a number slot, that slot accepting any number of any kind."""
+    out: list[_Variant] = []
+    for variant in _compile(phrase).variants:
+        if variant.bare_negation:
+            continue
+        if not any(sl.nums and not sl.words for seg in variant.segments for sl in seg):
+            continue
+        if sum(map(len, variant.segments)) < 2:
+            continue  # a bare number is no statement about anything
+        segments = tuple(
+            tuple(_Slot(sl.words, _ANY_NUMBER) if sl.nums and not sl.words else sl for sl in seg)
+            for seg in variant.segments
+        )
+        out.append(replace(variant, segments=segments))
+    return tuple(out)
+
+
+def _number_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]]) -> _Hit | None:
+    """A key point's phrase matching only with its number out of range or of another kind.
+
+    "about 500 steps" against `{2000-8000} steps`: the answer states the point with a wrong
+    number, which the standard counts as wrong, not as a missing point.
+    """
+    for phrase in phrases:
+        for variant in _number_variants(phrase):
+            hit = _match_variant(view, variant, strict=False)
+            if hit is None or hit.negated:
+                continue
+            if all((hit.sentence, q) in used for q in hit.positions):
+                continue
+            sentence = view.answer.sentences[hit.sentence]
+            if len({sentence[p].clause for p in hit.positions}) == 1:
+                return hit
+    return None

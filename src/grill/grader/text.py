@@ -1,0 +1,818 @@
+"""Text normalisation: Unicode folding, sentences, tokens and numbers ("2k", "two thousand",
+"10x", ranges), then the context of each word read by the one scope algorithm over the trigger
+table: negated, dismissed, conditional, hypothetical, retracted. `normalise` shows the result.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+
+from grill.grader.context import LIST_LEAD
+from grill.grader.context import words as context_words
+from grill.grader.lexicon import (
+    _AUX,
+    _CLAUSE_WORDS,
+    _FRACTIONS,
+    _HARD_NEGATORS,
+    _LEX,
+    _MAGNITUDES,
+    _NEGATED_PREDICATES,
+    _NUMBER_WORDS,
+    _PERCENT_WORDS,
+    _SOFT_NEGATORS,
+    _STOPWORDS,
+    _STRONG_WORDS,
+    _SUFFIX_MAG,
+    _TIMES_WORDS,
+    _VERBAL_NEGATORS,
+    _WORD_NUMS,
+    _stem,
+    _typo_of_lexicon,
+)
+
+__all__ = ["normalise"]
+
+# ---------------------------------------------------------------- tokens
+
+
+@dataclass(frozen=True)
+class _Num:
+    lo: float
+    hi: float
+    kind: str  # "" plain, "%" percent, "x" multiplier
+
+
+@dataclass(frozen=True)
+class _Tok:
+    word: str  # canonical stem; "#" for a number
+    num: _Num | None
+    start: int
+    end: int
+    neg: int = 0  # 0 none, 1 negator, 2 soft negator (misconceptions only)
+    verbal: bool = False  # a negated verb ("isn't", "is not", "never"): negates what precedes it
+    clause: int = 0  # clause index within the sentence (negation scope)
+    side: int = 0  # strong-clause index (a negated phrase may not straddle `but`)
+    sub: bool = False  # in a subordinate clause (`so ...`, `which ...`): never a contradiction
+    hypo: bool = False  # a negator under `check`/`make sure`: it does not negate key points
+    pred: bool = False  # a verbal negator before a predicate (`not needed`) or ending its clause
+    passive: bool = False  # `by` after a past participle ("wiped out by"): the agent follows
+    retracted: bool = False  # in a clause the answer takes back ("cosine? no - inverse sqrt")
+    pverb: bool = False  # a passive verb of losing ("is forgotten"): what follows is no object
+    cond: bool = False  # in a condition clause (`if ...`): its negation is part of the condition
+    rejected: bool = False  # in a list a negated lead-in introduces ("I would not: A, B or C")
+
+
+@dataclass
+class _Raw:
+    """A token while a sentence is being read: surface word or number, with its offsets."""
+
+    text: str
+    start: int
+    end: int
+    num: _Num | None = None
+    sep: str = ""  # punctuation: "," (clause break), "-" (range dash) or "" for a word
+    stop: bool = False  # a filler word: dropped after negation and clauses are read
+
+
+_UNICODE = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "`": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": " - ",
+        "\u2015": " - ",
+        "\u2212": "-",
+        "\u2192": " > ",
+        "\u27f6": " > ",
+        "\u21d2": " > ",
+        "\u2794": " > ",
+        "\u279c": " > ",
+        "\u00d7": " x",
+        "\u221d": " proportional to ",
+        "\u2191": " increase ",
+        "\u2b06": " increase ",
+        "\u21d1": " increase ",
+        "\u2197": " increase ",
+        "\u2193": " decrease ",
+        "\u2b07": " decrease ",
+        "\u21d3": " decrease ",
+        "\u2198": " decrease ",
+        "\u2248": "~",
+        "\u2264": "<",
+        "\u2260": " not ",
+        "\u2265": ">",
+    }
+)
+_Repl = str | Callable[[re.Match[str]], str]
+_PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
+    # list markers are not numbers: `1.`, `2)`, `(3)`, `a)`, `•` opening a line; `(2)`, `3)` inline
+    (re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.)]|\(?[a-h]\)|[•·▪‣◦*+])[ \t]+"), "\n"),
+    (re.compile(r"\(\d{1,2}\)(?=\s)|(?<=[,;:]\s)\d{1,2}\)(?=\s)"), " , "),
+    (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
+    (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
+    (re.compile(r"\bper cent\b"), "percent"),
+    (re.compile(r"\bno matter\b"), "regardless"),  # not a negation: "no matter how large"
+    (re.compile(r"\bnot (?:a lot|lots|a ton|a great deal|a whole lot|that much)\b"), "not much"),
+    # what others wrongly say: "some people read it as underfitting, but ..."
+    (
+        re.compile(
+            r"\b((?:some|many|most|a lot of) (?:people|folks|candidates|engineers|teams)"
+            r"|people|folks|candidates) (?:often |sometimes |usually )?(think|say|read|call|"
+            r"assume|believe|claim|blame|mistake|confuse|reach for|jump to|suggest)\b"
+        ),
+        r"\1 wrongly \2",
+    ),
+    (
+        re.compile(r"\b(?:off the table|out of the question|a non.?starter)\b"),
+        " counterproductive ",
+    ),
+    # "double-check the lr" checks it: not a multiplier ("double the lr")
+    (re.compile(r"\b(?:double|triple)[- ]?(?=check)"), ""),
+    (re.compile(r"!=|=/="), " not "),
+    (re.compile(r"\bw/o\b"), "without"),
+    (re.compile(r"\bw/"), "with "),
+    (re.compile(r"\bb/c\b"), "because"),
+    (re.compile(r"(\d+(?:\.\d+)?)\s*\^\s*(-?\d+)"), lambda m: f"{m.group(1)}e{m.group(2)}"),
+    (re.compile(r"-+>|=+>|<-+"), " > "),
+    # "fp16 -> bf16": from one to the other (the arrow still ends a clause)
+    (re.compile(r"(?<=[a-z0-9]) *> *(?=[a-z])"), " > to "),
+    # `x2` / `×2` = `2x`; `1/batch` = inversely with the batch (a negation of "proportional")
+    (re.compile(r"(?<![a-z0-9.])x\s?(\d+(?:\.\d+)?)(?![\d.]*[a-z0-9])"), r" \1x "),
+    (re.compile(r"(?<![\d.])1\s*/\s*(?=[a-z(])"), " inversely "),
+    (re.compile(r"\.{2,}"), ". "),
+    # a ratio with its names: "old:new 1:9", "1:9 old to new" = "10% old / 90% new"
+    (
+        re.compile(
+            r"\b(?P<a>[a-z]+)\s*[:/]\s*(?P<b>[a-z]+)\s*(?:=|is|of|at|ratio|~|about|around)?\s*"
+            r"(?P<x>\d+(?:\.\d+)?)\s*:\s*(?P<y>\d+(?:\.\d+)?)\b"
+            r"|\b(?P<x2>\d+(?:\.\d+)?)\s*:\s*(?P<y2>\d+(?:\.\d+)?)\s+"
+            r"(?P<a2>[a-z]+)\s*(?:[:/]|to)\s*(?P<b2>[a-z]+)\b"
+        ),
+        lambda m: _ratio_shares(m),
+    ),
+    # judgements, not the backward pass: "that would be backwards", "that makes it worse"
+    (
+        re.compile(r"\b(make|makes|making|made) (it|things|this|that|matters) worse\b"),
+        r"\1 counterproductive",
+    ),
+    (
+        re.compile(r"\b(is|be|are|was|'s|seems|sounds|get it|got it|exactly) backwards\b"),
+        r"\1 counterproductive",
+    ),
+    (re.compile(r"([a-z])\1{2,}"), r"\1"),  # `sloooow` = `slow`
+)
+
+
+def _ratio_shares(m: re.Match[str]) -> str:
+    a, b = m.group("a") or m.group("a2"), m.group("b") or m.group("b2")
+    x, y = float(m.group("x") or m.group("x2")), float(m.group("y") or m.group("y2"))
+    if x + y <= 0:
+        return m.group(0)
+    share = 100 * x / (x + y)
+    return f" {share:g}% {a} / {100 - share:g}% {b} "
+
+
+_SENTENCE = re.compile(r"(?:[.!?;]+(?=\s|$|[\"')\]])|\n+|\.(?=[a-z]{2}))")
+_LEX_TOKEN = re.compile(
+    r"(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e-?\d+)?|\.\d+)"
+    r"(?P<suf>bn|k|m|b|x|%)?(?![a-z0-9])"
+    r"|(?P<numword>\d+(?:\.\d+)?)(?=[a-z])"
+    r"|(?P<word>[a-z][a-z0-9_]*(?:'[a-z]+)?)"
+    r"|(?P<sep>[,:()\[\]{}/<>+&|*-]|%)"
+)
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text.translate(_UNICODE)).translate(_UNICODE).lower()
+    for pattern, repl in _PRE:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _sentences(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, sentence text) pieces of a folded text."""
+    start = 0
+    for m in _SENTENCE.finditer(text):
+        if m.start() > start:
+            yield start, text[start : m.start()]
+        start = m.end()
+    if start < len(text):
+        yield start, text[start:]
+
+
+def _raw_tokens(text: str, offset: int) -> list[_Raw]:
+    out: list[_Raw] = []
+    for m in _LEX_TOKEN.finditer(text):
+        s, e = m.start() + offset, m.end() + offset
+        if m.group("num") is not None:
+            value = float(m.group("num").replace(",", ""))
+            suffix = m.group("suf") or ""
+            kind = suffix if suffix in ("x", "%") else ""
+            value *= _SUFFIX_MAG.get(suffix, 1.0)
+            out.append(_Raw(m.group(0), s, e, _Num(value, value, kind)))
+            if suffix in _SUFFIX_MAG:
+                out[-1].text = "#mag"  # marks a number that already carries its magnitude
+        elif m.group("numword") is not None:
+            value = float(m.group("numword"))
+            out.append(_Raw(m.group(0), s, e, _Num(value, value, "")))
+        elif m.group("word") is not None:
+            out.extend(_split_word(m.group("word"), s))
+        else:
+            sep = m.group("sep")
+            if sep == "-":
+                before = text[m.start() - 1] if m.start() > 0 else " "
+                after = text[m.end()] if m.end() < len(text) else " "
+                sep = "-" if not before.isspace() and not after.isspace() else ","
+            out.append(_Raw(sep, s, e, sep=sep if sep in "-%" else ","))
+    return out
+
+
+# Contractions typed without the apostrophe, and common misspellings of them.
+_BARE_NEGATIONS = {
+    **{
+        w[:-2] + "t": w[:-3]
+        for w in """doesn't don't isn't aren't wasn't weren't didn't hasn't haven't hadn't
+        shouldn't wouldn't couldn't mustn't needn't""".split()
+    },
+    "wont": "will",
+    "cant": "can",
+    "aint": "is",
+    "dosent": "does",
+    "dosnt": "does",
+    "doesent": "does",
+    "doesnot": "does",
+    "didnot": "did",
+    "isnot": "is",
+    "shoudnt": "should",
+    "shouldnt": "should",
+    "wouldnt": "would",
+}
+
+
+def _split_word(word: str, start: int) -> list[_Raw]:
+    """Contractions and underscores: `doesn't` -> does + not, `requires_grad` -> requires grad."""
+    out: list[_Raw] = []
+    pos = start
+    for part in word.split("_"):
+        if not part:
+            pos += 1
+            continue
+        end = pos + len(part)
+        if part in _BARE_NEGATIONS:
+            out.append(_Raw(_BARE_NEGATIONS[part], pos, end))
+            out.append(_Raw("n't", end, end))
+        elif part.endswith("n't"):
+            stem = {"won't": "will", "can't": "can", "shan't": "shall"}.get(part, part[:-3])
+            out.append(_Raw(stem, pos, end - 3))
+            out.append(_Raw("n't", end - 3, end))
+        elif part.endswith(("'s", "'re", "'ve", "'ll", "'d", "'m")):
+            out.append(_Raw(part[: part.index("'")], pos, end))
+        else:
+            out.append(_Raw(part.replace("'", ""), pos, end))
+        pos = end + 1
+    return out
+
+
+def _read_numbers(raws: list[_Raw]) -> list[_Raw]:
+    """Number words, magnitudes, kinds (%, x) and ranges folded into number tokens."""
+    out = _ranges(_number_suffixes(_number_words(raws)))
+    return [r for r in out if r.sep != "-" and r.sep != "%"]  # a hyphen joins words like a space
+
+
+def _number_words(raws: list[_Raw]) -> list[_Raw]:
+    out: list[_Raw] = []
+    i = 0
+    while i < len(raws):
+        r = raws[i]
+        if r.text == "half" and len(out) >= 3 and [x.text for x in out[-2:]] == ["and", "a"]:
+            whole = out[-3].num
+            if whole is not None and whole.kind == "" and whole.lo == whole.hi:
+                value = whole.lo + 0.5  # "one and a half"
+                out[-3:] = [_Raw("#", out[-3].start, r.end, _Num(value, value, ""))]
+                i += 1
+                continue
+        if r.text in _FRACTIONS and out and not out[-1].sep:
+            prev = out[-1]
+            count = 1.0 if prev.text in ("a", "an") else None
+            if prev.text == "#" and prev.num is not None and prev.num.kind == "":
+                count = prev.num.lo  # "one tenth", "two fifths" (number words only)
+            if count is not None:
+                share = count * _FRACTIONS[r.text]
+                out[-1] = _Raw("#", prev.start, r.end, _Num(share, share, "%"))
+                i += 1
+                continue
+        nxt = raws[i + 1].text if i + 1 < len(raws) else ""
+        if r.text in ("a", "an") and nxt in _MAGNITUDES:
+            out.append(_Raw("#", r.start, r.end, _Num(1.0, 1.0, "")))  # "a hundred"
+            i += 1
+            continue
+        if r.sep or r.num is not None or r.text not in _NUMBER_WORDS:
+            if r.text == "twice":
+                out.append(_Raw("double", r.start, r.end))
+            else:
+                out.append(r)
+            i += 1
+            continue
+        value = float(_NUMBER_WORDS[r.text])
+        j = i + 1
+        if value >= 20 and j < len(raws) and raws[j].text in _NUMBER_WORDS:
+            if _NUMBER_WORDS[raws[j].text] < 10:
+                value += _NUMBER_WORDS[raws[j].text]
+                j += 1
+        if j + 1 < len(raws) and raws[j].text == "point" and raws[j + 1].text in _NUMBER_WORDS:
+            value += _NUMBER_WORDS[raws[j + 1].text] / 10
+            j += 2
+        out.append(_Raw("#", r.start, raws[j - 1].end, _Num(value, value, "")))
+        i = j
+    return out
+
+
+def _number_suffixes(raws: list[_Raw]) -> list[_Raw]:
+    out: list[_Raw] = []
+    for r in raws:
+        prev = out[-1] if out else None
+        if prev is not None and prev.num is not None and not r.sep:
+            word = r.text
+            if word in _MAGNITUDES or (word == "k" and prev.text != "#mag"):
+                mag = _MAGNITUDES.get(word, 1e3)
+                prev.num = _Num(prev.num.lo * mag, prev.num.hi * mag, prev.num.kind)
+                prev.text, prev.end = "#mag", r.end
+                continue
+            if word in _PERCENT_WORDS or word in _TIMES_WORDS:
+                kind = "%" if word in _PERCENT_WORDS else "x"
+                prev.num = _Num(prev.num.lo, prev.num.hi, kind)
+                prev.end = r.end
+                continue
+        if r.sep == "%" and prev is not None and prev.num is not None:
+            prev.num = _Num(prev.num.lo, prev.num.hi, "%")
+            prev.end = r.end
+            continue
+        if r.sep == "-" and prev is not None and prev.num is not None:
+            out.append(r)  # maybe a range dash; `10-fold` is read below
+            continue
+        if r.text == "fold" and len(out) >= 2 and out[-1].sep == "-" and out[-2].num is not None:
+            n = out[-2].num
+            out[-2].num = _Num(n.lo, n.hi, "x")
+            out[-2].end = r.end
+            out.pop()
+            continue
+        out.append(r)
+    return out
+
+
+def _ranges(raws: list[_Raw]) -> list[_Raw]:
+    """`2-8k`, `2k to 8k`, `between 2000 and 8000`, `two to eight thousand` -> one range."""
+    out: list[_Raw] = []
+    i = 0
+    while i < len(raws):
+        r = raws[i]
+        if r.text == "between" and i + 3 < len(raws) and raws[i + 2].text == "and":
+            lo, hi = raws[i + 1], raws[i + 3]
+            if lo.num is not None and hi.num is not None:
+                out.append(_range(lo, hi))
+                i += 4
+                continue
+        if (
+            r.num is not None
+            and i + 2 < len(raws)
+            and (raws[i + 1].sep == "-" or raws[i + 1].text == "to")
+            and raws[i + 2].num is not None
+            and not (raws[i + 1].text == "to" and out and out[-1].text == "from")
+        ):
+            out.append(_range(r, raws[i + 2]))
+            i += 3
+            continue
+        out.append(r)
+        i += 1
+    return out
+
+
+def _range(lo: _Raw, hi: _Raw) -> _Raw:
+    assert lo.num is not None and hi.num is not None
+    a, b = lo.num.lo, hi.num.hi
+    kind = hi.num.kind or lo.num.kind
+    if hi.text == "#mag" and lo.text != "#mag" and b >= 1000:
+        mag = 10 ** (3 * int(math.log10(b) // 3))
+        if a * mag <= b:
+            a *= mag
+    if a > b:
+        a, b = b, a
+    return _Raw("#", lo.start, hi.end, _Num(a, b, kind))
+
+
+def _canonical(raws: list[_Raw]) -> list[_Raw]:
+    """Stem words and fold lexicon entries (longest match first) to their canonical words."""
+    words = ["" if r.sep or r.num is not None else _stem(r.text) for r in raws]
+    out: list[_Raw] = []
+    i = 0
+    while i < len(raws):
+        r = raws[i]
+        if not words[i]:
+            out.append(r)
+            i += 1
+            continue
+        end, found = _lexicon_at(raws, words, i)
+        if found is None and r.text in _STOPWORDS:
+            out.append(_Raw(words[i], r.start, r.end, stop=True))
+            i += 1
+            continue
+        if found is None:
+            typo = _typo_of_lexicon(r.text)
+            end, found = i + 1, typo if typo is not None else (words[i],)
+        for k, word in enumerate(found):
+            out.append(_Raw(word, r.start, raws[end - 1].end, _word_num(found, k)))
+        i = end
+    return out
+
+
+def _lexicon_at(raws: list[_Raw], words: list[str], i: int) -> tuple[int, tuple[str, ...] | None]:
+    """The longest lexicon entry starting at i (filler words inside it skipped): (end, words)."""
+    content: list[int] = []
+    j = i
+    while j < len(raws) and words[j] and len(content) < _LEX.longest:
+        if not (content and raws[j].text in _STOPWORDS):
+            content.append(j)
+        j += 1
+    for n in range(len(content), 0, -1):
+        found = _LEX.multi.get(tuple(words[k] for k in content[:n]))
+        if found is not None:
+            return content[n - 1] + 1, found
+    return i + 1, None
+
+
+def _word_num(words: tuple[str, ...], k: int) -> _Num | None:
+    key = " ".join(words)
+    if key in _WORD_NUMS and k == 0:
+        value, kind = _WORD_NUMS[key]
+        return _Num(value, value, kind)
+    return None
+
+
+def _stems_of(words: Iterable[str]) -> frozenset[str]:
+    return frozenset(_stem(w) for w in words)
+
+
+_NEG_STEMS = _stems_of(_HARD_NEGATORS) | {"not", "n't"}
+_VERBAL_STEMS = _stems_of(_VERBAL_NEGATORS) | {"n't"}
+_SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
+# Dismissals: they stop a misconception or red flag from counting, whichever side they stand on
+# ("bit flips are rare", "the bit-flip myth", "a last resort", "rule out bit flips").
+_DISMISS_STEMS = _stems_of(context_words("dismissal"))
+_BLAME_STEMS = _stems_of(context_words("dismissal.blame-before"))
+_AUX_STEMS = _stems_of(_AUX) | _AUX
+_CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
+_STRONG_STEMS = _stems_of(_STRONG_WORDS)
+_NEG_PREDICATES = {_stem(k): _stem(v) for k, v in _NEGATED_PREDICATES.items()}
+# Words of an aside between commas: "FP16, in practice, is safer" keeps one clause.
+_ASIDE_STEMS = _stems_of(context_words("continuation.aside"))
+# "right where", "just when", "exactly where": the clause word names a place or time.
+_PLACE_STEMS = _stems_of("where when then".split())
+_PINPOINT_STEMS = _stems_of("right exactly".split()) | {"only"}  # `just` folds to `only`
+_COUNTERFACTUAL = frozenset("it this that them these those one".split())
+_NOT_A_NEGATION = context_words("pseudo.not-only")  # `not only X` asserts X
+# ... but after a modal it refuses: "you can't just keep training", "you shouldn't just lower it".
+_MODAL_STEMS = _stems_of("can could will would should must may might shall".split())
+# Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
+_SUBORDINATE_STEMS = _stems_of(context_words("condition.purpose"))
+# `check the schedule isn't broken` suspects the schedule: a key point, not its negation.
+_CHECK_STEMS = _stems_of(context_words("suspect.check"))
+_CHECK_LINKS = _stems_of("that if whether".split())
+# Verbs of helping: a misconception followed by "won't <verb>" is rejected ("won't smooth it").
+_HELP_STEMS = _stems_of("help helps fix fixes solve solves smooth cure save rescue work".split())
+_PREDICATE_STEMS = _stems_of(
+    """need needed required require requires necessary help helps matter matters use used
+    work works important relevant useful apply applies enabled true correct right case
+    effective problem issue cause causes fix fixes solve happen happens exist exists enough
+    sufficient worth mandatory essential""".split()
+)
+
+
+# Bad outcomes: "without X, <one of these>" says X is needed, it does not deny X.
+_BAD_STEMS = frozenset(
+    r.text
+    for r in _canonical(
+        _read_numbers(
+            _raw_tokens(
+                """diverge explode nan overflow underflow unstable spike fail crash break collapse
+                worse degrade hurt suffer forget stall die garbage corrupt""",
+                0,
+            )
+        )
+    )
+    if not r.sep
+)
+
+
+_CONDITION_STEMS = _stems_of(context_words("condition"))
+_FAIL_STEMS = _stems_of("fail fails failed failing unable".split())
+_RELATIVE_STEMS = _stems_of("that which who".split())
+_COPULA = frozenset("is are was were".split())
+# A subject after `unlike X` starts the main clause: "unlike a bad batch it's persistent".
+_SUBJECTS = frozenset("it this that they these those we you i".split())
+# An exception ends the scope of a negation before it: "nothing extra except loss scaling".
+_EXCEPT_STEMS = _stems_of("except besides".split())
+_FROM_THAN = frozenset({"from", "than"})
+
+
+def _tokens(raws: list[_Raw]) -> list[_Tok]:
+    """Mark negators and clauses, drop filler words: the tokens a phrase is matched against."""
+    out: list[_Tok] = []
+    clause = side = 0
+    sub = hypo = unlike = False
+    conds: set[int] = set()
+    prev = ""
+    i = 0
+    while i < len(raws):
+        r = raws[i]
+        i += 1
+        nxt = raws[i].text if i < len(raws) else ""
+        if r.sep:
+            # "check the lr isn't tiny, that nothing is frozen": the list of checks goes on
+            clause, sub, hypo = clause + 1, False, hypo and nxt in _CHECK_LINKS
+            continue
+        if r.text in ("#", "#mag"):
+            out.append(_Tok("#", r.num, r.start, r.end, clause=clause, side=side, sub=sub))
+            prev = "#"
+            continue
+        word = r.text
+        if (
+            word in _NEG_STEMS
+            and nxt in _NOT_A_NEGATION
+            and not (word == "n't" and prev in _MODAL_STEMS and nxt == "only")
+        ):
+            i += nxt != "necessarily"
+            continue
+        if word == "without" and nxt in _COUNTERFACTUAL:
+            clause, sub = clause + 1, True  # "without it, grads underflow" = "otherwise ..."
+            i += 1
+            continue
+        if word == "without" and (_bad_after(raws, i) or _bad_before(out, clause)):
+            sub = True  # "without per-tensor scaling it diverges": the scaling is needed
+            prev = word
+            continue
+        if word in ("instead", "rather") and nxt in ("of", "than"):
+            clause, sub = clause + 1, True
+            out.append(_Tok("not", None, r.start, raws[i].end, 1, False, clause, side, sub))
+            i += 1
+            prev = "rather than"
+            continue
+        blame = _blame_after(raws, i) if word == _stem("before") else 0
+        if (word == "rul" and nxt == "out") or blame:
+            out.append(_Tok("avoid", None, r.start, raws[i].end, 2, False, clause, side, sub))
+            i += max(blame, 1)
+            prev = "avoid"
+            continue
+        if word in _EXCEPT_STEMS or (word in ("apart", "asid", "other") and nxt in _FROM_THAN):
+            clause, side = clause + 1, side + 1  # "nothing extra except loss scaling"
+            sub = hypo = False
+        if word in _CHECK_STEMS or (word == "make" and nxt == "sure"):
+            hypo = True
+        if word in _NEG_PREDICATES:
+            out.append(_Tok("not", None, r.start, r.end, 1, True, clause, side, sub, hypo))
+            out.append(
+                _Tok(_NEG_PREDICATES[word], None, r.start, r.end, 0, False, clause, side, sub)
+            )
+            prev = word
+            continue
+        if word in _FAIL_STEMS and nxt == "to":
+            i += 1  # "fails to learn" = "doesn't learn"
+            if _cancels(out, clause):
+                prev = "not"
+                continue
+            out.append(_Tok("not", None, r.start, raws[i - 1].end, 1, True, clause, side, sub))
+            prev = "not"
+            continue
+        if word in _NEG_STEMS:
+            verbal = word in _VERBAL_STEMS or prev in _AUX_STEMS
+            out.append(_Tok("not", None, r.start, r.end, 1, verbal, clause, side, sub, hypo))
+            prev = "not"
+            continue
+        if prev == "rather than" and word in _CLAUSE_STEMS and word not in _STRONG_STEMS:
+            prev = word  # "rather than where the train loss is lowest": one clause
+            continue
+        if word == "that" and prev == "not":
+            continue  # "it isn't that bf16 is more precise": the negation covers the that-clause
+        if word in _RELATIVE_STEMS and nxt in _COPULA and prev not in ("", "that", "which"):
+            continue  # "a learning rate that is too low": the relative clause describes the lr
+        if word in _PLACE_STEMS and prev in _PINPOINT_STEMS:
+            prev = word  # "right where it diverges": a place, not a new clause
+            continue
+        if word in _CLAUSE_STEMS or word in _STRONG_STEMS:
+            clause += 1
+            side += word in _STRONG_STEMS
+            sub = word in _SUBORDINATE_STEMS
+            hypo = hypo and word in _CHECK_LINKS
+            if word in _CONDITION_STEMS:
+                conds.add(clause)
+            prev = word
+            continue
+        if unlike and r.text in _SUBJECTS and out and out[-1].word != "unlik":
+            clause, unlike = clause + 1, False  # "unlike a bad batch it's a single event"
+        if clause in conds and r.text in _SUBJECTS and out and out[-1].clause == clause:
+            clause, sub = clause + 1, False  # "if you never hit the plateau you're ...": the main
+        unlike = unlike or word == "unlik"
+        prev = word
+        if r.stop:
+            continue
+        dismiss = word in _DISMISS_STEMS
+        neg = 2 if word in _SOFT_STEMS or dismiss else 0
+        out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub, pred=dismiss))
+    if conds:
+        out = [replace(t, cond=True) if t.clause in conds else t for t in out]
+    return _mark_predicates(_join_asides(out))
+
+
+def _cancels(out: list[_Tok], clause: int) -> bool:
+    """A failure right after a negation cancels it ("not the model failing to learn"): the
+    negator before is neutralised and the failure adds none."""
+    for k in range(len(out) - 1, max(-1, len(out) - 4), -1):
+        if out[k].clause != clause:
+            return False
+        if out[k].neg == 1:
+            out[k] = replace(out[k], word="~not", neg=0)
+            return True
+    return False
+
+
+def _bad_after(raws: list[_Raw], i: int) -> bool:
+    """After `without X`: a bad outcome follows in the sentence, not negated ("... it diverges")."""
+    named = False  # X comes first: "without any instabilities" names no X
+    for k in range(i, min(i + 10, len(raws))):
+        if raws[k].text in _STRONG_STEMS:
+            return False
+        if raws[k].text in _BAD_STEMS:
+            return named and not any(r.text in _NEG_STEMS for r in raws[max(i, k - 3) : k])
+        named = named or not (raws[k].stop or raws[k].sep)
+    return False
+
+
+def _bad_before(out: list[_Tok], clause: int) -> bool:
+    """Before `without X`: a bad outcome in the clause, not negated ("fp8 diverges without ...")."""
+    near = [t for t in out[-6:] if t.clause == clause]
+    return any(t.word in _BAD_STEMS for t in near) and not any(t.neg for t in near)
+
+
+def _blame_after(raws: list[_Raw], i: int) -> int:
+    """After `before`: how many words up to a verb of blaming ("before anyone pins it on"), or 0."""
+    for k in range(i, min(i + 3, len(raws))):
+        if raws[k].sep:
+            return 0
+        if raws[k].text in _BLAME_STEMS:
+            return k - i + 1
+    return 0
+
+
+def _join_asides(toks: list[_Tok]) -> list[_Tok]:
+    """A comma-bounded aside ("FP16, in practice, is safer") does not split its clause."""
+    clauses = sorted({t.clause for t in toks})
+    if len(clauses) < 3:
+        return toks
+    merge: dict[int, int] = {}
+    for a, b, c in zip(clauses, clauses[1:], clauses[2:], strict=False):
+        words = [t.word for t in toks if t.clause == b]
+        if words and len(words) <= 3 and all(w in _ASIDE_STEMS for w in words):
+            target = merge.get(a, a)
+            merge[b] = merge[c] = target
+    if not merge:
+        return toks
+    return [replace(t, clause=merge[t.clause]) if t.clause in merge else t for t in toks]
+
+
+def _mark_predicates(toks: list[_Tok]) -> list[_Tok]:
+    """A verbal negator negates what precedes it only before a predicate (`isn't needed`)."""
+    out = list(toks)
+    for q, tok in enumerate(toks):
+        if tok.neg == 1 and tok.verbal:
+            nxt = toks[q + 1] if q + 1 < len(toks) else None
+            if nxt is None or nxt.clause != tok.clause or nxt.word in _PREDICATE_STEMS:
+                out[q] = replace(tok, pred=True)
+    return out
+
+
+def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
+    raws = _read_numbers(_raw_tokens(text, offset))
+    toks = _tokens(_canonical(raws))
+    for q in range(1, len(toks)):
+        if toks[q].word == "by":
+            before = text[toks[q - 1].start - offset : toks[q - 1].end - offset]
+            if _PARTICIPLE.search(before):
+                toks[q] = replace(toks[q], passive=True)
+    for q, tok in enumerate(toks[:-1]):
+        nxt = toks[q + 1]
+        if tok.word in _STOP_VERBS and not tok.neg and nxt.clause == tok.clause:
+            if text[nxt.start - offset : nxt.end - offset].endswith("ing"):
+                toks[q] = replace(tok, neg=2)  # "val loss stops improving": a soft negation
+    for q, tok in enumerate(toks):
+        if tok.word in _LOSING_STEMS:
+            gap = text[(toks[q - 1].end - offset) if q else 0 : tok.start - offset]
+            surface = text[tok.start - offset : tok.end - offset]
+            if _PASSIVE_AUX.search(gap) and _PARTICIPLE.search(surface):
+                toks[q] = replace(tok, pverb=True)  # "old skills are forgotten after ..."
+    return _mark_rejected_list(toks, text, offset)
+
+
+def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
+    """Context rule negation.list: "What I would not do: A, B, or C." rejects A, B and C, to the
+    end of the sentence or a side change ("..., instead: D"); the lead-in is short and negated."""
+    colon = text.find(":")
+    if colon < 0 or not context_words("negation.list"):
+        return toks
+    lead = [t for t in toks if t.end - offset <= colon]
+    if not lead or len(lead) > LIST_LEAD or not any(t.neg == 1 for t in lead):
+        return toks
+    out = list(toks)
+    for q in range(len(lead), len(out)):
+        if out[q].word in _STRONG_STEMS:
+            break
+        out[q] = replace(out[q], rejected=True)
+    return out
+
+
+_STOP_VERBS = _stems_of("stop stops stopped cease ceases ceased".split())
+_PARTICIPLE = re.compile(r"(?:[a-z]{2}(?:ed|en)|\bout|\blost|\bforgot)$")
+_PASSIVE_AUX = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|gotten|getting)\s+$")
+_LOSING_STEMS = _stems_of("forget lost destroy clobber replace override degrade".split())
+
+
+@dataclass(frozen=True)
+class _Answer:
+    text: str
+    sentences: tuple[tuple[_Tok, ...], ...]
+
+    @property
+    def empty(self) -> bool:
+        return not any(self.sentences)
+
+
+def _analyse(text: str) -> _Answer:
+    folded = _fold(text)
+    sentences: list[list[_Tok]] = []
+    for offset, piece in _sentences(folded):
+        toks = _analyse_sentence(piece, offset)
+        if toks:
+            sentences.append(toks)
+    _mark_retractions(sentences, folded)
+    return _Answer(text, tuple(tuple(s) for s in sentences))
+
+
+# A clause made only of these words takes back what comes just before it: "cosine? no - ...",
+# "warmup ramps down - no wait, up". At least one of `_RETRACT_NO` must be there.
+_RETRACT_NO = context_words("retraction")
+_RETRACT_WORDS = _RETRACT_NO | context_words("retraction.words")
+
+
+def _mark_retractions(sentences: list[list[_Tok]], folded: str) -> None:
+    """Mark the clause an answer takes back with a clause of its own that is only a "no".
+
+    Within a sentence the clause right before the "no" is taken back ("cosine - no, inverse
+    sqrt"); a sentence that opens with it takes back the sentence before when that one is a
+    question ("cosine? no - inverse sqrt"), else that sentence's last clause.
+    """
+    for s, sentence in enumerate(sentences):
+        clauses: dict[int, list[int]] = {}
+        for p, tok in enumerate(sentence):
+            clauses.setdefault(tok.clause, []).append(p)
+        order = sorted(clauses)
+        for k, c in enumerate(order):
+            surface = {folded[sentence[p].start : sentence[p].end] for p in clauses[c]}
+            if not (surface & _RETRACT_NO and surface <= _RETRACT_WORDS):
+                continue
+            if k > 0:
+                for p in clauses[order[k - 1]]:
+                    sentence[p] = replace(sentence[p], retracted=True)
+            elif s > 0:
+                before = sentences[s - 1]
+                gap = folded[before[-1].end : sentence[0].start]
+                last = before[-1].clause
+                for p, tok in enumerate(before):
+                    if "?" in gap or tok.clause == last:
+                        before[p] = replace(tok, retracted=True)
+
+
+def normalise(text: str) -> list[list[str]]:
+    """The words the grader sees in a text, per sentence (numbers as `{lo-hi kind}`)."""
+    return [
+        [t.word if t.num is None else _num_text(t.num) for t in sentence]
+        for sentence in _analyse(text).sentences
+    ]
+
+
+def _num_text(num: _Num) -> str:
+    def show(v: float) -> str:
+        return f"{v:g}"
+
+    body = show(num.lo) if num.lo == num.hi else f"{show(num.lo)}-{show(num.hi)}"
+    return "{" + body + num.kind + "}"
