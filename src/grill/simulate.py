@@ -887,7 +887,7 @@ def format_result(result: SimulationResult) -> str:
         f"new cards {sc.new_per_day}/day, seed {sc.seed}.",
         "Expected cold score on the interview day (mean over learners); reviews per learner.",
     ]
-    for memory in sorted({c.memory for c in result.curves}, key=MEMORY_MODELS.index):
+    for memory in sorted({c.memory for c in result.curves}, key=ALL_MEMORY_MODELS.index):
         lines += ["", f"== memory model: {memory}", _curve_table(result, memory)]
         lines += _equal_reviews(result, memory)
         lines += _goal_lines(result, memory)
@@ -953,6 +953,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--cards", type=int, default=base.cards)
     parser.add_argument("--target", type=int, default=base.target)
     parser.add_argument("--new", type=int, default=base.new_per_day, help="new cards per day")
+    parser.add_argument(
+        "--memory",
+        action="append",
+        choices=ALL_MEMORY_MODELS,
+        help="repeatable (default: the four)",
+    )
     args = parser.parse_args(argv)
     scenario = Scenario(
         cards=args.cards,
@@ -962,7 +968,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         learners=args.learners,
         seed=args.seed,
     )
-    print(format_result(run(scenario)))
+    print(format_result(run(scenario, memories=args.memory or MEMORY_MODELS)))
 
 
 if __name__ == "__main__":
