@@ -17,7 +17,7 @@ from grill.deck import load_library
 from grill.model import Card, CardState, Deck, Library, Phase, Point, Rating, Rubric
 from grill.plan import Deadline, interview_moment
 from grill.scheduler import Scheduler
-from grill.session import DrillOptions, record_answer
+from grill.session import Drill, DrillOptions, record_answer
 from grill.session import plan as drill_plan
 from grill.simulate import project
 from grill.store import Store
@@ -171,3 +171,70 @@ def test_plan_and_drill_agree_on_todays_new_cards(per_day: int) -> None:
         )
     assert [c.id for c in queue.new] == [d["id"] for d in due["new"]]
     assert projected.days[0].new == len(queue.new)
+
+
+# ------------------------------------------------------------------ re-asks in the session
+
+
+def _just_failed(card_id: str, now: datetime) -> CardState:
+    """A card answered "again" a minute ago: in its learning step, its step now up."""
+    state = SCHED.review(
+        SCHED.new_state("d", card_id, now - timedelta(minutes=1)),
+        Rating.AGAIN,
+        now - timedelta(minutes=1),
+    )
+    assert state.phase == Phase.LEARNING and state.due <= now
+    return state
+
+
+def test_a_reask_waits_behind_a_card_that_gains_more_on_the_day() -> None:
+    now = datetime(2026, 12, 12, 18, tzinfo=UTC)
+    reask = _just_failed("l", now)
+    weak = _review_state("weak", 2.0, now - timedelta(days=3), now)  # due, fading
+    assert DEADLINE.day_gain(weak, now) > DEADLINE.day_gain(reask, now)
+    assert not DEADLINE.reask_first(reask, weak, now)
+    assert not DEADLINE.reask_first(reask, None, now)  # a card never met scores nothing yet
+
+
+def test_a_reask_goes_first_when_it_gains_more_and_always_after_the_date() -> None:
+    now = datetime(2026, 12, 12, 18, tzinfo=UTC)
+    reask = _just_failed("l", now)
+    known = _review_state("known", 400.0, now - timedelta(days=1), now)  # due, but kept anyway
+    assert DEADLINE.day_gain(known, now) < DEADLINE.day_gain(reask, now)
+    assert DEADLINE.reask_first(reask, known, now)
+    weak = _review_state("weak", 2.0, now - timedelta(days=3), now)
+    after = INTERVIEW + timedelta(hours=1)
+    assert DEADLINE.reask_first(reask, weak, after) and DEADLINE.reask_first(reask, None, after)
+
+
+def _asked(drill: Drill, clock: list[datetime], fail: str, count: int) -> list[str]:
+    """The cards a drill asks, two minutes apart; `fail` is answered "again" the first time."""
+    asked: list[str] = []
+    while (card := drill.next_card()) is not None and len(asked) < count:
+        asked.append(card.id)
+        drill.rate(Rating.AGAIN if card.id == fail and asked.count(fail) == 1 else Rating.GOOD)
+        clock[0] += timedelta(minutes=2)
+    return asked
+
+
+def test_with_a_date_the_drill_asks_the_queue_before_a_reask_that_gains_less(
+    store: Store,
+) -> None:
+    lib = _library(3)
+    start = datetime(2026, 12, 12, 18, tzinfo=UTC)
+    due = lib.cards()[2]  # studied six days ago: due now, and fading
+    record_answer(store, SCHED, due, Rating.GOOD, start - timedelta(days=6))
+    record_answer(store, SCHED, due, Rating.GOOD, start - timedelta(days=6, minutes=-10))
+    clock = [start]
+    drill = Drill(
+        store, SCHED, lib, DrillOptions(new_limit=3, deadline=DEADLINE), clock=lambda: clock[0]
+    )
+    # the pace puts c1 first; failed at once, its one-minute step is up when c3 (due, ranked
+    # by its gain) and c2 (new) come, yet both go first: c1 is re-asked once they are done
+    assert _asked(drill, clock, "c1", 4) == ["c1", "c3", "c2", "c1"]
+
+
+def test_without_a_date_a_reask_whose_step_is_up_comes_first(store: Store) -> None:
+    clock = [datetime(2026, 12, 12, 18, tzinfo=UTC)]
+    drill = Drill(store, SCHED, _library(3), DrillOptions(new_limit=3), clock=lambda: clock[0])
+    assert _asked(drill, clock, "c1", 3) == ["c1", "c1", "c2"]

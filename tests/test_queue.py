@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from grill import queue, session, simulate
-from grill.model import CardState, Phase
+from grill.model import CardState, Phase, Rating
 from grill.queue import LEARN_AHEAD, Pick, pick, reask
 
 NOW = datetime(2026, 12, 2, 9, tzinfo=UTC)
@@ -47,3 +47,22 @@ def test_the_drill_and_the_simulator_run_the_same_queue_rules() -> None:
     learning = {1: NOW + timedelta(minutes=3)}
     q: list[int] = []
     assert simulate._pick(q, learning, NOW) == 1 and learning == {}
+
+
+def test_ahead_can_keep_a_reask_behind_the_queue_until_it_is_empty() -> None:
+    learning = {"x": NOW - timedelta(seconds=1)}
+    behind = lambda card, head: False  # noqa: E731
+    assert pick(["a"], learning, NOW, behind) == Pick("a", learning=False)
+    assert pick([], learning, NOW, behind) == Pick("x", learning=True)
+    assert pick(["a"], learning, NOW, lambda card, head: head == "a") == Pick("x", learning=True)
+
+
+def test_the_simulated_drill_keeps_reasks_behind_the_queue_as_the_drill_does() -> None:
+    interview = NOW + timedelta(days=4)
+    dated = simulate.FsrsPolicy(0.9, 10, interview)
+    assert dated.answer(1, Rating.AGAIN, NOW) is not None  # failed: a re-ask in a minute
+    later = NOW + timedelta(minutes=2)
+    ahead = dated.ahead(later)
+    assert ahead is not None and not ahead(1, 2)  # card 2, never met, goes first
+    assert simulate._pick([2], {1: NOW + timedelta(minutes=1)}, later, ahead) == 2
+    assert simulate.FsrsPolicy(0.9, 10, None).ahead(later) is None

@@ -22,6 +22,7 @@ from grill.simulate import (
     Scenario,
     Sm2Policy,
     format_result,
+    main,
     project,
     run,
 )
@@ -188,3 +189,13 @@ def test_a_leech_learners_cards_differ_far_more_than_fsrs_difficulty_allows() ->
     chances = sorted(memory.chance(card, 3.0) for card in range(60))
     leeches = [p for p in chances if p < chances[-1] - 0.1]
     assert 10 <= len(leeches) <= 30 and max(leeches) < 0.8 < chances[-1]
+
+
+def test_the_simulator_runs_the_fresh_memory_models_on_request(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--cards", "6", "--days", "3", "--learners", "1", "--target", "3", "--new", "3"]
+    main([*argv, "--memory", "actr", "--memory", "weibull"])
+    text = capsys.readouterr().out
+    assert "memory model: actr" in text and "memory model: weibull" in text
+    assert "memory model: fsrs" not in text

@@ -15,6 +15,13 @@ that one day matters. With an interview date set, three rules shape the drill's 
    review now raises their recall at the interview (`day_gain`), so in the last days the cards
    with the lowest recall on the day come first and a session cut short has spent its time
    where it counts; then any further new cards.
+4. A re-ask in the session is worth its gain on the day too (`reask_first`): a learning card
+   whose step is up goes before the queue's next card only when re-asking it raises recall
+   at the interview at least as much as that card's review would; a new card, which scores
+   nothing on the day until it is met, always goes first. Under FSRS (with the person's
+   fitted parameters) a re-ask minutes after the answer was shown raises stability little,
+   so a session cut short spends its time on the cards that count on the day, and the
+   re-asks come once the queue is empty.
 
 Pure: the memory model (grill.scheduler.Scheduler, or anything with the same two methods) is
 passed in, so this module sits below the drill engine and the simulator, which both use it.
@@ -122,6 +129,15 @@ class Deadline:
         """
         after = self.model.review(state, Rating.GOOD, now)
         return self.recall(after) - self.recall(state)
+
+    def reask_first(self, learning: CardState, head: CardState | None, now: datetime) -> bool:
+        """Rule 4: whether the `learning` card, its step up, is re-asked before the queue's
+        `head` (None: a card never studied, which goes first); always after the date."""
+        if not self.active(now):
+            return True
+        if head is None or head.last_review is None:
+            return False
+        return self.day_gain(learning, now) >= self.day_gain(head, now)
 
     def order(
         self, due: Sequence[CardState], new: Sequence[K], now: datetime, pace: int

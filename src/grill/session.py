@@ -11,7 +11,9 @@ The queue of a drill (`plan`):
 `limit` caps the cards taken from 1+2; step re-asks of those cards come on top.
 With an interview date (`DrillOptions.deadline`, see grill.plan) the queue works for that day:
 due dates past it are pulled in when recall on the day would suffer, due cards are ranked by
-their gain on the day, and the new cards the pace needs come first, over the usual limit.
+their gain on the day, the new cards the pace needs come first, over the usual limit, and a
+re-ask goes before the next card only when it gains as much on the day (else once the queue
+is empty).
 
 Use:
     drill = Drill(store, scheduler, library, options, grader=grade, clock=now)
@@ -337,6 +339,10 @@ class Drill:
         self._learning: dict[tuple[str, str], tuple[Card, datetime]] = {
             (c.deck, c.id): (c, s.due) for c, s in self.plan.learning
         }
+        self._states: dict[tuple[str, str], CardState] = {
+            (c.deck, c.id): s for c, s in self.plan.due + self.plan.learning
+        }
+        """The state of each card of this session, as last reviewed (new cards: absent)."""
         self._current: Card | None = None
         self._early: timedelta | None = None
         self._shown_at: datetime | None = None  # when the rating keys' intervals were computed
@@ -382,13 +388,22 @@ class Drill:
 
     def _pick(self, now: datetime) -> Card | None:
         learning = {key: due for key, (_, due) in self._learning.items()}
-        chosen = pick([(c.deck, c.id) for c in self._queue[:1]], learning, now)
+        chosen = pick([(c.deck, c.id) for c in self._queue[:1]], learning, now, self._ahead(now))
         self._early = None if chosen is None else chosen.early
         if chosen is None:
             return None
         if chosen.learning:
             return self._learning.pop(chosen.key)[0]
         return self._queue.pop(0)
+
+    def _ahead(self, now: datetime) -> Callable[[tuple[str, str], tuple[str, str]], bool] | None:
+        """With an interview date, a re-ask goes before the queue's next card only when it
+        gains as much on the day (grill.plan, rule 4)."""
+        deadline = self.options.deadline
+        if deadline is None:
+            return None
+        states = self._states
+        return lambda card, head: deadline.reask_first(states[card], states.get(head), now)
 
     # ------------------------------------------------------------ answering
 
@@ -441,6 +456,9 @@ class Drill:
             session_id=self.session_id,
         )
         self._current, self._pending, self._shown_at = None, None, None
+        key = (card.deck, card.id)
+        if review.after is not None:
+            self._states[key] = review.after
         again = reask(review.after, at)
         if again is not None:
             self._learning[(card.deck, card.id)] = (card, again)
@@ -458,6 +476,10 @@ class Drill:
             self._queue.insert(0, self._current)
         card = self.library.card(review.card_id, review.deck)
         self._learning.pop((card.deck, card.id), None)
+        if review.before is None:
+            self._states.pop((card.deck, card.id), None)
+        else:
+            self._states[(card.deck, card.id)] = review.before
         self._current, self._pending, self._early, self._shown_at = card, None, None, None
         return review
 

@@ -352,6 +352,11 @@ class Policy(Protocol):
         """Record a review; returns when to re-ask it in the same session (None: not today)."""
         ...
 
+    def ahead(self, now: datetime) -> Callable[[int, int], bool] | None:
+        """grill.queue.pick's `ahead`: whether a re-ask goes before the queue's head (None:
+        always)."""
+        ...
+
 
 class FsrsPolicy:
     """grill's scheduler, with (`deadline`) or without the interview date."""
@@ -384,6 +389,14 @@ class FsrsPolicy:
         due = [s for s in states.values() if s.due <= now]
         first, ranked, rest = self.deadline.order(due, new, now, lead)
         return first + [int(s.card_id) for s in ranked] + rest
+
+    def ahead(self, now: datetime) -> Callable[[int, int], bool] | None:
+        deadline = self.deadline
+        if deadline is None:
+            return None
+        return lambda card, head: deadline.reask_first(
+            self.states[card], self.states.get(head), now
+        )
 
     def answer(self, card: int, rating: Rating, now: datetime) -> datetime | None:
         if card not in self.states:
@@ -464,6 +477,9 @@ class Sm2Policy:
         due = [(c.due, k) for k, c in self.cards.items() if c.due <= now]
         return [k for _, k in sorted(due)] + list(unseen[: self.per_day])
 
+    def ahead(self, now: datetime) -> None:
+        return None
+
     def answer(self, card: int, rating: Rating, now: datetime) -> datetime | None:
         c = self.cards.setdefault(card, _Sm2Card(due=now, last=now))
         if c.step is not None:
@@ -520,6 +536,9 @@ class FixedPolicy:
     def queue(self, now: datetime, unseen: Sequence[int]) -> list[int]:
         due = [k for d, k in sorted((d, k) for k, d in self.due_at.items() if d <= now)]
         return due + list(unseen[: self.per_day])
+
+    def ahead(self, now: datetime) -> None:
+        return None
 
     def answer(self, card: int, rating: Rating, now: datetime) -> datetime | None:
         if rating == Rating.AGAIN:
@@ -607,7 +626,7 @@ def _session(
     done = 0
     budget = _MAX_SESSION_REVIEWS if cap is None else cap
     while done < budget:
-        card = _pick(queue, learning, now)
+        card = _pick(queue, learning, now, policy.ahead(now))
         if card is None:
             break
         at = _days(now)
@@ -626,9 +645,14 @@ def _session(
     return done
 
 
-def _pick(queue: list[int], learning: dict[int, datetime], now: datetime) -> int | None:
+def _pick(
+    queue: list[int],
+    learning: dict[int, datetime],
+    now: datetime,
+    ahead: Callable[[int, int], bool] | None = None,
+) -> int | None:
     """grill.queue.pick, taking the card out of the session's lists."""
-    chosen = pick(queue, learning, now)
+    chosen = pick(queue, learning, now, ahead)
     if chosen is None:
         return None
     if chosen.learning:
@@ -863,7 +887,7 @@ def format_result(result: SimulationResult) -> str:
         f"new cards {sc.new_per_day}/day, seed {sc.seed}.",
         "Expected cold score on the interview day (mean over learners); reviews per learner.",
     ]
-    for memory in sorted({c.memory for c in result.curves}, key=MEMORY_MODELS.index):
+    for memory in sorted({c.memory for c in result.curves}, key=ALL_MEMORY_MODELS.index):
         lines += ["", f"== memory model: {memory}", _curve_table(result, memory)]
         lines += _equal_reviews(result, memory)
         lines += _goal_lines(result, memory)
@@ -929,6 +953,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--cards", type=int, default=base.cards)
     parser.add_argument("--target", type=int, default=base.target)
     parser.add_argument("--new", type=int, default=base.new_per_day, help="new cards per day")
+    parser.add_argument(
+        "--memory",
+        action="append",
+        choices=ALL_MEMORY_MODELS,
+        help="repeatable (default: the four)",
+    )
     args = parser.parse_args(argv)
     scenario = Scenario(
         cards=args.cards,
@@ -938,7 +968,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         learners=args.learners,
         seed=args.seed,
     )
-    print(format_result(run(scenario)))
+    print(format_result(run(scenario, memories=args.memory or MEMORY_MODELS)))
 
 
 if __name__ == "__main__":
