@@ -22,7 +22,8 @@ from grill.memory.fitting import SHRINK_TRIALS, recalibrated, recalibration, shr
 from grill.memory.forecast import weakened
 from grill.memory.models import HlrModel, counts
 from grill.memory.optimizer import DEFAULT_PARAMETERS
-from grill.readiness import forecast
+from grill.model import Mode
+from grill.readiness import forecast, predicted_score
 from grill.store import Store
 
 START = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
@@ -399,3 +400,36 @@ def test_the_memory_screen_fits_a_narrow_window(width: int) -> None:
     assert rows and all(line[-1] in "┓┃┩│┘" for line in rows)  # no table cut at the edge
     if width >= 80:
         assert "│ FSRS, exponential curve │" in buf.getvalue()
+
+
+def test_a_mock_predicts_with_the_memory_fitted_on_the_log_as_it_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a person who only ever used `grill review` has no stored fit; the mock's prediction must
+    # still come from their own log, as `grill stats` would, not from the average learner
+    from typer.testing import CliRunner
+
+    from grill.cli import app
+
+    _review_days(5, fail=True)
+    moment = START + timedelta(days=5)
+    monkeypatch.setenv("GRILL_NOW", moment.isoformat())
+    with Store.open() as store:
+        assert store.memory_fit() is None
+    runner = CliRunner()
+    done = runner.invoke(app, ["mock", "--count", "3", "--seed", "1"], input="a\nb\nc\n")
+    assert done.exit_code == 0, done.output
+    with Store.open() as store:
+        stored = store.memory_fit()
+        [session] = store.sessions(Mode.MOCK)
+        fitted = personal.parse(stored[2]) if stored else default_fit()
+        before = [r for r in store.reviews() if r.mode != Mode.MOCK]
+        by_card = personal.deck_traces(before, "training-behaviors", UTC)
+    assert stored is not None and stored[1] == 50  # fitted on the 50 reviews before the mock
+    asked = [a["id"] for a in session.summary["answers"]]
+    assert session.summary["predicted_cards"] == len(asked) == 3
+    average = predicted_score(by_card, asked, default_fit(), moment)
+    assert session.summary["predicted"] == pytest.approx(
+        predicted_score(by_card, asked, fitted, moment), abs=0.01
+    )
+    assert session.summary["predicted"] < average - 0.3

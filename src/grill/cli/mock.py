@@ -110,14 +110,15 @@ def mock(
     console = err() if as_json else out()
     with Store.open() as store:
         moment = now()
+        # the forecast as things stand just before the mock, kept with its result for
+        # calibration, for the cards it scores (an aborted mock: those answered): fitted on
+        # the log as it is now, as `grill stats` would be, before the first question shows
+        fitted = personal.load(store, moment, warn=warn)
         scheduler = (
             None
             if no_schedule
             else personal.scheduler(store, settings.desired_retention, moment, warn=warn)
         )
-        # the forecast as things stand just before the mock, kept with its result for
-        # calibration, for the cards it scores (an aborted mock: those answered)
-        fitted = personal.load(store, moment, refresh=False, warn=warn)
         by_card = personal.deck_traces(
             store.reviews(deck=target.name), target.name, moment.tzinfo or UTC
         )
