@@ -46,6 +46,7 @@ SETS = (
     "fresh1",
     "fresh2",
     "fresh3",
+    "fresh4",
 )
 MIN_PER_CARD = {
     "dev": 6,
@@ -59,6 +60,7 @@ MIN_PER_CARD = {
     "fresh1": 3,
     "fresh2": 3,
     "fresh3": 3,
+    "fresh4": 3,
 }
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
 MIN_CASE = {
@@ -73,6 +75,7 @@ MIN_CASE = {
     "fresh1": 12,
     "fresh2": 12,
     "fresh3": 12,
+    "fresh4": 12,
 }
 
 
