@@ -436,7 +436,7 @@ def test_a_mock_records_the_prediction_made_just_before_it(
     lib = load_library([])
     replay(store, lib, days=4)
     by_card = personal.deck_traces(store.reviews(), "training-behaviors", UTC)
-    fitted = personal.load(store, NOW, refresh=False)
+    fitted = personal.load(store, NOW)  # the log as it stands, fitted as the mock fits it
     done = runner.invoke(app, ["mock", "--count", "5", "--seed", "3"], input="right\n" * 5)
     assert done.exit_code == 0, done.output
     (session,) = store.sessions(Mode.MOCK)
@@ -459,7 +459,7 @@ def test_an_aborted_mock_predicts_only_the_questions_it_scored(
     lib = load_library([])
     replay(store, lib, days=4)
     by_card = personal.deck_traces(store.reviews(), "training-behaviors", UTC)
-    fitted = personal.load(store, NOW, refresh=False)
+    fitted = personal.load(store, NOW)  # the log as it stands, fitted as the mock fits it
     done = runner.invoke(app, ["mock", "--seed", "3"], input="right\n")  # then EOF: aborted
     assert done.exit_code == 0, done.output
     (session,) = store.sessions(Mode.MOCK)
