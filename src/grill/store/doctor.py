@@ -21,9 +21,10 @@ from pathlib import Path
 from grill.clock import now as clock_now
 from grill.errors import NotFoundError, StoreError
 from grill.paths import db_path
-from grill.store import Store, _store_error
+from grill.store import LOCK_WAIT_SECONDS, Store
 from grill.store import backup as backups
 from grill.store.backup import Backup
+from grill.store.errors import store_error
 from grill.store.migrations import MIGRATIONS
 
 __all__ = ["Health", "Restored", "check", "restore"]
@@ -145,7 +146,7 @@ def restore(
             )
         moved = backups.restore(path, chosen.path, now)
     except (sqlite3.Error, OSError) as exc:
-        raise _store_error(exc, path, f"restore {chosen.path}") from exc
+        raise store_error(exc, path, f"restore {chosen.path}", lock_wait=LOCK_WAIT_SECONDS) from exc
     return Restored(path, chosen, moved)
 
 
@@ -154,7 +155,7 @@ def _choose(path: Path, name: str | None) -> Backup:
     try:
         found = backups.list_backups(folder)
     except OSError as exc:
-        raise _store_error(exc, path, "list the backups") from exc
+        raise store_error(exc, path, "list the backups", lock_wait=LOCK_WAIT_SECONDS) from exc
     if name is None:
         if not found:
             raise NotFoundError(f"there is no backup to restore in {folder}")
