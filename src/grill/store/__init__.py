@@ -11,6 +11,7 @@ beyond the busy timeout (`BUSY_TIMEOUT_MS`), the transaction is retried with bac
 all sharing its one connection:
 
     connection   opening, the connection, transactions, busy retries      (Database)
+    lock         who has the database open, which sessions still run (OS locks)
     errors       every sqlite3 and OS error worded for a person, in one place
     rows         rows <-> CardState, Review, SessionRecord; times as UTC text
     health       backups (daily, before a migration) and integrity         (Health)
@@ -27,7 +28,11 @@ Nothing lost, nothing trusted:
     (naming the newest backup and `grill doctor --restore`), an unwritable data folder;
   - a backup (`grill.store.backup`) is taken before every schema migration and on the first use
     of each UTC day, after a quick integrity check; the newest `backup.KEEP` are kept;
-  - a database emptied to 0 bytes while backups exist is refused, not silently started afresh;
+  - a database deleted or emptied to 0 bytes while backups exist is refused, not silently
+    started afresh, and rotation never takes the last backup holding more history than it;
+  - a daily backup that cannot be written warns (GrillWarning) and blocks nothing;
+  - `grill doctor --restore` refuses while another grill has the database open, and a session
+    whose grill is gone (killed with -9) is closed when the next one starts (`lock`);
   - typed answers are cleaned and capped (`grill.answers.clean_answer`) before they are stored.
 
 API (all times timezone-aware; stored as UTC ISO-8601 text):
@@ -55,6 +60,7 @@ API (all times timezone-aware; stored as UTC ISO-8601 text):
         store.start_session(mode, at) -> SessionRecord
         store.finish_session(id, at, status=, summary=) -> SessionRecord
         store.session(id) / store.sessions(mode=None) -> SessionRecord(s)
+        store.abandoned() -> list[int]             # open sessions whose grill is gone
         store.save_memory_fit(at, reviews, body) / store.memory_fit() -> (at, reviews, body)
         store.backup(reason="") -> Backup                       # an online backup, rotated
         store.backups() -> list[Backup]                         # oldest first
@@ -70,6 +76,7 @@ from pathlib import Path
 
 from grill.clock import now as clock_now
 from grill.paths import db_path
+from grill.store import lock
 from grill.store.connection import BUSY_TIMEOUT_MS, LOCK_WAIT_SECONDS, connect
 from grill.store.errors import damaged_message
 from grill.store.export import Export
@@ -101,7 +108,13 @@ class Store(Export, Sessions, MemoryFits, Schema):
         wait are this module's `BUSY_TIMEOUT_MS` and `LOCK_WAIT_SECONDS` as they are now."""
         path = path or db_path()
         now = now or clock_now()
-        conn = connect(path, BUSY_TIMEOUT_MS, LOCK_WAIT_SECONDS)
+        held = lock.hold_database(path)  # shared with other grills; waits out a restore
+        try:
+            conn = connect(path, BUSY_TIMEOUT_MS, LOCK_WAIT_SECONDS)
+        except BaseException:
+            if held is not None:
+                held.release()
+            raise
         store = cls(
             conn,
             path,
@@ -109,11 +122,13 @@ class Store(Export, Sessions, MemoryFits, Schema):
             busy_timeout_ms=BUSY_TIMEOUT_MS,
             lock_wait_seconds=LOCK_WAIT_SECONDS,
         )
+        if held is not None:
+            store._locks["database"] = held
         try:
             store._configure()
             store._migrate(MIGRATIONS)
             store._daily_backup(now)
         except BaseException:
-            conn.close()
+            store.close()
             raise
         return store

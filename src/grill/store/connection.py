@@ -1,11 +1,12 @@
 """The open connection every part of the store shares, and how it is opened and used.
 
-`connect(path, busy_timeout_ms)` creates the data folder, refuses a database that was emptied
-while its backups hold history, and opens the file; `Database` holds that connection and gives
-the parts of the store their three ways to use it: `_errors(doing)` (every sqlite3 and OS error
-becomes one StoreError, worded in `grill.store.errors`), `_write(doing)` (a `BEGIN IMMEDIATE`
-transaction, kept only when COMMIT succeeds) and `_retry_busy` (jittered back-off while another
-grill holds the lock, for up to `lock_wait_seconds`). Not thread-safe: one per thread.
+`connect(path, busy_timeout_ms, lock_wait)` creates the data folder, refuses a database that
+was deleted or emptied while its backups remain, and opens the file. `Database` holds that
+connection, the locks the store holds (`grill.store.lock`, released on close) and three ways
+to use it: `_errors(doing)` (every sqlite3 and OS error becomes one StoreError, worded in
+`grill.store.errors`), `_write(doing)` (a `BEGIN IMMEDIATE` transaction, kept only when COMMIT
+succeeds) and `_retry_busy` (jittered back-off while another grill holds the lock, for up to
+`lock_wait_seconds`). Not thread-safe: one per thread.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from typing import Self, TypeVar
 
 from grill.errors import StoreError
 from grill.store.backup import backups_dir, list_backups
-from grill.store.errors import damaged_message, is_busy, store_error
+from grill.store.errors import damaged_message, is_busy, missing_message, store_error
+from grill.store.lock import Lock
 
 __all__ = ["BUSY_TIMEOUT_MS", "LOCK_WAIT_SECONDS", "Database", "connect"]
 
@@ -41,7 +43,7 @@ def connect(path: Path, busy_timeout_ms: int, lock_wait: float) -> sqlite3.Conne
     sqlite3.Row; a StoreError when it cannot be, or must not be."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        _refuse_emptied(path)
+        _refuse_lost(path)
         conn = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
     except (OSError, sqlite3.Error) as exc:
         raise store_error(exc, path, "open the database", lock_wait=lock_wait) from exc
@@ -49,10 +51,17 @@ def connect(path: Path, busy_timeout_ms: int, lock_wait: float) -> sqlite3.Conne
     return conn
 
 
-def _refuse_emptied(path: Path) -> None:
-    """A 0-byte database beside backups was truncated: starting afresh would hide the history."""
-    if path.is_file() and path.stat().st_size == 0 and list_backups(backups_dir(path)):
+def _refuse_lost(path: Path) -> None:
+    """A database deleted, or emptied to 0 bytes, while its backups remain lost its history:
+    starting afresh would hide it, and rotation would then take the backups holding it."""
+    if path.exists() and not (path.is_file() and path.stat().st_size == 0):
+        return
+    found = list_backups(backups_dir(path))
+    if not found:
+        return
+    if path.exists():
         raise StoreError(damaged_message(path, "the file is empty"))
+    raise StoreError(missing_message(path, found[-1]))
 
 
 class Database:
@@ -72,9 +81,16 @@ class Database:
         self._now = now
         self.busy_timeout_ms = busy_timeout_ms
         self.lock_wait_seconds = lock_wait_seconds
+        self._locks: dict[object, Lock] = {}
+        """What this store holds (`grill.store.lock`): the database's lock, sessions' locks."""
 
     def close(self) -> None:
+        """Close the connection and let go of every lock held (a session still open then
+        counts as ended uncleanly)."""
         self._conn.close()
+        for held in self._locks.values():
+            held.release()
+        self._locks.clear()
 
     def __enter__(self) -> Self:
         return self

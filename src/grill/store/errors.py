@@ -13,9 +13,9 @@ import sqlite3
 from pathlib import Path
 
 from grill.errors import StoreError
-from grill.store.backup import backups_dir, list_backups
+from grill.store.backup import Backup, backups_dir, list_backups
 
-__all__ = ["damaged_message", "is_busy", "store_error"]
+__all__ = ["damaged_message", "is_busy", "is_damage", "missing_message", "store_error"]
 
 _BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
@@ -38,6 +38,15 @@ def damaged_message(path: Path, detail: str) -> str:
     return f"the database {path} is damaged ({detail}); {advice}"
 
 
+def missing_message(path: Path, newest: Backup) -> str:
+    """What to tell the user when the database is gone but its backups are not."""
+    return (
+        f"the database {path} is missing, but its backups are not: the newest is {newest.path}"
+        f" ({newest.taken:%Y-%m-%d %H:%M} UTC); run `grill doctor --restore` to restore it,"
+        f" or move {newest.path.parent} away to start afresh"
+    )
+
+
 def _code(exc: sqlite3.Error) -> int:
     """SQLite's primary result code; 0 for an error the sqlite3 module raises itself (a
     ProgrammingError such as a closed database carries no code)."""
@@ -47,6 +56,11 @@ def _code(exc: sqlite3.Error) -> int:
 def is_busy(exc: sqlite3.Error) -> bool:
     """Whether another connection holds the lock `exc` was refused."""
     return _code(exc) in _BUSY or "locked" in str(exc)
+
+
+def is_damage(exc: sqlite3.Error) -> bool:
+    """Whether `exc` says the file itself is damaged (or no database at all)."""
+    return _code(exc) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 
 def store_error(
@@ -72,7 +86,7 @@ def store_error(
             f"cannot {doing}: reading or writing {path} failed ({exc.sqlite_errorname}:"
             " is the disk full, failing or gone?); nothing was saved"
         )
-    if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+    if is_damage(exc):
         return StoreError(damaged_message(path, str(exc)))
     if code == sqlite3.SQLITE_READONLY:
         return StoreError(

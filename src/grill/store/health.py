@@ -2,16 +2,19 @@
 
 A backup (`grill.store.backup`) is taken before every schema migration and on the first use of
 each UTC day, after a quick integrity check: a damaged file is reported, never copied over a
-good backup; the newest `backup.KEEP` are kept.
+good backup; the newest `backup.KEEP` are kept. A daily backup that cannot be written (a full
+disk, an unwritable backups folder) is a warning (`GrillWarning`), never a refusal: no command
+is blocked by its safety net.
 """
 
 from __future__ import annotations
 
+import warnings
 from datetime import datetime
 
 from grill.clock import now as clock_now
 from grill.clock import to_utc
-from grill.errors import StoreError
+from grill.errors import GrillWarning, StoreError
 from grill.store.backup import Backup, backups_dir, list_backups, write_backup
 from grill.store.connection import Database
 from grill.store.errors import damaged_message
@@ -57,4 +60,7 @@ class Health(Database):
         problems = self.integrity(quick=True)
         if problems:
             raise StoreError(damaged_message(self.path, problems[0]))
-        self.backup()
+        try:
+            self.backup()
+        except StoreError as exc:  # a safety net: the command it would block comes first
+            warnings.warn(f"{exc} (the daily backup was skipped)", GrillWarning, stacklevel=2)

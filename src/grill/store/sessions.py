@@ -1,7 +1,9 @@
 """Sessions: the part of the store that records each drill, mock or case from start to end.
 
 A session is opened when it starts (`open`) and closed with a status and a JSON summary when it
-ends; reviews name the session they belong to.
+ends; reviews name the session they belong to. While it runs, its grill holds its lock
+(`grill.store.lock`): a session left open by a grill that is gone is closed, as interrupted,
+when the next one starts.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from datetime import datetime
 
 from grill.errors import StoreError
 from grill.model import Mode, SessionRecord, SessionStatus
+from grill.store import lock
 from grill.store.connection import Database
 from grill.store.rows import session_from_row, to_db_time
 
@@ -22,13 +25,46 @@ class Sessions(Database):
     """The sessions, oldest first."""
 
     def start_session(self, mode: Mode, at: datetime) -> SessionRecord:
-        """Open a session of `mode` started `at`."""
+        """Open a session of `mode` started `at`, held as running (`grill.store.lock`) until
+        it is finished or this store closes. Sessions still open that no grill runs any more
+        (killed, or the machine lost power) are closed first, as interrupted."""
         with self._write("start a session") as conn:
+            self._close_abandoned()
             cursor = conn.execute(
                 "INSERT INTO sessions (mode, started_at, status) VALUES (?, ?, ?)",
                 (str(Mode(mode)), to_db_time(at), str(SessionStatus.OPEN)),
             )
-            return self.session(int(cursor.lastrowid or 0))
+            session_id = int(cursor.lastrowid or 0)
+            # taken before COMMIT: no other grill sees the session before it is held
+            held = lock.hold_session(self.path, session_id)
+            if held is not None:
+                self._locks[session_id] = held
+            return self.session(session_id)
+
+    def _close_abandoned(self) -> None:
+        """End, as interrupted at its last review (or its start), each open session whose
+        grill is gone. Runs inside a write transaction: no session starts meanwhile."""
+        rows = self._conn.execute("SELECT id FROM sessions WHERE status = ?", ("open",))
+        for (session_id,) in rows.fetchall():
+            if session_id in self._locks or lock.session_alive(self.path, session_id):
+                continue
+            self._conn.execute(
+                "UPDATE sessions SET status = ?, ended_at = coalesce((SELECT max(reviewed_at)"
+                " FROM reviews WHERE session_id = sessions.id), started_at) WHERE id = ?",
+                (str(SessionStatus.INTERRUPTED), session_id),
+            )
+            lock.forget_session(self.path, session_id)
+
+    def abandoned(self) -> list[int]:
+        """The ids of the sessions still open that no grill runs any more (what the next
+        `start_session` closes)."""
+        with self._errors("read sessions"):
+            rows = self._conn.execute("SELECT id FROM sessions WHERE status = 'open'").fetchall()
+        return [
+            int(r[0])
+            for r in rows
+            if r[0] not in self._locks and not lock.session_alive(self.path, int(r[0]))
+        ]
 
     def finish_session(
         self,
@@ -47,7 +83,11 @@ class Sessions(Database):
             )
             if cursor.rowcount != 1:
                 raise StoreError(f"no session {session_id}")
-            return self.session(session_id)
+            record = self.session(session_id)
+        held = self._locks.pop(session_id, None)
+        if held is not None:
+            held.release()
+        return record
 
     def session(self, session_id: int) -> SessionRecord:
         """The session `session_id`; a StoreError when there is none."""
