@@ -44,10 +44,7 @@ class Sessions(Database):
     def _close_abandoned(self) -> None:
         """End, as interrupted at its last review (or its start), each open session whose
         grill is gone. Runs inside a write transaction: no session starts meanwhile."""
-        rows = self._conn.execute("SELECT id FROM sessions WHERE status = ?", ("open",))
-        for (session_id,) in rows.fetchall():
-            if session_id in self._locks or lock.session_alive(self.path, session_id):
-                continue
+        for session_id in self._abandoned():
             self._conn.execute(
                 "UPDATE sessions SET status = ?, ended_at = coalesce((SELECT max(reviewed_at)"
                 " FROM reviews WHERE session_id = sessions.id), started_at) WHERE id = ?",
@@ -59,12 +56,14 @@ class Sessions(Database):
         """The ids of the sessions still open that no grill runs any more (what the next
         `start_session` closes)."""
         with self._errors("read sessions"):
-            rows = self._conn.execute("SELECT id FROM sessions WHERE status = 'open'").fetchall()
-        return [
-            int(r[0])
-            for r in rows
-            if r[0] not in self._locks and not lock.session_alive(self.path, int(r[0]))
-        ]
+            return self._abandoned()
+
+    def _abandoned(self) -> list[int]:
+        rows = self._conn.execute(
+            "SELECT id FROM sessions WHERE status = ? ORDER BY id", (str(SessionStatus.OPEN),)
+        ).fetchall()
+        ids = [int(r[0]) for r in rows]
+        return [i for i in ids if i not in self._locks and not lock.session_alive(self.path, i)]
 
     def finish_session(
         self,
