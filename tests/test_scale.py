@@ -192,6 +192,7 @@ def _odd_log(store: Store, cards: list[tuple[str, str]]) -> None:
 def test_the_log_exported_by_sqlite_is_the_log_rows_python_builds(tmp_path: Path) -> None:
     from grill.deck import load_library
     from grill.report.data import iter_log
+    from grill.report.logformat import json_around, json_sql
 
     library = load_library(user_decks=False)
     numbers = {(c.deck, c.id): c.n for c in library.cards()}
@@ -200,7 +201,10 @@ def test_the_log_exported_by_sqlite_is_the_log_rows_python_builds(tmp_path: Path
         expected = [row.to_dict() for row in iter_log(store, library)]
         for chunk in (3, 7, 20_000):  # ids split across chunks come out in order
             for workers in (1, 2, 3):  # built by that many processes, written in order
-                text = b",\n".join(store.log_json(numbers, chunk=chunk, workers=workers))
+                chunks = store.export_log(
+                    json_sql(), numbers, json_around(""), chunk=chunk, workers=workers
+                )
+                text = b",\n".join(chunks)
                 assert json.loads(b"[" + text + b"]") == expected, (chunk, workers)
     assert len(expected) == 40 and {r["n"] for r in expected} > {None}
 

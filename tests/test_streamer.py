@@ -116,12 +116,12 @@ def test_the_store_turns_a_worker_s_error_into_one_message(
     with Store.open(tmp_path / "grill.db", now=at) as store:
         for card in ("a", "b", "c"):
             store.record_review("d", card, reviewed_at=at, rating=Rating.GOOD, schedule=None)
-        assert len(list(store.log_json({}, chunk=1, workers=2))) == 3
+        assert len(list(store.export_log("r.id", {}, ("", ",", ""), chunk=1, workers=2))) == 3
         monkeypatch.setattr(
-            "grill.store._LOG_CHUNK", "SELECT x FROM missing WHERE ? OR ? OR ? OR ?"
+            "grill.store.export._LOG_CHUNK", "SELECT x FROM missing WHERE ? OR ? OR ? OR ?"
         )
         with pytest.raises(StoreError, match="export the review log"):
-            list(store.log_json({}, chunk=1, workers=2))
+            list(store.export_log("r.id", {}, ("", ",", ""), chunk=1, workers=2))
 
 
 def test_a_frozen_build_makes_the_values_in_its_own_process(

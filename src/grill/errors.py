@@ -12,6 +12,7 @@ __all__ = [
     "DeckError",
     "DeckIssue",
     "GrillError",
+    "GrillWarning",
     "NotFoundError",
     "StoreError",
     "UsageError",
@@ -29,6 +30,11 @@ class GrillError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class GrillWarning(UserWarning):
+    """Something went wrong that must not stop the command (a daily backup that could not be
+    written): raised with `warnings.warn`; the CLI prints it as one line on stderr."""
 
 
 class UsageError(GrillError):

@@ -4,7 +4,8 @@ Each command group lives in its own module here and is registered in COMMANDS be
 per command. A command's module is imported only when that command runs (all of them for
 `--help`, shell completion or an unknown name), so what one command imports never slows the
 start of another. Expected failures (GrillError) become one line on stderr and an exit code in
-`main`, nowhere else. `app` (the whole Typer app, for tests) is built on first use.
+`main`, nowhere else; a GrillWarning (what went wrong without stopping the command) one line
+on stderr. `app` (the whole Typer app, for tests) is built on first use.
 """
 
 from __future__ import annotations
@@ -14,14 +15,15 @@ import importlib
 import inspect
 import os
 import sys
+import warnings
 from collections.abc import Collection
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import typer
 
 from grill import __version__
-from grill.cli.common import err, reset_consoles
-from grill.errors import DeckError, GrillError
+from grill.cli.common import err, reset_consoles, warn
+from grill.errors import DeckError, GrillError, GrillWarning
 
 __all__ = ["COMMANDS", "app", "build_app", "main", "unwrap"]
 
@@ -173,6 +175,7 @@ def main() -> None:
 
     Started by `grill.__main__`, which pauses the garbage collector: it is resumed here once
     the app is built, and what start-up made is frozen first, out of later collections' way."""
+    warnings.showwarning = _show_warning
     try:
         app = build_app(_wanted(sys.argv[1:]))
         if not gc.isenabled():
@@ -202,6 +205,24 @@ def main() -> None:
     except KeyboardInterrupt:
         err().print("interrupted")
         sys.exit(130)
+
+
+_shown = warnings.showwarning
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A GrillWarning as one plain line on stderr; any other warning as Python shows it."""
+    if issubclass(category, GrillWarning):
+        warn(f"warning: {message}")
+    else:
+        _shown(message, category, filename, lineno, file, line)
 
 
 def _error(*parts: str) -> None:

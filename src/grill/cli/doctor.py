@@ -65,7 +65,9 @@ def _render(health: store_doctor.Health) -> None:
     table.add_column(style="bold")
     table.add_column()
     size = f" ({health.size / 1024:,.0f} KB)" if health.exists else " (not created yet)"
-    table.add_row("database", Text(f"{health.path}{size}"))
+    table.add_row("database", Text(f"{health.path}{'' if health.error else size}"))
+    if health.error:
+        table.add_row("problem", Text(health.error, style="red"))
     table.add_row("integrity", _integrity(health))
     table.add_row("schema", _schema(health))
     table.add_row(
@@ -104,7 +106,7 @@ def _memory(health: store_doctor.Health) -> Text:
 
 
 def _integrity(health: store_doctor.Health) -> Text:
-    if not health.exists:
+    if not health.exists or health.error:
         return Text("-")
     if not health.problems:
         return Text("ok", style="green")

@@ -11,6 +11,7 @@ study day is known. Study days start at 4 am in `now`'s timezone (grill.clock.st
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,11 +23,22 @@ from grill.clock import DAY_ROLLOVER_HOUR, study_day, to_utc
 from grill.config import Settings
 from grill.memory import Forecaster, MemoryFit, Trace
 from grill.mock.summary import MockSummary, SavedMiss, SectionScore, TierScore
-from grill.model import Card, CardState, Deck, Library, Mode, Rating, Review, SessionRecord
+from grill.model import (
+    Card,
+    CardState,
+    Deck,
+    Library,
+    Mode,
+    Rating,
+    Review,
+    SessionRecord,
+    Verdict,
+)
 from grill.odds import wilson
 from grill.plan import Deadline
 from grill.readiness import Readiness, forecast_for, forecast_with
-from grill.store import Store
+from grill.report.logformat import CSV_AROUND, LogRow, csv_sql, json_around, json_sql
+from grill.store import Store, from_db_time
 
 __all__ = [
     "FORECAST_DAYS",
@@ -39,6 +51,7 @@ __all__ = [
     "ReadinessPoint",
     "ReportData",
     "WeakCard",
+    "as_text",
     "gather",
     "chunk_writer",
     "csv_chunks",
@@ -196,38 +209,6 @@ class WeakCard:
             "last_review": _iso(self.last_review),
             "last_answer": self.last_answer,
             "last_verdict": self.last_verdict,
-        }
-
-
-@dataclass(frozen=True)
-class LogRow:
-    """One row of the review log as exported (CSV, JSON)."""
-
-    id: int
-    at: datetime
-    deck: str
-    card: str
-    n: int | None
-    mode: str
-    rating: str
-    verdict: str | None
-    answer: str | None
-    response_ms: int | None
-    session: int | None
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "id": self.id,
-            "at": _iso(self.at),
-            "deck": self.deck,
-            "card": self.card,
-            "n": self.n,
-            "mode": self.mode,
-            "rating": self.rating,
-            "verdict": self.verdict,
-            "answer": self.answer,
-            "response_ms": self.response_ms,
-            "session": self.session,
         }
 
 
@@ -539,19 +520,24 @@ def _numbers(library: Library) -> dict[tuple[str, str], int]:
     }
 
 
+_RATINGS = {int(r): r.label for r in Rating}
+_VERDICTS = {int(v): v.label for v in Verdict}
+
+
 def iter_log(store: Store, library: Library) -> Iterator[LogRow]:
     """The review log as LogRows, oldest first, read from the store a chunk at a time."""
     numbers = _numbers(library)
     for id_, at, deck, card, mode, rating, verdict, answer, ms, session in store.log_rows():
         n = numbers.get((deck, card))
-        at_ = datetime.fromisoformat(at)
-        yield LogRow(id_, at_, deck, card, n, mode, rating, verdict, answer, ms, session)
+        label = None if verdict is None else _VERDICTS[verdict]
+        at_ = from_db_time(at)
+        yield LogRow(id_, at_, deck, card, n, mode, _RATINGS[rating], label, answer, ms, session)
 
 
 def csv_chunks(store: Store, library: Library) -> Iterator[bytes]:
     """The review log as CSV rows (`grill.report.csvlog`), made by SQLite: UTF-8 chunks of
-    rows, each ending in CRLF (see `Store.log_csv`)."""
-    return store.log_csv(_numbers(library))
+    rows, each ending in CRLF (`grill.report.logformat.csv_sql`, run by `Store.export_log`)."""
+    return store.export_log(csv_sql(), _numbers(library), CSV_AROUND)
 
 
 def chunk_writer(out: TextIO) -> Callable[[bytes], object]:
@@ -565,10 +551,19 @@ def chunk_writer(out: TextIO) -> Callable[[bytes], object]:
     return sink.write
 
 
+def as_text(write: Callable[[ReportData, TextIO], None], data: ReportData) -> str:
+    """What `write(data, out)` writes, as one string (the log taken from `data.log`)."""
+    buffer = io.StringIO()
+    write(data, buffer)
+    return buffer.getvalue()
+
+
 def log_chunks(store: Store, library: Library, indent: str = "") -> Iterator[bytes]:
-    """The review log as JSON objects (`LogRow.to_dict()`), one per line, made by SQLite:
-    UTF-8 chunks of lines joined by ",\\n" (see `Store.log_json`)."""
-    return store.log_json(_numbers(library), indent=indent)
+    """The review log as JSON objects (`LogRow.to_dict()`), one per line after `indent`, made
+    by SQLite: UTF-8 chunks of lines joined by ",\\n" (`grill.report.logformat.json_sql`, run by
+    `Store.export_log`)."""
+    around = json_around(indent)
+    return store.export_log(json_sql(), _numbers(library), around)
 
 
 def _with_next_steps(data: ReportData, settings: Settings) -> ReportData:

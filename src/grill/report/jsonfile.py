@@ -8,12 +8,11 @@ come) and stays easy to grep.
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Iterable
 from typing import TextIO
 
-from grill.report.data import ReportData, chunk_writer
+from grill.report.data import ReportData, as_text, chunk_writer
 
 __all__ = ["LOG_INDENT", "render_json", "write_json"]
 
@@ -22,9 +21,7 @@ LOG_INDENT = "    "
 
 
 def render_json(data: ReportData) -> str:
-    buffer = io.StringIO()
-    write_json(data, buffer)
-    return buffer.getvalue()
+    return as_text(write_json, data)
 
 
 def write_json(data: ReportData, out: TextIO, log: Iterable[bytes] | None = None) -> None:

@@ -9,7 +9,8 @@ reason other than the daily one, that reason:
 
 It is written to a temporary name and renamed into place, so a crash or a full disk never leaves
 a half-written backup under a backup's name (a temporary file a killed grill left behind is
-removed after an hour); only the newest `KEEP` backups are kept. Restoring
+removed after an hour); only the newest `KEEP` backups are kept, but never the one just written
+nor the last one holding more history than the database (`rotate`). Restoring
 moves the current database (and its -wal and -shm files) aside under a `.broken-<time>` name,
 never deleting it, then copies the backup in.
 
@@ -17,8 +18,9 @@ These functions raise sqlite3.Error and OSError as they come: `grill.store.Store
 one StoreError with a helpful message, in one place.
 
     list_backups(folder) -> list[Backup]                      oldest first
-    write_backup(conn, folder, now, reason="") -> Backup      then rotate(folder)
-    rotate(folder, keep=KEEP) -> list[Path]                   the files removed
+    write_backup(conn, folder, now, reason="") -> Backup      then rotate(folder, ...)
+    rotate(folder, keep=KEEP, fresh=, live=) -> list[Path]    the files removed
+    reviews_in(path) -> int                                   the history a file holds
     check_file(path) -> list[str]                             integrity_check problems ([] = ok)
     restore(db, backup, now) -> tuple[Path, ...]              the files moved aside
 """
@@ -43,6 +45,7 @@ __all__ = [
     "check_file",
     "list_backups",
     "restore",
+    "reviews_in",
     "rotate",
     "stamp",
     "write_backup",
@@ -109,8 +112,16 @@ def write_backup(conn: sqlite3.Connection, folder: Path, now: datetime, reason: 
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
-    rotate(folder)
-    return Backup(target, to_utc(now).replace(microsecond=0), reason, target.stat().st_size)
+    size = target.stat().st_size
+    rotate(folder, fresh=target, live=_reviews(conn))
+    return Backup(target, to_utc(now).replace(microsecond=0), reason, size)
+
+
+def _reviews(conn: sqlite3.Connection) -> int | None:
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
+    except sqlite3.Error:  # before the first migration: no log to keep
+        return None
 
 
 def _copy(source: sqlite3.Connection, target: Path) -> None:
@@ -128,9 +139,16 @@ def _slug(reason: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", reason).strip("-") or "backup"
 
 
-def rotate(folder: Path, keep: int = KEEP) -> list[Path]:
+def rotate(
+    folder: Path, keep: int = KEEP, *, fresh: Path | None = None, live: int | None = None
+) -> list[Path]:
     """Remove all but the newest `keep` backups, and temporary files a killed grill left
-    behind over an hour ago; returns what was removed."""
+    behind over an hour ago; returns what was removed.
+
+    Two backups are never removed: `fresh`, the one just written (with a clock set back, the
+    others may all look newer), and, given `live` (the reviews the database holds now), the
+    backup holding the most history when it holds more than the database and every backup
+    kept: after the database was lost or emptied, rotation must not take its history too."""
     removed = []
     stale = time.time() - 3600
     for tmp in folder.glob(".grill-*.tmp"):
@@ -138,11 +156,38 @@ def rotate(folder: Path, keep: int = KEEP) -> list[Path]:
             if tmp.stat().st_mtime < stale:
                 tmp.unlink()
                 removed.append(tmp)
-    for old in list_backups(folder)[:-keep] if keep > 0 else list_backups(folder):
+    for old in _doomed(list_backups(folder), keep, fresh, live):
         with contextlib.suppress(FileNotFoundError):  # another grill rotated it first
             old.path.unlink()
             removed.append(old.path)
     return removed
+
+
+def _doomed(found: list[Backup], keep: int, fresh: Path | None, live: int | None) -> list[Backup]:
+    """The backups `rotate` removes, oldest first."""
+    others = [b for b in found if b.path != fresh]
+    kept = max(0, keep - (len(found) - len(others)))
+    doomed = others[:-kept] if kept > 0 else others
+    if live is None or not doomed:
+        return doomed
+    richest = max((live, *(reviews_in(b.path) for b in found if b not in doomed)), default=live)
+    counts = [(reviews_in(b.path), i) for i, b in enumerate(doomed)]
+    most, at = max(counts)
+    return [b for i, b in enumerate(doomed) if i != at] if most > richest else doomed
+
+
+def reviews_in(path: Path) -> int:
+    """How many reviews the database file at `path` holds; 0 when it cannot be read."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return 0
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+    finally:
+        conn.close()
 
 
 def check_file(path: Path) -> list[str]:

@@ -3,11 +3,15 @@
     check(path=None, known=None) -> Health        # never raises for a damaged or newer file
     restore(path=None, backup=None, now=None) -> Restored
 
-`check` opens the file without migrating it and reports what it finds: `PRAGMA integrity_check`,
+`check` opens the file without migrating it and reports what it finds (a file it cannot read
+for another reason than damage, or a database that is missing beside its backups or cannot be
+made where it should be, is `Health.error`, never "damaged"): `PRAGMA integrity_check`,
 the schema (current, behind, or from a newer grill), how much history it holds, how many cards
 are orphaned (when `known`, the cards the decks define, is given) and the backups.
 `restore` puts the newest backup (or the one named) in place after checking it is sound; the
-current file is moved aside, never deleted (`grill.store.backup.restore`).
+current file is moved aside, never deleted (`grill.store.backup.restore`). It refuses while
+another grill has the database open (`grill.store.lock`): that grill would go on writing into
+the file moved aside.
 """
 
 from __future__ import annotations
@@ -21,9 +25,10 @@ from pathlib import Path
 from grill.clock import now as clock_now
 from grill.errors import NotFoundError, StoreError
 from grill.paths import db_path
-from grill.store import Store, _store_error
+from grill.store import LOCK_WAIT_SECONDS, Store, lock
 from grill.store import backup as backups
 from grill.store.backup import Backup
+from grill.store.errors import is_damage, missing_message, store_error
 from grill.store.migrations import MIGRATIONS
 
 __all__ = ["Health", "Restored", "check", "restore"]
@@ -45,10 +50,13 @@ class Health:
     sessions: int
     orphans: int | None
     backups: tuple[Backup, ...]
+    error: str = ""
+    """What kept the file from being checked, when that is not damage: GRILL_HOME a file,
+    the database a folder, or missing beside its backups; a file grill cannot open."""
 
     @property
     def ok(self) -> bool:
-        return not self.problems and not self.newer
+        return not self.problems and not self.newer and not self.error
 
 
 @dataclass(frozen=True)
@@ -67,20 +75,48 @@ def check(path: Path | None = None, known: Collection[tuple[str, str]] | None = 
         found = tuple(backups.list_backups(backups.backups_dir(path)))
     except OSError as exc:
         return _missing(path, (f"cannot list the backups: {exc}",), ())
-    if not path.is_file():
-        return _missing(path, (), found)
+    blocked = _blocked(path, found)
+    if blocked or not path.is_file():
+        return _missing(path, (), found, blocked)
     try:
         conn = sqlite3.connect(path, isolation_level=None)
     except sqlite3.Error as exc:
-        return _missing(path, (str(exc),), found)
+        return _unreadable(path, exc, found)
     try:
         return _inspect(conn, path, known, found)
     finally:
         conn.close()
 
 
-def _missing(path: Path, problems: tuple[str, ...], found: tuple[Backup, ...]) -> Health:
-    return Health(path, False, 0, problems, (), (), (), 0, 0, 0, None, found)
+def _blocked(path: Path, found: tuple[Backup, ...]) -> str:
+    """Why `path` cannot be a database at all, or must not be started afresh; '' when not."""
+    if path.parent.exists() and not path.parent.is_dir():
+        return (
+            f"{path.parent} is a file, not a folder: grill keeps its data in a folder"
+            " (set GRILL_HOME to one)"
+        )
+    if path.exists() and not path.is_file():
+        return f"{path} is not a file (a folder?): move it away, grill makes the database there"
+    if not path.exists() and found:
+        return missing_message(path, found[-1])
+    return ""
+
+
+def _missing(
+    path: Path, problems: tuple[str, ...], found: tuple[Backup, ...], error: str = ""
+) -> Health:
+    return Health(path, False, 0, problems, (), (), (), 0, 0, 0, None, found, error)
+
+
+def _unreadable(path: Path, exc: sqlite3.Error, found: tuple[Backup, ...]) -> Health:
+    """A file that could not be read: damaged when SQLite says so, else why it cannot be read
+    (a read-only folder is no reason to restore a backup over a sound file)."""
+    size = path.stat().st_size
+    if is_damage(exc) or not size:
+        problem = str(exc) if size else "the file is empty"
+        return Health(path, True, size, (problem,), (), (), (), 0, 0, 0, None, found)
+    error = str(store_error(exc, path, "check the database", lock_wait=LOCK_WAIT_SECONDS))
+    return Health(path, True, size, (), (), (), (), 0, 0, 0, None, found, error)
 
 
 def _inspect(
@@ -95,8 +131,7 @@ def _inspect(
         problems = tuple(str(r[0]) for r in rows if str(r[0]) != "ok")
         applied = tuple(str(r[0]) for r in conn.execute("SELECT name FROM migrations ORDER BY id"))
     except sqlite3.Error as exc:
-        problems = (f"{exc}" if size else "the file is empty",)
-        return Health(path, True, size, problems, (), (), (), 0, 0, 0, None, found)
+        return _unreadable(path, exc, found)
     names = [m.name for m in MIGRATIONS]
     pending = tuple(n for n in names if n not in applied)
     newer = tuple(n for n in applied if n not in names)
@@ -137,6 +172,21 @@ def restore(
     now = now or clock_now()
     chosen = _choose(path, backup)
     try:
+        alone = lock.alone(path)
+    except lock.Held:
+        raise StoreError(
+            f"cannot restore {path}: another grill has it open (a drill, a mock, a report?);"
+            " end it and run `grill doctor --restore` again. Nothing was changed"
+        ) from None
+    try:
+        return _restore(path, chosen, now)
+    finally:
+        if alone is not None:
+            alone.release()
+
+
+def _restore(path: Path, chosen: Backup, now: datetime) -> Restored:
+    try:
         problems = backups.check_file(chosen.path)
         if problems:
             raise StoreError(
@@ -145,7 +195,7 @@ def restore(
             )
         moved = backups.restore(path, chosen.path, now)
     except (sqlite3.Error, OSError) as exc:
-        raise _store_error(exc, path, f"restore {chosen.path}") from exc
+        raise store_error(exc, path, f"restore {chosen.path}", lock_wait=LOCK_WAIT_SECONDS) from exc
     return Restored(path, chosen, moved)
 
 
@@ -154,7 +204,7 @@ def _choose(path: Path, name: str | None) -> Backup:
     try:
         found = backups.list_backups(folder)
     except OSError as exc:
-        raise _store_error(exc, path, "list the backups") from exc
+        raise store_error(exc, path, "list the backups", lock_wait=LOCK_WAIT_SECONDS) from exc
     if name is None:
         if not found:
             raise NotFoundError(f"there is no backup to restore in {folder}")

@@ -1,5 +1,5 @@
 """Run one read-only query over many parameter sets and return its single text value for each
-(as UTF-8 bytes, in order) on several CPU cores: how `Store.log_json` builds a long export.
+(as UTF-8 bytes, in order) on several CPU cores: how `Store.export_log` builds a long export.
 
 SQLite connections on threads of one process do not run in parallel here (measured: two
 threads, each with half a million reviews to turn into JSON, took as long as one thread with

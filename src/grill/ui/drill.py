@@ -11,12 +11,15 @@ so it runs the same on a terminal, a pipe, or a StringIO in tests. Three ways to
 
 Every rating is committed before the next card. `/undo` as an answer (or `u` at a key prompt)
 takes back the last rating; `/quit` or `q` ends. Ctrl-C or end of input ends the session at any
-point with its summary, and an answer already graded is kept with its proposed rating.
+point with its summary, and an answer already graded is kept with its proposed rating; so does
+closing the terminal (SIGHUP), which then exits with status 129 and prints nothing more.
 User and deck text is always printed as `Text`, never parsed as markup.
 """
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -28,7 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from grill.answers import clean_answer
-from grill.errors import UsageError
+from grill.errors import StoreError, UsageError
 from grill.model import RATING_KEYS, Card, Grade, Rating, SessionStatus, Verdict
 from grill.session import Drill, DrillSummary
 from grill.ui.prompt import Reader
@@ -250,6 +253,7 @@ def run_drill(
     """Run the session until the queue is empty or the person ends it; show and return the
     summary. Ctrl-C and end of input end it too; nothing rated or graded is lost."""
     status = SessionStatus.DONE
+    previous = _hang_up_ends_it()
     try:
         while (card := drill.next_card()) is not None:
             if flip:
@@ -263,6 +267,11 @@ def run_drill(
     except KeyboardInterrupt:
         console.print(Text("\ninterrupted", style="dim"))
         status = SessionStatus.INTERRUPTED
+    except _HangUp:  # the terminal is gone: save, then stop without writing to it
+        drill.finish(SessionStatus.INTERRUPTED)
+        raise SystemExit(128 + _SIGHUP) from None
+    finally:
+        _hang_up_restored(previous)
     if drill.current is None and drill.left == 0:
         status = SessionStatus.DONE
     summary = drill.finish(status)
@@ -271,6 +280,32 @@ def run_drill(
     else:
         render_summary(console, summary, drill.clock())
     return summary
+
+
+class _HangUp(Exception):
+    """The terminal was closed (SIGHUP) during the drill."""
+
+
+_SIGHUP = int(getattr(signal, "SIGHUP", 1))
+
+
+def _hang_up_ends_it() -> object:
+    """From now on, closing the terminal (SIGHUP) ends the drill as Ctrl-C does, so the answer
+    graded but not rated yet is saved with its proposed rating instead of dying with the
+    process. Returns the handler it replaced (for `_hang_up_restored`); None where nothing
+    changed (no SIGHUP here, or not the main thread, the only one that takes signals)."""
+    if not hasattr(signal, "SIGHUP") or threading.current_thread() is not threading.main_thread():
+        return None
+
+    def hang_up(signum: int, frame: object) -> None:
+        raise _HangUp
+
+    return signal.signal(signal.SIGHUP, hang_up)
+
+
+def _hang_up_restored(previous: object) -> None:
+    if previous is not None:
+        signal.signal(signal.SIGHUP, previous)  # type: ignore[arg-type]
 
 
 def _nothing_due(summary: DrillSummary, now: datetime) -> str:
@@ -357,7 +392,8 @@ def _take_rating(
     if key is None or key == "q":
         raise _End
     if key == "u":
-        _undo(console, drill)
+        if not _undo(console, drill) and drill.pending is not None:  # refused: rate it still
+            _take_rating(console, drill, reader, proposed, answer=answer, response_ms=response_ms)
         return
     rating = RATING_KEYS[key]
     review = drill.rate(rating, answer=answer, response_ms=response_ms)
@@ -367,12 +403,19 @@ def _take_rating(
     console.print(Text(f"saved: {rating.label}{when}", style="dim"))
 
 
-def _undo(console: Console, drill: Drill) -> None:
+def _undo(console: Console, drill: Drill) -> bool:
+    """Take back the last rating; False when the store refused (the card was reviewed again
+    since, by another grill): the drill goes on as it was."""
     graded = drill.pending is not None
-    review = drill.undo()
+    try:
+        review = drill.undo()
+    except StoreError as exc:
+        console.print(Text(f"{exc}; nothing was undone", style="yellow"))
+        return False
     if review is None and graded:  # the first card: its answer was shown, not yet saved
         console.print(Text("undone: your answer (it was not saved): answer again", style="yellow"))
     elif review is None:
         console.print(Text("nothing to undo in this session", style="yellow"))
     else:
         console.print(Text(f"undone: {review.card_id} ({review.rating.label})", style="yellow"))
+    return True
