@@ -8,6 +8,7 @@ import io
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -222,3 +223,88 @@ def test_every_rule_is_documented_with_examples() -> None:
     for rule in [t.id for t in TRIGGERS] + swap_ids() + list(RULES):
         assert f"`{rule}`" in doc, rule
     assert all(t.examples for t in TRIGGERS)
+
+
+_BF16 = (
+    "FP16 vs BF16?",
+    "BF16 has FP32-equivalent exponent range; no loss scaling needed.",
+    "FP16 gives you more mantissa, more precision, with a narrow exponent range. BF16 keeps"
+    " FP32's exponent range and sacrifices mantissa bits.",
+)
+
+
+def test_a_comparison_said_of_the_other_partner_or_the_other_way_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    card = _card(*_BF16)
+    right = "bf16 keeps the fp32 exponent range, no loss scaling; fp16 has more mantissa bits"
+    assert _verdict(card, right) == "correct"
+    assert (
+        _verdict(
+            card,
+            "BF16 has more mantissa bits than FP16, FP32's exponent range, and no loss scaling",
+        )
+        == "wrong"
+    )
+    assert (
+        _verdict(card, "bf16: fp32 exponent range, no loss scaling. fp16 has fewer mantissa bits")
+        == "wrong"
+    )
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.comparatives")
+    card = _card(*_BF16)
+    assert (
+        _verdict(
+            card,
+            "BF16 has more mantissa bits than FP16, FP32's exponent range, and no loss scaling",
+        )
+        == "correct"
+    )
+
+
+_GAP = (
+    "Validation gap widening?",
+    "Overfitting — regularize, more data, early stop.",
+    "The fixes are: more data, more regularisation — weight decay or dropout — or early stopping.",
+)
+
+
+def test_a_change_the_card_makes_made_the_other_way_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    card = _card(*_GAP)
+    assert _verdict(card, "overfitting: more data, early stopping, more weight decay") == "correct"
+    trap = "overfitting; more data, early stopping, and turning weight decay and dropout down"
+    assert _verdict(card, trap) == "wrong"
+    assert (
+        _verdict(card, "overfitting, so lower the weight decay, more data, stop early") == "wrong"
+    )
+    scaling = (
+        "Linear scaling rule?",
+        "Scale LR linearly with batch size.",
+        "Double the batch, double the learning rate.",
+    )
+    assert (
+        _verdict(_card(*scaling), "scale it linearly: double the batch, halve the learning rate")
+        == "wrong"
+    )
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.remedies")
+    assert _verdict(_card(*_GAP), trap) == "correct"
+
+
+_PREVENT = (
+    "Prevention for spikes?",
+    "Gradient clipping, warmup, BF16, periodic checkpoints for fast rollback.",
+    "Clip at 1.0, use BF16, warm up long enough, and checkpoint often.",
+)
+
+
+def test_the_other_partner_chosen_over_the_cards_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    card = _card(*_PREVENT)
+    assert (
+        _verdict(card, "clip grads, warm up, bf16 rather than fp16, checkpoint often") == "correct"
+    )
+    trap = "clip at 1.0, warm up, train in FP16 rather than BF16, checkpoint often"
+    assert _verdict(card, trap) == "wrong"
+    assert _verdict(card, "clip, warm up, checkpoints, and switch from bf16 to fp16") == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.preferences")
+    assert _verdict(_card(*_PREVENT), trap) == "correct"

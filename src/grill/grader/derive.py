@@ -23,7 +23,11 @@ arrows ("warmup → descent → plateau") are a sequence: the rubric's `order`, 
 them said out of order. A share decayed *to* is wrong said *by*; two shares of partner words
 (old/new) are wrong swapped, and two partner words keep their order ("new task wipes out old").
 What the explanation denies ("you don't pick the minimum") is a misconception, and so is
-another growth where the card says "linear" ("quadratic"). A bare "yes"/"no"
+another growth where the card says "linear" ("quadratic"). One claim of the card's text turned
+around is a misconception too: a comparison said of the other partner or the other way ("BF16
+has more mantissa bits" where FP16 has more), a change the card makes made the other way
+("turning weight decay down" where it says more regularisation), and the other partner chosen
+over the one the answer names ("FP16 rather than BF16", "from BF16 to FP16"). A bare "yes"/"no"
 item is not a point: the grader already flags the opposite verdict word. An item saying where
 the answer holds ("Common in fine-tuning"), like one opening "plus", is neither needed nor
 enough. The rubric is marked `generated: true` until a person has reviewed it;
@@ -62,6 +66,9 @@ RULES = (
     "derive.roles",  # two partner words ("new ... old") keep their order: swapped is wrong
     "derive.alternatives",  # a growth the card names ("linear") said as another is wrong
     "derive.directions",  # "decreases" is also said "down" or "drops"; "increases" "up"
+    "derive.comparatives",  # "FP16 has more mantissa" said of BF16, or as fewer, is wrong
+    "derive.remedies",  # "more weight decay" said as "weight decay down" is wrong
+    "derive.preferences",  # the card's "BF16" turned down for "FP16" ("FP16 rather than BF16")
 )
 
 GENERIC = frozenset({"loss", "model", "train", "training", "step"})
@@ -428,6 +435,7 @@ def derive_rubric(
     if denied:
         says = "what the explanation says is not so"
         wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
+    wrong += _turned_claims(question, answer, explanation, asked)
     if wrong:
         out["wrong"] = wrong
     if _SEQUENCE.search(answer) and len(points) > 1 and _on("derive.order"):
@@ -459,4 +467,194 @@ def rubric_warnings(card: Card) -> list[str]:
     thin = [p.id for p in card.rubric.points if all(" " not in m for m in p.match)]
     if len(words) > 1 and len(thin) == len(card.rubric.points) and not card.explanation:
         out.append(f"each key point is one word ({', '.join(thin)}): paraphrases will be missed")
+    return out
+
+
+# ---------------------------------------------------------------- one-claim contradictions
+
+# Partner words: two things a card can name where saying one for the other is false, taken
+# from the swap table's single-word pairs that name things, not directions (fp16/bf16,
+# mantissa/exponent, old/new, overflow/underflow). Directions as the normaliser writes them
+# ("fewer", "lower", "halve" -> `decreas`; "more" -> `mor`; "larger", "raise" -> `increas`).
+_UP = frozenset({"mor", "increas", "up"})
+_DOWN = frozenset({"decreas", "down", "drop"})
+_SAID_UP = "(mor|increas|up)"
+_SAID_DOWN = "(decreas|down|drop)"
+_NOT_PARTNERS = _UP | _DOWN | frozenset({"high", "low", "before", "after", "above", "below"})
+_CLAIM_PIECE = re.compile(r"\s*(?:[.;:!?]+(?=\s|$)|,|\b(?:and|but|while|whereas)\b)\s*")
+_CLAIM_GAP = 4  # an entity at most this many words before its direction word
+_ATTRIBUTE_WORDS = 4  # words after a direction word that say what goes up or down
+
+
+def _partners() -> dict[str, frozenset[str]]:
+    """Each partner word and the words it pairs with."""
+    out: dict[str, set[str]] = {}
+    pairs = [
+        (a[0], b[0])
+        for a, bs in _SWAPS.items()
+        for b in bs
+        if len(a) == 1 and len(b) == 1 and not {a[0], b[0]} & _NOT_PARTNERS
+    ]
+    for a, b in pairs:
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _direction(word: str) -> int:
+    """+1 up, -1 down, 0 neither; "double" is up (another multiplier is an amount, "10x
+    the average", not a change)."""
+    if word in _UP:
+        return 1
+    if word in _DOWN:
+        return -1
+    return 1 if word == _DOUBLE else 0
+
+
+def _said(sign: int) -> str:
+    return _SAID_UP if sign > 0 else _SAID_DOWN
+
+
+_Claim = tuple[str | None, int, tuple[str, ...], bool]
+# (partner word or none, direction, attribute, the direction opens its piece: a change to make)
+_JOINERS = frozenset({"or", "not"})
+_DOUBLE = "{2x}"
+
+
+def _claims(texts: Sequence[str], asked: frozenset[str]) -> list[_Claim]:
+    """What the card's text says goes up or down, and of what: "FP16 gives you more mantissa"
+    -> ("fp16", +1, ("mantissa", ...), False); "more data" -> (None, +1, ("data",), True).
+
+    The partner is the nearest one before the direction word with no other direction between
+    ("more mantissa, more precision": the second is said of no partner). Pieces end at
+    punctuation and at "and", "but", "while", "whereas".
+    """
+    partners = _partners()
+    out: list[_Claim] = []
+    for text in texts:
+        for piece in _CLAIM_PIECE.split(text):
+            words = [w for s in normalise(piece) for w in s]
+            for i, word in enumerate(words):
+                sign = _direction(word)
+                if not sign:
+                    continue
+                entity = None
+                for w in reversed(words[max(0, i - _CLAIM_GAP) : i]):
+                    if _direction(w):
+                        break
+                    if w in partners:
+                        entity = w
+                        break
+                own = partners.get(entity or "", frozenset()) | {entity}
+                after = words[i + 1 : i + 1 + _ATTRIBUTE_WORDS]
+                after = after[: after.index("and")] if "and" in after else after
+                attribute = tuple(
+                    w
+                    for w in after
+                    if not _direction(w)
+                    and w not in own
+                    and w not in GENERIC | _HEDGES | _PREPOSITIONS | _JOINERS
+                    and w not in asked
+                    and not w.startswith("{")
+                )
+                out.append((entity, sign, attribute, i == 0))
+    return out
+
+
+def _near(words: list[str], a: str, sign: int, gap: int = 2) -> bool:
+    """Does `a` stand within `gap` words of a direction word of this sign?"""
+    spots = [i for i, w in enumerate(words) if w == a]
+    return any(
+        _direction(words[j]) == sign
+        for i in spots
+        for j in range(max(0, i - gap), min(len(words), i + gap + 1))
+    )
+
+
+def _comparatives(claims: list[_Claim], card_words: list[str]) -> list[str]:
+    """A claim of a partner turned around: said of the other partner ("BF16 has more mantissa
+    bits than FP16" where the card: FP16 has more), or with the other direction ("FP16 has
+    fewer mantissa bits"). The card's own text never says the turned claim."""
+    if not _on("derive.comparatives"):
+        return []
+    partners = _partners()
+    said = {(e, s, a) for e, s, attr, _ in claims for a in attr}
+    out: list[str] = []
+    for entity, sign, attribute, _ in claims:
+        if entity is None:
+            continue
+        turned = [(p, sign) for p in sorted(partners[entity]) if p in card_words]
+        turned.append((entity, -sign))
+        for thing in attribute:
+            for who, way in turned:
+                if (who, way, thing) not in said:
+                    out.append(f"{who} {_said(way)} {thing}")
+    return out
+
+
+def _remedies(claims: list[_Claim], card_words: list[str]) -> list[str]:
+    """A remedy's direction reversed: "turning weight decay down" where the card says "more
+    regularisation, weight decay or dropout"; "halve the learning rate" where it says "double".
+    The direction stands right before the word (`= ...`) or is a particle after it ("X down");
+    a word the card itself says with the other direction anywhere is left alone."""
+    if not _on("derive.remedies"):
+        return []
+    out: list[str] = []
+    for entity, sign, attribute, lead in claims:
+        if entity is not None or not lead:
+            continue
+        for thing in attribute:
+            if _near(card_words, thing, -sign, gap=3):
+                continue
+            back = "down" if sign > 0 else "up"  # "turning weight decay and dropout down"
+            for phrase in (f"= {_said(-sign)} {thing}", f"{thing} {back}"):
+                if phrase not in out:
+                    out.append(phrase)
+    return out
+
+
+def _turned_claims(
+    question: str, answer: str, explanation: str | None, asked: frozenset[str]
+) -> list[dict[str, Any]]:
+    """Misconceptions for one claim of the card's text turned around: a comparison, a remedy's
+    direction, the partner the card chooses (see `_comparatives`, `_remedies`, `_preferences`)."""
+    texts = [answer, *([explanation] if explanation else [])]
+    card_words = [w for t in (question, *texts) for s in normalise(t) for w in s]
+    claims = _claims(texts, asked)
+    out: list[dict[str, Any]] = []
+    for wid, says, phrases in (
+        (
+            "turned-comparison",
+            "a comparison of the card's said the other way round",
+            _comparatives(claims, card_words),
+        ),
+        (
+            "reversed-remedy",
+            "a change the card makes, made the other way",
+            _remedies(claims, card_words),
+        ),
+        (
+            "other-partner-chosen",
+            "the other of two things chosen over the card's",
+            _preferences(answer),
+        ),
+    ):
+        kept = list(dict.fromkeys(phrases))
+        if kept:
+            out.append({"id": wid, "says": says, "match": kept[:_MAX_PHRASES]})
+    return out
+
+
+def _preferences(answer: str) -> list[str]:
+    """The card's answer names one of two partners ("switch to BF16"): the other chosen over it
+    ("FP16 rather than BF16", "from BF16 to FP16") is wrong."""
+    if not _on("derive.preferences"):
+        return []
+    named = {w for s in normalise(answer) for w in s}
+    out: list[str] = []
+    for word, others in sorted(_partners().items()):
+        if word not in named or others & named:
+            continue
+        for other in sorted(others):
+            out += [f"{other} .. not {word}", f"= {word} to {other}"]
     return out
