@@ -343,3 +343,20 @@ def test_rotation_removes_what_a_killed_backup_left_behind_only_when_stale(
     os.utime(stale, (hours_ago, hours_ago))
     assert rotate(folder) == [stale]
     assert fresh.exists() and not stale.exists()
+
+
+def test_rotation_removes_the_journal_an_interrupted_backup_left_beside_its_copy(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    copy = folder / ".grill-20261201T090000Z.db.123.tmp"
+    journal = copy.with_name(copy.name + "-journal")
+    live = folder / ".grill-x.db.9.tmp-journal"
+    for tmp in (copy, journal, live):
+        tmp.write_bytes(b"half a backup")
+    hours_ago = time.time() - 2 * 3600
+    for tmp in (copy, journal):
+        os.utime(tmp, (hours_ago, hours_ago))
+    assert sorted(rotate(folder)) == sorted([copy, journal])
+    assert live.exists()

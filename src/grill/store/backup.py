@@ -143,7 +143,8 @@ def rotate(
     folder: Path, keep: int = KEEP, *, fresh: Path | None = None, live: int | None = None
 ) -> list[Path]:
     """Remove all but the newest `keep` backups, and temporary files a killed grill left
-    behind over an hour ago; returns what was removed.
+    behind over an hour ago (a half-written copy and SQLite's journal beside it); returns what
+    was removed.
 
     Two backups are never removed: `fresh`, the one just written (with a clock set back, the
     others may all look newer), and, given `live` (the reviews the database holds now), the
@@ -151,7 +152,7 @@ def rotate(
     kept: after the database was lost or emptied, rotation must not take its history too."""
     removed = []
     stale = time.time() - 3600
-    for tmp in folder.glob(".grill-*.tmp"):
+    for tmp in (*folder.glob(".grill-*.tmp"), *folder.glob(".grill-*.tmp-journal")):
         with contextlib.suppress(OSError):
             if tmp.stat().st_mtime < stale:
                 tmp.unlink()
