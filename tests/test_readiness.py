@@ -46,6 +46,19 @@ def test_poisson_binomial_tail_matches_brute_force_on_random_cases() -> None:
             assert at_least(exact, k) == pytest.approx(sum(slow[k:]), abs=1e-12)
 
 
+def test_poisson_binomial_of_a_large_deck_matches_the_step_by_step_recurrence() -> None:
+    rng = random.Random(11)
+    chances = [rng.choice([0.0, 1.0, rng.random()]) for _ in range(400)]
+    dist = [1.0]
+    for p in chances:  # one event at a time: P(k) = P_old(k)(1 - p) + P_old(k - 1)p
+        dist = [a * (1 - p) + b * p for a, b in zip([*dist, 0.0], [0.0, *dist], strict=True)]
+    fast = poisson_binomial(chances)
+    assert len(fast) == len(chances) + 1
+    assert fast == pytest.approx(dist, abs=1e-12)
+    for k in (0, 100, 200, 250, 300, 401):
+        assert at_least(fast, k) == pytest.approx(at_least(dist, k), abs=1e-9)
+
+
 def test_equal_chances_give_the_binomial_distribution() -> None:
     dist = poisson_binomial([0.9] * 45)
     for k in (0, 28, 40, 45):

@@ -331,6 +331,41 @@ def grade(ctx: Context) -> list[Row]:
     ]
 
 
+ODDS_CARDS = 2000
+ODDS_MS = 50.0
+
+
+@measurement("odds", f"a score distribution over 45 and {ODDS_CARDS:,} cards")
+def odds(ctx: Context) -> list[Row]:
+    from grill.odds import poisson_binomial
+
+    rng = random.Random(5)
+    rows = []
+    base = 0.0
+    for n in (45, ODDS_CARDS):
+        chances = [rng.random() for _ in range(n)]
+        poisson_binomial(chances)  # numpy imported once, outside the timing
+        times = []
+        for _ in range(max(5, ctx.runs)):
+            start = time.perf_counter()
+            poisson_binomial(chances)
+            times.append(time.perf_counter() - start)
+        median = statistics.median(times)
+        base = base or median
+        big = n == ODDS_CARDS
+        rows.append(
+            Row(
+                "odds",
+                f"P(score = k) for {n:,} cards",
+                _ms(median),
+                f"{median / base:.2f}" if big else "1.00",
+                target=f"<= {ODDS_MS:g} ms" if big else "reference",
+                result=_verdict(median * 1000 <= ODDS_MS) if big else "",
+            )
+        )
+    return rows
+
+
 FIT_REVIEWS = 10_000
 FIT_SECONDS = 1.0
 
