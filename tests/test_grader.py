@@ -721,6 +721,17 @@ def test_check_deck_reports_filler_alternatives_and_groups_that_drop_out() -> No
     assert phrase_warnings("clip (update|it|) .. keep") == []  # optional: nothing is lost
 
 
+def test_check_deck_reports_an_alternative_that_filler_shrinks_to_one_word() -> None:
+    c = card(pt("easy", "(just works|drop in|plug play)"))
+    problems = check_deck(deck_with(c))
+    assert len(problems) == 1
+    assert "alternative 'drop in' reads as the one word 'drop'" in problems[0]
+    assert verdict(c, "drop the learning rate") == "correct"  # what the warning is about
+    assert phrase_warnings("(just works|drop in replacement)") == []
+    assert phrase_warnings("lr .. (blow up|explode)") == []  # a word of the lexicon, and more
+    assert phrase_warnings("(blow up|explode)") == []  # "blow up" is one word of the lexicon
+
+
 def test_the_built_in_decks_have_no_phrase_problems() -> None:
     from grill.deck import load_library
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from grill.grader.lexicon import (
+    _STOPWORDS,
     _SUFFIX_MAG,
 )
 from grill.grader.text import (
@@ -279,7 +280,32 @@ def phrase_warnings(phrase: str) -> list[str]:
                 f"alternative {shown} of {m.group(0)!r} is only filler words: it is left out,"
                 " so one of the others is required"
             )
+        out += _shrunk(phrase, [a.strip() for a in alts])
         text = text[: m.start()] + " \x00 " + text[m.end() :]
+    return out
+
+
+def _shrunk(phrase: str, alts: list[str]) -> list[str]:
+    """Alternatives of several words that read as one once filler words drop out, where that
+    one word is all the phrase asks: `(just works|drop in)` alone matches "drop the LR"."""
+    out: list[str] = []
+    single = [
+        v for v in _compile(phrase).variants if sum(map(len, v.segments)) == 1 and not v.negated
+    ]
+    for alt in alts:
+        if len(alt.split()) < 2 or not _plain(alt):
+            continue
+        slots = _text_slots(alt)
+        if len(slots) != 1 or slots[0].nums:
+            continue
+        if sum(w.lower() not in _STOPWORDS for w in re.findall(r"[\w']+", alt)) != 1:
+            continue  # "blow up" is one word of the lexicon, not a word lost to filler
+        if any(slots[0].words <= s.words for v in single for seg in v.segments for s in seg):
+            word = "|".join(sorted(slots[0].words))
+            out.append(
+                f"alternative {alt!r} reads as the one word {word!r} (filler words drop out),"
+                " so any answer using that word matches"
+            )
     return out
 
 
