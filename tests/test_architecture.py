@@ -53,7 +53,7 @@ OWNERS = {
     "fsrs_rs_python": {"memory"},
     "rapidfuzz": {"grader"},
     "platformdirs": {"paths"},
-    "numpy": {"memory"},
+    "numpy": {"memory", "odds"},  # the numeric leaves: memory fitting, score distributions
 }
 
 
