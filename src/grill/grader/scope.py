@@ -105,8 +105,8 @@ def _scope(
 ) -> list[Span]:
     """The spans of one cue: at a token (`at` = q) or before the token at q (`at` = -1)."""
     trig = _on(id)
-    if trig is None or trig.alone or q >= len(live) or trig.category in _NO_SCOPE:
-        return []
+    if trig is None or trig.alone or trig.joins or q >= len(live) or trig.category in _NO_SCOPE:
+        return []  # an alone trigger's scope is its clause's (`_alone`); a joiner has none
     window = trig.wide if wide else trig.window
     first, last = clauses[q]
     out: list[Span] = []

@@ -493,7 +493,7 @@ _SUBORDINATE_STEMS = _stems_of(context_words("condition.purpose"))
 _CONDITION_STEMS = _stems_of(context_words("condition"))
 # `check the schedule isn't broken` suspects the schedule: a key point, not its negation.
 _CHECK_STEMS = _stems_of(context_words("suspect.check"))
-_MAKE_SURE = context_words("suspect.make-sure"), near("suspect.make-sure")
+_MAKE_SURE = _stems_of(context_words("suspect.make-sure")), _stems_of(near("suspect.make-sure"))
 _CHECK_LINKS = _stems_of(context_words("continuation.check"))
 _HELP_STEMS = _stems_of(near("negation.helpless"))
 _PREDICATE_STEMS = _stems_of(near("negation.verbal"))
