@@ -111,3 +111,10 @@ def test_a_trigger_switched_off_opens_no_span() -> None:
     assert run.returncode == 0, run.stderr
     # switched on: negation.hard and negation.verbal; none; retraction
     assert run.stdout.splitlines() == ["['negation.hard']", "['negation.hard']", "[]"]
+
+
+def test_the_folded_negated_predicates_are_the_triggers_words() -> None:
+    from grill.grader.context import trigger
+    from grill.grader.lexicon import _NEGATED_PREDICATES
+
+    assert set(_NEGATED_PREDICATES) == trigger("negation.predicate").words

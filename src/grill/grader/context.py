@@ -1,12 +1,13 @@
 """The context rules of the grader as data, in the manner of NegEx/ConText: a table of triggers.
 
 Each trigger has an id, a category (what it does to the words in its scope), a direction (where
-its scope lies: after it, before it, or both), a window (how many words the scope reaches; 0: to
-the end of the clause), its words and examples of answers it reads. The grader's scope algorithm
-(`grill.grader.text`) reads its word sets from this table by id
-and nowhere else, so a rule is added, documented and measured in one place: `docs/grader-rules.md`
-lists every trigger with its examples, and `scripts/ablate` turns each one off in turn
-(`GRILL_GRADER_WITHOUT=id,id`) to measure what it earns on a set it was not written for.
+its scope lies: after it, before it, or both), a window (how many words the scope reaches, the
+clause, or the sentence; `wide`: the window for misconceptions), its words, the words it must
+stand next to, and examples. The one scope algorithm (`grill.grader.scope`) reads it and
+nothing else; the tokenizer (`grill.grader.text`) takes its word sets from here. A rule is
+added, documented and measured in one place: `docs/grader-rules.md` lists every trigger with
+its examples, and `scripts/ablate` turns each one off in turn (`GRILL_GRADER_WITHOUT=id,id`)
+to measure what it earns on a set it was not written for.
 """
 
 from __future__ import annotations

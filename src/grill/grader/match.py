@@ -68,9 +68,6 @@ def _prepare(phrases: tuple[str, ...]) -> _Prepared:
     return _Prepared(frozenset(vocab), {}, tuple(sorted(raw.items())), {})
 
 
-_BACK = 3  # a negator this many words before a matched word negates it
-_BACK_STRICT = 5  # the same for misconceptions and red flags ("would not put it down to X")
-_AHEAD = 3  # a verbal negator this many words after the last matched word negates the match
 _GAP = 6  # misconceptions: at most this many words from one side of `..` to the next
 
 

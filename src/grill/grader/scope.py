@@ -8,7 +8,7 @@ from them (in a condition, under a check, taken back).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -232,10 +232,10 @@ def _cover(n: int, found: Sequence[Span]) -> tuple[tuple[Span, ...], ...]:
     return tuple(tuple(c) for c in cover)
 
 
-def _marked(n: int, found: Sequence[Span], which: object) -> tuple[bool, ...]:
+def _marked(n: int, found: Sequence[Span], which: Callable[[Span], bool]) -> tuple[bool, ...]:
     marks = [False] * n
     for span in found:
-        if which(span):  # type: ignore[operator]
+        if which(span):
             for p in range(span.start, min(span.end, n)):
                 marks[p] = True
     return tuple(marks)

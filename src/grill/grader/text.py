@@ -1,6 +1,6 @@
 """Text normalisation: Unicode folding, sentences, tokens and numbers ("2k", "two thousand",
-"10x", ranges), then the context of each word read by the one scope algorithm over the trigger
-table: negated, dismissed, conditional, hypothetical, retracted. `normalise` shows the result.
+"10x", ranges), clauses, and the trigger cues on the tokens, which `grill.grader.scope` turns
+into typed spans (`_analyse`: an answer's tokens and scopes). `normalise` shows the words.
 """
 
 from __future__ import annotations
