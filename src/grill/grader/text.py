@@ -482,8 +482,8 @@ _NEG_PREDICATES = (
 # Words of an aside between commas: "FP16, in practice, is safer" keeps one clause.
 _ASIDE_STEMS = _stems_of(context_words("continuation.aside"))
 # "right where", "just when", "exactly where": the clause word names a place or time.
-_PLACE_STEMS = _stems_of("where when then".split())
-_PINPOINT_STEMS = _stems_of("right exactly".split()) | {"only"}  # `just` folds to `only`
+_PLACE_STEMS = _stems_of(context_words("continuation.place"))
+_PINPOINT_STEMS = _stems_of(near("continuation.place"))  # `just` folds to `only`
 _COUNTERFACTUAL = near("condition.otherwise") if context_words("condition.otherwise") else ()
 _NOT_A_NEGATION = context_words("pseudo.not-only")  # `not only X` asserts X
 # ... but after a modal it refuses: "you can't just keep training", "you shouldn't just lower it".
@@ -513,10 +513,10 @@ _FAIL_STEMS = _stems_of(context_words("negation.fail"))
 _FAIL_NEAR = near("negation.fail")
 _BLAME_NEAR = _stems_of(near("dismissal.blame-before"))
 _RULE_NEAR = near("dismissal.rule-out")
-_RELATIVE_STEMS = _stems_of("that which who".split())
-_COPULA = frozenset("is are was were".split())
+_RELATIVE_STEMS = _stems_of(context_words("continuation.relative"))
+_COPULA = near("continuation.relative")
 # A subject after `unlike X` starts the main clause: "unlike a bad batch it's persistent".
-_SUBJECTS = frozenset("it this that they these those we you i".split())
+_SUBJECTS = context_words("termination.subject")
 # An exception ends the scope of a negation before it: "nothing extra except loss scaling".
 _EXCEPT_STEMS = _stems_of(context_words("termination.except"))
 _APART_STEMS = _stems_of(context_words("termination.apart"))
