@@ -173,3 +173,20 @@ def test_rendering_never_reads_user_text_as_markup() -> None:
     shown = console.file.getvalue()  # type: ignore[attr-defined]
     assert "“clip [bold]per layer[/] at 1”" in shown
     assert "says [red]w" in shown and "says [p]" in shown and "short [/] answer" in shown
+
+
+@pytest.mark.parametrize(
+    ("answer", "rule"),
+    [
+        ("clip at 1.0, never the global norm", "negation.hard"),
+        ("clip at 1.0; the global norm is not used", "negation.verbal"),
+    ],
+)
+def test_grade_json_names_the_trigger_of_a_contradiction(
+    deck: Path, answer: str, rule: str
+) -> None:
+    code, out, _ = invoke("grade", "mini-clip", "--deck", str(deck), "-a", answer, "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["verdict"] == "wrong"
+    assert [(f["id"], f["rule"]) for f in data["flags"]] == [("global", rule)]

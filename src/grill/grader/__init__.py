@@ -5,7 +5,8 @@ The verdict follows `../shared/grading-standard.md`. The package, along its pipe
 
     lexicon.py   filler words, context word sets, stems, the lexicon (synonyms, abbreviations)
     context.py   the context triggers (negation, dismissal, condition, retraction, ...) as data
-    text.py      folding, sentences, tokens, numbers; the scope algorithm over the triggers
+    text.py      folding, sentences, tokens, numbers, and the trigger cues on the tokens
+    scope.py     the one scope algorithm: cues -> typed spans (category, trigger, start, end)
     phrases.py   the phrase language of docs/rubrics.md, compiled and cached, and its lint
     match.py     key points, misconceptions, swapped facts and wrong numbers in an answer
     verdict.py   the one verdict policy, shared with the mock's tick grading

@@ -1,12 +1,13 @@
 """The context rules of the grader as data, in the manner of NegEx/ConText: a table of triggers.
 
 Each trigger has an id, a category (what it does to the words in its scope), a direction (where
-its scope lies: after it, before it, or both), a window (how many words the scope reaches; 0: to
-the end of the clause), its words and examples of answers it reads. The grader's scope algorithm
-(`grill.grader.text`) reads its word sets from this table by id
-and nowhere else, so a rule is added, documented and measured in one place: `docs/grader-rules.md`
-lists every trigger with its examples, and `scripts/ablate` turns each one off in turn
-(`GRILL_GRADER_WITHOUT=id,id`) to measure what it earns on a set it was not written for.
+its scope lies: after it, before it, or both), a window (how many words the scope reaches, the
+clause, or the sentence; `wide`: the window for misconceptions), its words, the words it must
+stand next to, and examples. The one scope algorithm (`grill.grader.scope`) reads it and
+nothing else; the tokenizer (`grill.grader.text`) takes its word sets from here. A rule is
+added, documented and measured in one place: `docs/grader-rules.md` lists every trigger with
+its examples, and `scripts/ablate` turns each one off in turn (`GRILL_GRADER_WITHOUT=id,id`)
+to measure what it earns on a set it was not written for.
 """
 
 from __future__ import annotations
@@ -15,7 +16,18 @@ import os
 from dataclasses import dataclass
 from enum import Enum
 
-__all__ = ["TRIGGERS", "Category", "Direction", "Trigger", "disabled", "trigger", "words"]
+__all__ = [
+    "CLAUSE",
+    "SENTENCE",
+    "TRIGGERS",
+    "Category",
+    "Direction",
+    "Trigger",
+    "disabled",
+    "near",
+    "trigger",
+    "words",
+]
 
 
 class Category(Enum):
@@ -36,24 +48,61 @@ class Direction(Enum):
     BOTH = "both"
 
 
+CLAUSE = 0  # a window: to the end (or start) of the clause
+SENTENCE = -1  # a window: to the end of the sentence, crossing commas; a side change cuts it
+
+
 @dataclass(frozen=True)
 class Trigger:
     id: str
     category: Category
     direction: Direction
-    window: int  # words the scope reaches; 0: to the end of the clause
+    window: int  # words the scope reaches; CLAUSE, or SENTENCE
     words: frozenset[str]
     examples: tuple[str, ...]
+    wide: int = 0  # the window read for misconceptions and red flags; 0: `window`
+    near: frozenset[str] = frozenset()  # words that must stand next to it for it to fire
+    alone: bool = False  # fires only as a clause of its own, reaching the words before it
+    joins: str = ""  # the trigger whose clause or scope its words carry on
 
 
 def _t(
-    id: str, category: Category, direction: Direction, window: int, words: str, *examples: str
+    id: str,
+    category: Category,
+    direction: Direction,
+    window: int,
+    words: str,
+    *examples: str,
+    wide: int = 0,
+    near: str = "",
+    alone: bool = False,
+    joins: str = "",
 ) -> Trigger:
-    return Trigger(id, category, direction, window, frozenset(words.split()), examples)
+    return Trigger(
+        id,
+        category,
+        direction,
+        window,
+        frozenset(words.split()),
+        examples,
+        wide or window,
+        frozenset(near.split()),
+        alone,
+        joins,
+    )
 
 
 N, S, D, P = Category.NEGATION, Category.SOFT_NEGATION, Category.DISMISSAL, Category.PSEUDO
+C, R = Category.CONDITION, Category.RETRACTION
 F, B, BOTH = Direction.FORWARD, Direction.BACKWARD, Direction.BOTH
+
+_PREDICATES = """need needed required require requires necessary help helps matter matters use used
+    work works important relevant useful apply applies enabled true correct right case
+    effective problem issue cause causes fix fixes solve happen happens exist exists enough
+    sufficient worth mandatory essential"""
+_HELPING = "help helps fix fixes solve solves smooth cure save rescue work"
+_BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail crash break collapse
+    worse degrade hurt suffer forget stall die garbage corrupt"""
 
 TRIGGERS: tuple[Trigger, ...] = (
     _t(
@@ -64,12 +113,13 @@ TRIGGERS: tuple[Trigger, ...] = (
         "no not never without nothing nothin none neither nor cannot lack lacks lacking lacked",
         "fp16 doesn't need loss scaling",
         "no loss scaling with bf16",
+        wide=5,  # "would not put it down to bit flips"
     ),
     _t(
         "negation.list",
-        N,
+        D,
         F,
-        0,
+        SENTENCE,
         ":",
         "What I would not do: restart from scratch, blame bit flips, or grow the batch.",
         "Not on my list: retraining from step zero, a larger batch.",
@@ -79,24 +129,71 @@ TRIGGERS: tuple[Trigger, ...] = (
         N,
         B,
         3,
-        "never cannot",
+        "never cannot n't",
         "loss scaling is not needed",
         "clipping is never used there",
+        near=_PREDICATES,
+    ),
+    _t(
+        "negation.helpless",
+        S,
+        B,
+        3,
+        "never cannot n't",
+        "raising the batch size won't smooth it",
+        near=_HELPING,
+    ),
+    _t(
+        "negation.fail",
+        N,
+        F,
+        3,
+        "fail fails failed failing unable",
+        "the model fails to learn anything",
+        wide=5,
+        near="to",
+    ),
+    _t(
+        "negation.predicate",
+        N,
+        F,
+        3,
+        "unnecessary unneeded needless irrelevant useless pointless ineffective unhelpful",
+        "loss scaling is unnecessary with bf16",
+        wide=5,
+    ),
+    _t(
+        "negation.instead",
+        N,
+        F,
+        3,
+        "instead rather",
+        "roll back rather than restart from scratch",
+        wide=5,
+        near="of than",
     ),
     _t(
         "negation.soft",
         S,
         F,
-        3,
+        5,
         "avoid avoids avoiding avoided unlike",
         "avoid restarting from scratch",
         "unlike a bad batch it's persistent",
     ),
     _t(
+        "negation.stop",
+        S,
+        F,
+        5,
+        "stop stops stopped cease ceases ceased",
+        "val loss stops improving",
+    ),
+    _t(
         "dismissal",
         D,
         BOTH,
-        0,
+        CLAUSE,
         "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted"
         " counterproductive misguided mistakenly wrongly",
         "bit flips are rare",
@@ -106,9 +203,19 @@ TRIGGERS: tuple[Trigger, ...] = (
         "dismissal.blame-before",
         D,
         F,
-        2,
+        5,
         "blame blaming assume assuming suspect suspecting jump pin pins pinning attribute chalk",
         "before anyone pins it on bit flips, check the grad norm",
+        near="before",
+    ),
+    _t(
+        "dismissal.rule-out",
+        D,
+        F,
+        5,
+        "rule",
+        "rule out bit flips first",
+        near="out",
     ),
     _t(
         "pseudo.not-only",
@@ -120,50 +227,108 @@ TRIGGERS: tuple[Trigger, ...] = (
     ),
     _t(
         "condition",
-        Category.CONDITION,
+        C,
         F,
-        0,
+        CLAUSE,
         "if when unless",
         "if you never hit the plateau you're compute-limited",
     ),
     _t(
         "condition.purpose",
-        Category.CONDITION,
+        C,
         F,
-        0,
+        CLAUSE,
         "so if when unless until otherwise lest",
         "scale the loss so grads don't underflow",
+    ),
+    _t(
+        "condition.without",
+        C,
+        F,
+        CLAUSE,
+        "without",
+        "without per-tensor scaling it diverges",
+        near=_BAD_OUTCOMES,
+    ),
+    _t(
+        "condition.otherwise",
+        C,
+        F,
+        CLAUSE,
+        "without",
+        "without it, grads underflow",
+        near="it this that them these those one",
+    ),
+    _t(
+        "condition.instead",
+        C,
+        F,
+        CLAUSE,
+        "instead rather",
+        "roll back instead of restarting: the restart is no claim",
+        near="of than",
     ),
     _t(
         "suspect.check",
         Category.SUSPECT,
         F,
-        0,
+        CLAUSE,
         "check checks checking ensure verify confirm whether test",
         "check the schedule isn't broken",
     ),
     _t(
+        "suspect.make-sure",
+        Category.SUSPECT,
+        F,
+        CLAUSE,
+        "make",
+        "make sure the loss scale isn't stuck",
+        near="sure",
+    ),
+    _t(
+        "continuation.check",
+        Category.CONTINUATION,
+        F,
+        CLAUSE,
+        "that if whether",
+        "check the lr isn't tiny, that nothing is frozen",
+        joins="suspect.check",
+    ),
+    _t(
         "retraction",
-        Category.RETRACTION,
+        R,
         B,
-        0,
+        CLAUSE,
         "no nope nah",
         "cosine - no, inverse sqrt",
         "cosine? no - inverse sqrt",
+        alone=True,
     ),
     _t(
         "retraction.words",
-        Category.RETRACTION,
+        R,
         B,
-        0,
+        CLAUSE,
         "wait sorry scratch that oops not",
         "warmup ramps down - no wait, up",
+        joins="retraction",
+    ),
+    _t(
+        "refusal",
+        S,
+        B,
+        SENTENCE,
+        "never cannot n't" + " " + "unlikely rare rarely seldom myth resort improbable doubtful"
+        " tempting tempted counterproductive misguided mistakenly wrongly",
+        "restart from scratch to be safe, so I wouldn't",
+        "raise the batch to smooth it - that's a myth",
+        alone=True,
     ),
     _t(
         "termination.clause",
         Category.TERMINATION,
         BOTH,
-        0,
+        CLAUSE,
         "and but so because since while whilst whereas although though however then if unless"
         " until which that who when where otherwise yet therefore hence plus",
         "no loss scaling, and bf16 is safer: 'safer' is not negated",
@@ -172,15 +337,60 @@ TRIGGERS: tuple[Trigger, ...] = (
         "termination.side",
         Category.TERMINATION,
         BOTH,
-        0,
+        CLAUSE,
         "but however although though whereas while whilst yet instead",
         "not fp16 but bf16",
+    ),
+    _t(
+        "termination.except",
+        Category.TERMINATION,
+        BOTH,
+        CLAUSE,
+        "except besides",
+        "nothing extra except loss scaling",
+    ),
+    _t(
+        "termination.apart",
+        Category.TERMINATION,
+        BOTH,
+        CLAUSE,
+        "apart aside other",
+        "nothing else, other than loss scaling",
+        near="from than",
+    ),
+    _t(
+        "termination.subject",
+        Category.TERMINATION,
+        BOTH,
+        CLAUSE,
+        "it this that they these those we you i",
+        "unlike a bad batch it's persistent: the main clause starts at `it`",
+        "if you never hit the plateau you're compute-limited",
+    ),
+    _t(
+        "continuation.place",
+        Category.CONTINUATION,
+        BOTH,
+        CLAUSE,
+        "where when then",
+        "roll back to right where it diverges",
+        "only then unscale",
+        near="right exactly only",
+    ),
+    _t(
+        "continuation.relative",
+        Category.CONTINUATION,
+        BOTH,
+        CLAUSE,
+        "that which who",
+        "a learning rate that is too low",
+        near="is are was were",
     ),
     _t(
         "continuation.aside",
         Category.CONTINUATION,
         BOTH,
-        0,
+        CLAUSE,
         "practice honestly frankly arguably admittedly generally typically usually often mostly"
         " importantly crucially notably experience view opinion course fact truth theory"
         " reality short fair least mind general",
@@ -197,7 +407,13 @@ def disabled() -> frozenset[str]:
 
 
 def trigger(id: str) -> Trigger:
+    """The trigger of an id."""
     return _BY_ID[id]
+
+
+def near(id: str) -> frozenset[str]:
+    """The words that must stand next to a trigger for it to fire."""
+    return _BY_ID[id].near
 
 
 LIST_LEAD = 8  # negation.list: at most this many words before the colon

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-from grill.grader.context import TRIGGERS, Category, disabled
+from grill.grader.context import Category, disabled
 from grill.grader.lexicon import (
     _KNOWN,
     _PROTECTED_STEMS,
@@ -29,8 +29,8 @@ from grill.grader.phrases import (
     _Slot,
     _Variant,
 )
+from grill.grader.scope import Scope, Span
 from grill.grader.text import (
-    _HELP_STEMS,
     _analyse_sentence,
     _Answer,
     _fold,
@@ -68,9 +68,6 @@ def _prepare(phrases: tuple[str, ...]) -> _Prepared:
     return _Prepared(frozenset(vocab), {}, tuple(sorted(raw.items())), {})
 
 
-_BACK = 3  # a negator this many words before a matched word negates it
-_BACK_STRICT = 5  # the same for misconceptions and red flags ("would not put it down to X")
-_AHEAD = 3  # a verbal negator this many words after the last matched word negates the match
 _GAP = 6  # misconceptions: at most this many words from one side of `..` to the next
 
 
@@ -80,6 +77,7 @@ class _Hit:
     positions: tuple[int, ...]
     negated: bool
     contradiction: bool  # negated inside one main clause: states the opposite of the phrase
+    rule: str = ""  # the context trigger that negated it
 
 
 def _accuracy_positions(sentence: Sequence[_Tok]) -> frozenset[int]:
@@ -186,68 +184,58 @@ def _window(n: int) -> int:
     return n + max(4, n)
 
 
-def _negated(sentence: Sequence[_Tok], chosen: Iterable[int], strict: bool) -> bool:
-    """Is this placement negated? `strict` (misconceptions) also heeds soft and `check` negators."""
+def _negated(view: _View, s: int, chosen: Iterable[int], strict: bool) -> str:
+    """The trigger whose scope negates this placement, or "". Key points heed negations;
+    misconceptions and red flags (`strict`) also soft negations and dismissals, in the wider
+    windows. A span's own trigger word in the placement does not negate it ("avoid restarts")."""
     picked = set(chosen)
-    if strict and any(sentence[p].rejected for p in picked):
-        return True  # named in a rejected list: "I would not: restart from scratch, ..."
-    back = _BACK_STRICT if strict else _BACK
-    last_clause = sentence[max(picked)].clause
-    for p in picked:
-        for q in range(max(0, p - back), p):
-            tok = sentence[q]
-            if q in picked or tok.clause != sentence[p].clause:
-                continue
-            if strict and tok.cond and tok.clause != last_clause:
-                continue  # "if you never hit the plateau you're data-limited": the condition
-            if (tok.neg == 1 and (strict or not tok.hypo)) or (strict and tok.neg == 2):
-                return True
     last = max(picked)
-    if strict and any(
-        sentence[q].neg == 2 and sentence[q].pred for q in range(min(picked) + 1, last)
-    ):
-        return True  # a dismissal inside the placement: "smoothing it that way is backwards, ..."
-    end = last
-    while end + 1 < len(sentence) and sentence[end + 1].clause == sentence[last].clause:
-        end += 1
-    if strict and end > last and sentence[end].neg == 2 and sentence[end].pred:
-        return True  # a dismissal ending the clause: "wiping the run to begin afresh is a myth"
-    for q in range(last + 1, min(len(sentence), last + 1 + _AHEAD)):
-        tok = sentence[q]
-        if tok.clause != sentence[last].clause:
-            break
-        if tok.neg == 1 and tok.pred and (strict or not tok.hypo):
-            return True
-        if strict and tok.neg == 1 and tok.verbal and _helps(sentence, q):
-            return True  # "raising the batch size won't smooth it"
-        if strict and tok.neg == 2 and tok.pred:
-            return True
-    return False
+    scope = view.answer.scopes[s]
+    cover = scope.wide if strict else scope.key
+    for p in sorted(picked):
+        for span in cover[p]:
+            if span.at in picked or (span.backward and p != last):
+                continue
+            if _applies(view.answer.sentences[s], scope, span, last, strict):
+                return span.trigger
+    return ""
 
 
-def _helps(sentence: Sequence[_Tok], q: int) -> bool:
-    """Is the verbal negator at q followed, in its clause, by a verb of helping ("won't fix")?"""
-    nxt = sentence[q + 1] if q + 1 < len(sentence) else None
-    return nxt is not None and nxt.clause == sentence[q].clause and nxt.word in _HELP_STEMS
+_KEY_CATEGORIES = frozenset({Category.NEGATION})
+_STRICT_CATEGORIES = frozenset({Category.NEGATION, Category.SOFT_NEGATION, Category.DISMISSAL})
 
 
-def _refused(sentence: Sequence[_Tok], after: int) -> bool:
-    """A later clause of the sentence that is only a verbal negation ("..., so I wouldn't") or
-    only a dismissal ("... to smooth it - that's a myth")."""
-    clauses: dict[int, list[_Tok]] = {}
-    for tok in sentence[after + 1 :]:
-        clauses.setdefault(tok.clause, []).append(tok)
-    last = sentence[after].clause
-    return any(
-        c != last and all((t.neg == 1 and t.verbal) or (t.neg == 2 and t.pred) for t in toks)
-        for c, toks in clauses.items()
-    )
+def _applies(sentence: Sequence[_Tok], scope: Scope, span: Span, last: int, strict: bool) -> bool:
+    """Does a span cover a claim ending at `last`? A negator under a check does not deny a key
+    point; one in a condition does not negate a misconception that goes on past the condition."""
+    if span.category not in (_STRICT_CATEGORIES if strict else _KEY_CATEGORIES):
+        return False
+    if span.at < 0:
+        return True
+    if not strict:
+        return not scope.suspect[span.at]
+    return not (scope.cond[span.at] and sentence[span.at].clause != sentence[last].clause)
+
+
+def _carried(view: _View, s: int, positions: Sequence[int], strict: bool) -> tuple[str, str]:
+    """(a refusal, a retraction) of a claim: clause-shaped spans, read on a whole hit. A
+    retraction takes back a claim any of whose words it covers; a refusal ("..., so I
+    wouldn't") a misconception that ends before it."""
+    refused = retracted = ""
+    for span in view.answer.scopes[s].carried:
+        if span.category is Category.RETRACTION:
+            if not retracted and any(span.start <= p < span.end for p in positions):
+                retracted = span.trigger
+        elif strict and not refused and span.start <= max(positions) < span.end:
+            refused = span.trigger
+    return refused, retracted
 
 
 def _bag_matches(
     view: _View, s: int, bag: _Segment, after: int, variant: _Variant, strict: bool
-) -> Iterator[tuple[tuple[int, ...], bool]]:
-    """Every placement of a bag in sentence s after position `after`: (positions, negated).
+) -> Iterator[tuple[tuple[int, ...], str]]:
+    """Every placement of a bag in sentence s after position `after`: (positions, the trigger
+    that negates it or "").
 
     Key points: any order within the window. Misconceptions (`strict`): in the phrase's order
     and inside one clause.
@@ -264,7 +252,7 @@ def _bag_matches(
         chosen = (
             _in_order(sentence, cands, anchor, width)
             if strict
-            else _any_order(sentence, cands, anchor, width, variant.negated)
+            else _any_order(view, s, cands, anchor, width, variant.negated)
         )
         if chosen is None:
             continue
@@ -279,13 +267,13 @@ def _bag_matches(
         seen.add(key)
         if variant.negated:
             if len({sentence[p].side for p in key}) == 1:
-                yield key, False
+                yield key, ""
         else:
-            yield key, _negated(sentence, key, strict)
+            yield key, _negated(view, s, key, strict)
 
 
 def _any_order(
-    sentence: Sequence[_Tok], cands: list[list[int]], anchor: int, width: int, negated: bool
+    view: _View, s: int, cands: list[list[int]], anchor: int, width: int, negated: bool
 ) -> list[int] | None:
     used: set[int] = set()
     chosen: list[int] = []
@@ -294,7 +282,7 @@ def _any_order(
         if not inside:
             return None
         if not negated:
-            inside.sort(key=lambda p: _negated(sentence, (p,), False))
+            inside.sort(key=lambda p: _negated(view, s, (p,), False) != "")
         used.add(inside[0])
         chosen.append(inside[0])
     return chosen
@@ -331,16 +319,19 @@ def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
         hit = _match_segments(view, s, variant, 0, -1, strict, ())
         if hit is None:
             continue
-        positions, negated = hit
-        sentence = view.answer.sentences[s]
-        if negated and strict and any(sentence[p].cond for p in positions):
-            negated = _negated(sentence, positions, strict)  # the condition's own negation
-        one_clause = len({sentence[p].clause for p in positions}) == 1
-        main = not any(sentence[p].sub for p in positions)
-        negated = negated or (strict and _refused(sentence, max(positions)))
-        taken_back = any(sentence[p].retracted for p in positions)
-        result = _Hit(s, positions, negated or taken_back, one_clause and main and not taken_back)
-        if not negated:
+        positions, rule = hit
+        scope = view.answer.scopes[s]
+        if rule and strict and any(scope.cond[p] for p in positions):
+            rule = _negated(view, s, positions, strict)  # the condition's own negation
+        elif rule:
+            rule = _negated(view, s, positions, strict) or rule  # named over the whole hit
+        one_clause = len({view.answer.sentences[s][p].clause for p in positions}) == 1
+        main = not any(scope.sub[p] for p in positions)
+        refused, retracted = _carried(view, s, positions, strict)
+        rule = rule or refused
+        contradiction = one_clause and main and not retracted
+        result = _Hit(s, positions, bool(rule or retracted), contradiction, rule or retracted)
+        if not rule:
             return result
         fallback = fallback or result
     return fallback
@@ -373,10 +364,11 @@ def _match_segments(
     after: int,
     strict: bool,
     acc: tuple[int, ...],
-) -> tuple[tuple[int, ...], bool] | None:
-    """The first non-negated placement of the bags from k on after `after` (else a negated one)."""
+) -> tuple[tuple[int, ...], str] | None:
+    """The first non-negated placement of the bags from k on after `after` (else a negated one,
+    with the trigger that negates it)."""
     if k == len(variant.segments):
-        return acc, False
+        return acc, ""
     fallback = None
     for positions, negated in _bag_matches(view, s, variant.segments[k], after, variant, strict):
         if strict and k > 0 and min(positions) - after > _GAP:
@@ -388,8 +380,8 @@ def _match_segments(
             continue
         total, rest_negated = rest
         if not (negated or rest_negated):
-            return total, False
-        fallback = fallback or (total, True)
+            return total, ""
+        fallback = fallback or (total, negated or rest_negated)
     return fallback
 
 
@@ -574,25 +566,8 @@ def _swap_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]]) -
 
 
 def negation_rule(view: _View, hit: _Hit) -> str:
-    """The id of the context trigger that negated a hit: the first negator word in the hit's
-    clause, looked up in the trigger table (`negation` when none of its words is there)."""
-    sentence = view.answer.sentences[hit.sentence]
-    clauses = {sentence[p].clause for p in hit.positions}
-    for tok in sentence:
-        if tok.neg and tok.clause in clauses:
-            surface = view.answer.text[tok.start : tok.end].lower()
-            for trig in TRIGGERS:
-                if trig.category in _NEGATING and _surface_in(surface, trig.words):
-                    return trig.id
-    return "negation"
-
-
-_NEGATING = (Category.NEGATION, Category.SOFT_NEGATION, Category.DISMISSAL)
-
-
-def _surface_in(surface: str, words: frozenset[str]) -> bool:
-    surface = "not" if surface.endswith("n't") else surface  # "don't" is folded to "do n't"
-    return surface in words or _stem(surface) in {_stem(w) for w in words}
+    """The id of the context trigger whose span negated a hit (`negation` for none)."""
+    return hit.rule or "negation"
 
 
 def swap_rule(view: _View, hit: _Hit) -> str:

@@ -1,6 +1,6 @@
 """Text normalisation: Unicode folding, sentences, tokens and numbers ("2k", "two thousand",
-"10x", ranges), then the context of each word read by the one scope algorithm over the trigger
-table: negated, dismissed, conditional, hypothetical, retracted. `normalise` shows the result.
+"10x", ranges), clauses, and the trigger cues on the tokens, which `grill.grader.scope` turns
+into typed spans (`_analyse`: an answer's tokens and scopes). `normalise` shows the words.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
-from grill.grader.context import LIST_LEAD
+from grill.grader.context import LIST_LEAD, near
 from grill.grader.context import words as context_words
 from grill.grader.lexicon import (
     _AUX,
@@ -33,6 +33,7 @@ from grill.grader.lexicon import (
     _stem,
     _typo_of_lexicon,
 )
+from grill.grader.scope import Scope, carried, spans
 
 __all__ = ["normalise"]
 
@@ -53,17 +54,14 @@ class _Tok:
     start: int
     end: int
     neg: int = 0  # 0 none, 1 negator, 2 soft negator (misconceptions only)
-    verbal: bool = False  # a negated verb ("isn't", "is not", "never"): negates what precedes it
-    clause: int = 0  # clause index within the sentence (negation scope)
+    verbal: bool = False  # a negated verb ("isn't", "is not", "never")
+    clause: int = 0  # clause index within the sentence (the scopes' bounds)
     side: int = 0  # strong-clause index (a negated phrase may not straddle `but`)
-    sub: bool = False  # in a subordinate clause (`so ...`, `which ...`): never a contradiction
-    hypo: bool = False  # a negator under `check`/`make sure`: it does not negate key points
-    pred: bool = False  # a verbal negator before a predicate (`not needed`) or ending its clause
     passive: bool = False  # `by` after a past participle ("wiped out by"): the agent follows
-    retracted: bool = False  # in a clause the answer takes back ("cosine? no - inverse sqrt")
     pverb: bool = False  # a passive verb of losing ("is forgotten"): what follows is no object
-    cond: bool = False  # in a condition clause (`if ...`): its negation is part of the condition
-    rejected: bool = False  # in a list a negated lead-in introduces ("I would not: A, B or C")
+    cues: tuple[str, ...] = ()  # the context triggers this token is (grill.grader.context ids)
+    leads: tuple[str, ...] = ()  # triggers right before it that are no token (`if`, `:`)
+    silent: bool = False  # a pseudo trigger's word ("not only"): read for scope, then dropped
 
 
 @dataclass
@@ -472,66 +470,110 @@ _SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
 # ("bit flips are rare", "the bit-flip myth", "a last resort", "rule out bit flips").
 _DISMISS_STEMS = _stems_of(context_words("dismissal"))
 _BLAME_STEMS = _stems_of(context_words("dismissal.blame-before"))
+_RULE_STEMS = _stems_of(context_words("dismissal.rule-out"))
 _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
-_NEG_PREDICATES = {_stem(k): _stem(v) for k, v in _NEGATED_PREDICATES.items()}
+_NEG_PREDICATES = (
+    {_stem(k): _stem(v) for k, v in _NEGATED_PREDICATES.items()}
+    if context_words("negation.predicate")
+    else {}
+)
 # Words of an aside between commas: "FP16, in practice, is safer" keeps one clause.
 _ASIDE_STEMS = _stems_of(context_words("continuation.aside"))
 # "right where", "just when", "exactly where": the clause word names a place or time.
-_PLACE_STEMS = _stems_of("where when then".split())
-_PINPOINT_STEMS = _stems_of("right exactly".split()) | {"only"}  # `just` folds to `only`
-_COUNTERFACTUAL = frozenset("it this that them these those one".split())
+_PLACE_STEMS = _stems_of(context_words("continuation.place"))
+_PINPOINT_STEMS = _stems_of(near("continuation.place"))  # `just` folds to `only`
+_COUNTERFACTUAL = near("condition.otherwise") if context_words("condition.otherwise") else ()
 _NOT_A_NEGATION = context_words("pseudo.not-only")  # `not only X` asserts X
 # ... but after a modal it refuses: "you can't just keep training", "you shouldn't just lower it".
 _MODAL_STEMS = _stems_of("can could will would should must may might shall".split())
 # Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
 _SUBORDINATE_STEMS = _stems_of(context_words("condition.purpose"))
+_CONDITION_STEMS = _stems_of(context_words("condition"))
 # `check the schedule isn't broken` suspects the schedule: a key point, not its negation.
 _CHECK_STEMS = _stems_of(context_words("suspect.check"))
-_CHECK_LINKS = _stems_of("that if whether".split())
-# Verbs of helping: a misconception followed by "won't <verb>" is rejected ("won't smooth it").
-_HELP_STEMS = _stems_of("help helps fix fixes solve solves smooth cure save rescue work".split())
-_PREDICATE_STEMS = _stems_of(
-    """need needed required require requires necessary help helps matter matters use used
-    work works important relevant useful apply applies enabled true correct right case
-    effective problem issue cause causes fix fixes solve happen happens exist exists enough
-    sufficient worth mandatory essential""".split()
-)
+_MAKE_SURE = _stems_of(context_words("suspect.make-sure")), _stems_of(near("suspect.make-sure"))
+_CHECK_LINKS = _stems_of(context_words("continuation.check"))
+_HELP_STEMS = _stems_of(near("negation.helpless"))
+_PREDICATE_STEMS = _stems_of(near("negation.verbal"))
+_INSTEAD_STEMS = _stems_of(context_words("negation.instead") | context_words("condition.instead"))
+_INSTEAD_NEAR = near("negation.instead")
 
 
 # Bad outcomes: "without X, <one of these>" says X is needed, it does not deny X.
 _BAD_STEMS = frozenset(
     r.text
-    for r in _canonical(
-        _read_numbers(
-            _raw_tokens(
-                """diverge explode nan overflow underflow unstable spike fail crash break collapse
-                worse degrade hurt suffer forget stall die garbage corrupt""",
-                0,
-            )
-        )
-    )
-    if not r.sep
+    for r in _canonical(_read_numbers(_raw_tokens(" ".join(near("condition.without")), 0)))
+    if not r.sep and context_words("condition.without")
 )
 
 
-_CONDITION_STEMS = _stems_of(context_words("condition"))
-_FAIL_STEMS = _stems_of("fail fails failed failing unable".split())
-_RELATIVE_STEMS = _stems_of("that which who".split())
-_COPULA = frozenset("is are was were".split())
+_FAIL_STEMS = _stems_of(context_words("negation.fail"))
+_FAIL_NEAR = near("negation.fail")
+_BLAME_NEAR = _stems_of(near("dismissal.blame-before"))
+_RULE_NEAR = near("dismissal.rule-out")
+_RELATIVE_STEMS = _stems_of(context_words("continuation.relative"))
+_COPULA = near("continuation.relative")
 # A subject after `unlike X` starts the main clause: "unlike a bad batch it's persistent".
-_SUBJECTS = frozenset("it this that they these those we you i".split())
+_SUBJECTS = context_words("termination.subject")
 # An exception ends the scope of a negation before it: "nothing extra except loss scaling".
-_EXCEPT_STEMS = _stems_of("except besides".split())
-_FROM_THAN = frozenset({"from", "than"})
+_EXCEPT_STEMS = _stems_of(context_words("termination.except"))
+_APART_STEMS = _stems_of(context_words("termination.apart"))
+_FROM_THAN = near("termination.apart")
+_SUB_CUES = ("condition.purpose", "condition.without", "condition.otherwise", "condition.instead")
+
+
+class _Leads:
+    """The triggers that stand between tokens (clause words, `make sure`, `without` before a bad
+    outcome), waiting for the next token; a check's list goes on only through link words."""
+
+    def __init__(self) -> None:
+        self.pending: tuple[str, ...] = ()
+        self.active: tuple[str, ...] = ()  # the purpose or condition cues of this clause
+        self.opened = False  # a clause word since the last token
+
+    def take(self) -> tuple[str, ...]:
+        out, self.pending, self.opened = self.pending, (), False
+        return out
+
+    def add(self, *ids: str) -> None:
+        self.pending += ids
+        self.active += tuple(i for i in ids if i in _SUB_CUES)
+
+    def cut(self) -> None:
+        self.pending = self.active = ()
+
+    def split(self, *ids: str) -> None:
+        """A clause split that is no clause word: a check's scope goes on across it."""
+        self.cut()
+        self.add(*ids, "continuation.check")
+
+    def carry(self) -> None:
+        """A split that keeps the clause's purpose or condition ("so unlike X it ...")."""
+        self.split(*self.active)
+
+    def open(self, word: str) -> None:
+        chain = not self.opened or "continuation.check" in self.pending
+        ids = [
+            i
+            for i, w in (("condition", _CONDITION_STEMS), ("condition.purpose", _SUBORDINATE_STEMS))
+            if word in w
+        ]
+        if chain and word in _CHECK_LINKS:
+            ids.append("continuation.check")
+        self.cut()
+        self.add(*ids)
+        self.opened = True
 
 
 def _tokens(raws: list[_Raw]) -> list[_Tok]:
-    """Mark negators and clauses, drop filler words: the tokens a phrase is matched against."""
+    """Mark negators, clauses and the trigger cues, drop filler words: the tokens a phrase is
+    matched against, and the silent words of pseudo triggers."""
     out: list[_Tok] = []
     clause = side = 0
-    sub = hypo = unlike = False
+    unlike = False
+    lead = _Leads()
     conds: set[int] = set()
     prev = ""
     i = 0
@@ -539,12 +581,16 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         r = raws[i]
         i += 1
         nxt = raws[i].text if i < len(raws) else ""
+
         if r.sep:
             # "check the lr isn't tiny, that nothing is frozen": the list of checks goes on
-            clause, sub, hypo = clause + 1, False, hypo and nxt in _CHECK_LINKS
+            clause += 1
+            lead.cut()
             continue
         if r.text in ("#", "#mag"):
-            out.append(_Tok("#", r.num, r.start, r.end, clause=clause, side=side, sub=sub))
+            out.append(
+                _Tok("#", r.num, r.start, r.end, clause=clause, side=side, leads=lead.take())
+            )
             prev = "#"
             continue
         word = r.text
@@ -553,51 +599,84 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             and nxt in _NOT_A_NEGATION
             and not (word == "n't" and prev in _MODAL_STEMS and nxt == "only")
         ):
-            i += nxt != "necessarily"
+            out.append(
+                _Tok(
+                    "not",
+                    None,
+                    r.start,
+                    r.end,
+                    1,
+                    False,
+                    clause,
+                    side,
+                    cues=("negation.hard",),
+                    silent=True,
+                )
+            )
+            out.append(
+                _Tok(
+                    nxt,
+                    None,
+                    raws[i].start,
+                    raws[i].end,
+                    clause=clause,
+                    side=side,
+                    cues=("pseudo.not-only",),
+                    silent=True,
+                )
+            )
+            i += 1
             continue
         if word == "without" and nxt in _COUNTERFACTUAL:
-            clause, sub = clause + 1, True  # "without it, grads underflow" = "otherwise ..."
+            clause += 1  # "without it, grads underflow" = "otherwise ..."
+            lead.split("condition.otherwise")
             i += 1
             continue
         if word == "without" and (_bad_after(raws, i) or _bad_before(out, clause)):
-            sub = True  # "without per-tensor scaling it diverges": the scaling is needed
+            lead.add("condition.without")  # "without per-tensor scaling it diverges": needed
             prev = word
             continue
-        if word in ("instead", "rather") and nxt in ("of", "than"):
-            clause, sub = clause + 1, True
-            out.append(_Tok("not", None, r.start, raws[i].end, 1, False, clause, side, sub))
+        if word in _INSTEAD_STEMS and nxt in _INSTEAD_NEAR:
+            clause += 1
+            lead.split(*(c for c in ("condition.instead",) if context_words(c)))
+            cues = ("negation.instead",) if context_words("negation.instead") else ()
+            out.append(
+                _cue_tok("not", r, raws[i].end, 1 if cues else 0, False, clause, side, lead, cues)
+            )
             i += 1
             prev = "rather than"
             continue
-        blame = _blame_after(raws, i) if word == _stem("before") else 0
-        if (word == "rul" and nxt == "out") or blame:
-            out.append(_Tok("avoid", None, r.start, raws[i].end, 2, False, clause, side, sub))
+        blame = _blame_after(raws, i) if word in _BLAME_NEAR else 0
+        if (word in _RULE_STEMS and nxt in _RULE_NEAR) or blame:
+            cue = "dismissal.blame-before" if blame else "dismissal.rule-out"
+            out.append(_cue_tok("avoid", r, raws[i].end, 2, False, clause, side, lead, (cue,)))
             i += max(blame, 1)
             prev = "avoid"
             continue
-        if word in _EXCEPT_STEMS or (word in ("apart", "asid", "other") and nxt in _FROM_THAN):
+        if word in _EXCEPT_STEMS or (word in _APART_STEMS and nxt in _FROM_THAN):
             clause, side = clause + 1, side + 1  # "nothing extra except loss scaling"
-            sub = hypo = False
-        if word in _CHECK_STEMS or (word == "make" and nxt == "sure"):
-            hypo = True
+            lead.cut()
+        if word in _MAKE_SURE[0] and nxt in _MAKE_SURE[1]:
+            lead.add("suspect.make-sure")
         if word in _NEG_PREDICATES:
-            out.append(_Tok("not", None, r.start, r.end, 1, True, clause, side, sub, hypo))
             out.append(
-                _Tok(_NEG_PREDICATES[word], None, r.start, r.end, 0, False, clause, side, sub)
+                _cue_tok("not", r, r.end, 1, True, clause, side, lead, ("negation.predicate",))
             )
+            out.append(_Tok(_NEG_PREDICATES[word], None, r.start, r.end, clause=clause, side=side))
             prev = word
             continue
-        if word in _FAIL_STEMS and nxt == "to":
+        if word in _FAIL_STEMS and nxt in _FAIL_NEAR:
             i += 1  # "fails to learn" = "doesn't learn"
             if _cancels(out, clause):
                 prev = "not"
                 continue
-            out.append(_Tok("not", None, r.start, raws[i - 1].end, 1, True, clause, side, sub))
+            end = raws[i - 1].end
+            out.append(_cue_tok("not", r, end, 1, True, clause, side, lead, ("negation.fail",)))
             prev = "not"
             continue
         if word in _NEG_STEMS:
             verbal = word in _VERBAL_STEMS or prev in _AUX_STEMS
-            out.append(_Tok("not", None, r.start, r.end, 1, verbal, clause, side, sub, hypo))
+            out.append(_cue_tok("not", r, r.end, 1, verbal, clause, side, lead, ("negation.hard",)))
             prev = "not"
             continue
         if prev == "rather than" and word in _CLAUSE_STEMS and word not in _STRONG_STEMS:
@@ -613,26 +692,52 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         if word in _CLAUSE_STEMS or word in _STRONG_STEMS:
             clause += 1
             side += word in _STRONG_STEMS
-            sub = word in _SUBORDINATE_STEMS
-            hypo = hypo and word in _CHECK_LINKS
+            lead.open(word)
             if word in _CONDITION_STEMS:
                 conds.add(clause)
             prev = word
             continue
         if unlike and r.text in _SUBJECTS and out and out[-1].word != "unlik":
             clause, unlike = clause + 1, False  # "unlike a bad batch it's a single event"
+            lead.carry()
         if clause in conds and r.text in _SUBJECTS and out and out[-1].clause == clause:
-            clause, sub = clause + 1, False  # "if you never hit the plateau you're ...": the main
+            clause += 1  # "if you never hit the plateau you're ...": the main clause
+            lead.split()
         unlike = unlike or word == "unlik"
         prev = word
         if r.stop:
             continue
-        dismiss = word in _DISMISS_STEMS
-        neg = 2 if word in _SOFT_STEMS or dismiss else 0
-        out.append(_Tok(word, r.num, r.start, r.end, neg, False, clause, side, sub, pred=dismiss))
-    if conds:
-        out = [replace(t, cond=True) if t.clause in conds else t for t in out]
-    return _mark_predicates(_join_asides(out))
+        out.append(_word_token(r, clause, side, lead.take()))
+    return out
+
+
+def _cue_tok(
+    word: str,
+    r: _Raw,
+    end: int,
+    neg: int,
+    verbal: bool,
+    clause: int,
+    side: int,
+    lead: _Leads,
+    cues: tuple[str, ...],
+) -> _Tok:
+    """A trigger's token (a negator, `avoid`), with the triggers waiting before it."""
+    return _Tok(word, None, r.start, end, neg, verbal, clause, side, cues=cues, leads=lead.take())
+
+
+def _word_token(r: _Raw, clause: int, side: int, leads: tuple[str, ...]) -> _Tok:
+    """A content word, with the cues it carries as a trigger (a dismissal, `avoid`, `check`)."""
+    word = r.text
+    cues: tuple[str, ...] = ()
+    if word in _DISMISS_STEMS:
+        cues = ("dismissal", "refusal")
+    elif word in _SOFT_STEMS:
+        cues = ("negation.soft",)
+    if word in _CHECK_STEMS:
+        cues += ("suspect.check",)
+    neg = 2 if word in _SOFT_STEMS or word in _DISMISS_STEMS else 0
+    return _Tok(word, r.num, r.start, r.end, neg, False, clause, side, cues=cues, leads=leads)
 
 
 def _cancels(out: list[_Tok], clause: int) -> bool:
@@ -642,7 +747,7 @@ def _cancels(out: list[_Tok], clause: int) -> bool:
         if out[k].clause != clause:
             return False
         if out[k].neg == 1:
-            out[k] = replace(out[k], word="~not", neg=0)
+            out[k] = replace(out[k], word="~not", neg=0, cues=())
             return True
     return False
 
@@ -691,20 +796,29 @@ def _join_asides(toks: list[_Tok]) -> list[_Tok]:
     return [replace(t, clause=merge[t.clause]) if t.clause in merge else t for t in toks]
 
 
-def _mark_predicates(toks: list[_Tok]) -> list[_Tok]:
-    """A verbal negator negates what precedes it only before a predicate (`isn't needed`)."""
+def _mark_verbal(toks: list[_Tok]) -> list[_Tok]:
+    """A verbal negator reaches back (negation.verbal) only before a predicate (`isn't
+    needed`) or at its clause's end, and before a verb of helping (negation.helpless: "won't
+    smooth it"); as a clause of its own it refuses what comes before ("..., so I wouldn't")."""
     out = list(toks)
     for q, tok in enumerate(toks):
         if tok.neg == 1 and tok.verbal:
             nxt = toks[q + 1] if q + 1 < len(toks) else None
-            if nxt is None or nxt.clause != tok.clause or nxt.word in _PREDICATE_STEMS:
-                out[q] = replace(tok, pred=True)
+            same = nxt is not None and nxt.clause == tok.clause
+            cues = tok.cues
+            if not same or (nxt is not None and nxt.word in _PREDICATE_STEMS):
+                cues += ("negation.verbal",)
+            if same and nxt is not None and nxt.word in _HELP_STEMS:
+                cues += ("negation.helpless",)
+            out[q] = replace(tok, cues=(*cues, "refusal"))
     return out
 
 
-def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
+def _read_sentence(text: str, offset: int) -> tuple[list[_Tok], list[_Tok]]:
+    """(the tokens of a sentence, the same with the silent words of pseudo triggers)."""
     raws = _read_numbers(_raw_tokens(text, offset))
-    toks = _tokens(_canonical(raws))
+    full = _tokens(_canonical(raws))
+    toks = _mark_verbal(_join_asides([t for t in full if not t.silent]))
     for q in range(1, len(toks)):
         if toks[q].word == "by":
             before = text[toks[q - 1].start - offset : toks[q - 1].end - offset]
@@ -714,43 +828,66 @@ def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
         nxt = toks[q + 1]
         if tok.word in _STOP_VERBS and not tok.neg and nxt.clause == tok.clause:
             if text[nxt.start - offset : nxt.end - offset].endswith("ing"):
-                toks[q] = replace(tok, neg=2)  # "val loss stops improving": a soft negation
+                toks[q] = replace(tok, neg=2, cues=(*tok.cues, "negation.stop"))
     for q, tok in enumerate(toks):
         if tok.word in _LOSING_STEMS:
             gap = text[(toks[q - 1].end - offset) if q else 0 : tok.start - offset]
             surface = text[tok.start - offset : tok.end - offset]
             if _PASSIVE_AUX.search(gap) and _PARTICIPLE.search(surface):
                 toks[q] = replace(tok, pverb=True)  # "old skills are forgotten after ..."
-    return _mark_rejected_list(toks, text, offset)
+        retract = _retraction_cues(text[tok.start - offset : tok.end - offset])
+        if retract:
+            toks[q] = replace(toks[q], cues=(*toks[q].cues, *retract))
+    toks = _mark_rejected_list(toks, text, offset)
+    if len(toks) == len(full):
+        return toks, toks
+    live = iter(toks)
+    return toks, [t if t.silent else next(live) for t in full]
+
+
+def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
+    """The tokens of a sentence: words, numbers and negators, with their clauses and cues."""
+    return _read_sentence(text, offset)[0]
 
 
 def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
-    """Context rule negation.list: "What I would not do: A, B, or C." rejects A, B and C, to the
-    end of the sentence or a side change ("..., instead: D"); the lead-in is short and negated."""
+    """Context rule negation.list: "What I would not do: A, B, or C." rejects A, B and C: a
+    colon after a short negated lead-in opens its scope."""
     colon = text.find(":")
     if colon < 0 or not context_words("negation.list"):
         return toks
     lead = [t for t in toks if t.end - offset <= colon]
-    if not lead or len(lead) > LIST_LEAD or not any(t.neg == 1 for t in lead):
+    if not lead or len(lead) > LIST_LEAD or len(lead) == len(toks):
+        return toks
+    if not any(t.neg == 1 for t in lead):
         return toks
     out = list(toks)
-    for q in range(len(lead), len(out)):
-        if out[q].word in _STRONG_STEMS:
-            break
-        out[q] = replace(out[q], rejected=True)
+    first = out[len(lead)]
+    out[len(lead)] = replace(first, leads=(*first.leads, "negation.list"))
     return out
 
 
-_STOP_VERBS = _stems_of("stop stops stopped cease ceases ceased".split())
+_STOP_VERBS = _stems_of(context_words("negation.stop"))
 _PARTICIPLE = re.compile(r"(?:[a-z]{2}(?:ed|en)|\bout|\blost|\bforgot)$")
 _PASSIVE_AUX = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|gotten|getting)\s+$")
 _LOSING_STEMS = _stems_of("forget lost destroy clobber replace override degrade".split())
+# A clause made only of these words takes back what comes just before it: "cosine? no - ...",
+# "warmup ramps down - no wait, up". At least one of `retraction` must be there.
+_RETRACT_NO = context_words("retraction")
+_RETRACT_MORE = context_words("retraction.words")
+
+
+def _retraction_cues(surface: str) -> tuple[str, ...]:
+    return (("retraction",) if surface in _RETRACT_NO else ()) + (
+        ("retraction.words",) if surface in _RETRACT_MORE else ()
+    )
 
 
 @dataclass(frozen=True)
 class _Answer:
     text: str
     sentences: tuple[tuple[_Tok, ...], ...]
+    scopes: tuple[Scope, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -758,48 +895,26 @@ class _Answer:
 
 
 def _analyse(text: str) -> _Answer:
+    """An answer read: its sentences' tokens, and the scope of every context trigger in them."""
     folded = _fold(text)
-    sentences: list[list[_Tok]] = []
+    read: list[tuple[list[_Tok], list[_Tok]]] = []
     for offset, piece in _sentences(folded):
-        toks = _analyse_sentence(piece, offset)
+        toks, full = _read_sentence(piece, offset)
         if toks:
-            sentences.append(toks)
-    _mark_retractions(sentences, folded)
-    return _Answer(text, tuple(tuple(s) for s in sentences))
-
-
-# A clause made only of these words takes back what comes just before it: "cosine? no - ...",
-# "warmup ramps down - no wait, up". At least one of `_RETRACT_NO` must be there.
-_RETRACT_NO = context_words("retraction")
-_RETRACT_WORDS = _RETRACT_NO | context_words("retraction.words")
-
-
-def _mark_retractions(sentences: list[list[_Tok]], folded: str) -> None:
-    """Mark the clause an answer takes back with a clause of its own that is only a "no".
-
-    Within a sentence the clause right before the "no" is taken back ("cosine - no, inverse
-    sqrt"); a sentence that opens with it takes back the sentence before when that one is a
-    question ("cosine? no - inverse sqrt"), else that sentence's last clause.
-    """
-    for s, sentence in enumerate(sentences):
-        clauses: dict[int, list[int]] = {}
-        for p, tok in enumerate(sentence):
-            clauses.setdefault(tok.clause, []).append(p)
-        order = sorted(clauses)
-        for k, c in enumerate(order):
-            surface = {folded[sentence[p].start : sentence[p].end] for p in clauses[c]}
-            if not (surface & _RETRACT_NO and surface <= _RETRACT_WORDS):
-                continue
-            if k > 0:
-                for p in clauses[order[k - 1]]:
-                    sentence[p] = replace(sentence[p], retracted=True)
-            elif s > 0:
-                before = sentences[s - 1]
-                gap = folded[before[-1].end : sentence[0].start]
-                last = before[-1].clause
-                for p, tok in enumerate(before):
-                    if "?" in gap or tok.clause == last:
-                        before[p] = replace(tok, retracted=True)
+            read.append((toks, full))
+    key = [list(spans(full)) for _, full in read]
+    wide = [list(spans(full, wide=True)) for _, full in read]
+    for s in range(1, len(read)):
+        before, opening = read[s - 1][0], read[s][0]
+        gap = folded[before[-1].end : opening[0].start]
+        span = carried(before, read[s][1], "?" in gap)
+        if span is not None:
+            key[s - 1].append(span)
+            wide[s - 1].append(span)
+    scopes = tuple(
+        Scope.of(len(toks), k, w) for (toks, _), k, w in zip(read, key, wide, strict=True)
+    )
+    return _Answer(text, tuple(tuple(toks) for toks, _ in read), scopes)
 
 
 def normalise(text: str) -> list[list[str]]:
