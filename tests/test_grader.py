@@ -538,6 +538,12 @@ def test_case_parts_need_their_items() -> None:
         "before blaming bit flips",
         "I would not put this down to bit flips",
         "it's tempting to blame bit flips, but without evidence that's a non-answer",
+        "blaming bit flips would be lazy",
+        "bit flips are a cop-out explanation",
+        "restarting from scratch is not something I'd entertain",
+        "restarting from scratch is not an option",
+        "someone wanted to blame bit flips; there was no evidence for it, so no",
+        "someone wanted to blame bit flips, but there was no evidence for it",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -545,6 +551,20 @@ def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
     assert grade_case(CASE, answer).verdict is Verdict.CORRECT, answer
     blamed = "fp16 overflow, check grad norm, roll back, pre-LN. probably cosmic ray bit flips"
     assert grade_case(CASE, blamed).red_flags
+
+
+@pytest.mark.parametrize(
+    "committed",
+    [
+        "there's no option but to restart from scratch",
+        "it's probably bit flips, there's no other explanation",
+        "bit flips. no other option fits",
+        "restart from scratch: there's no evidence a rollback helps",
+    ],
+)
+def test_a_red_flag_beside_those_words_still_counts(committed: str) -> None:
+    answer = f"fp16 overflow, check grad norm, roll back, pre-LN. {committed}"
+    assert grade_case(CASE, answer).red_flags, answer
 
 
 def test_a_red_flag_raised_when_its_alone_items_are_the_whole_answer() -> None:

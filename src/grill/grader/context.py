@@ -104,6 +104,10 @@ _HELPING = "help helps fix fixes solve solves smooth cure save rescue work"
 _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail crash break collapse
     worse degrade hurt suffer forget stall die garbage corrupt"""
 
+_JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition folklore unfounded
+    baseless unjustified unwarranted speculative premature overkill"""
+"""Words that judge an idea named beside them as a poor one ("blaming the hardware is lazy")."""
+
 TRIGGERS: tuple[Trigger, ...] = (
     _t(
         "negation.hard",
@@ -195,9 +199,21 @@ TRIGGERS: tuple[Trigger, ...] = (
         BOTH,
         CLAUSE,
         "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted"
-        " counterproductive misguided mistakenly wrongly",
+        " counterproductive misguided mistakenly wrongly" + " " + _JUDGED,
         "bit flips are rare",
         "restarting is a last resort",
+        "blaming flaky hardware would be lazy",
+        "cosmic rays are a cop-out explanation",
+    ),
+    _t(
+        "dismissal.not-an-option",
+        D,
+        B,
+        CLAUSE,
+        "something option",
+        "throwing away weeks of training is not something I'd entertain",
+        "restarting from scratch is not an option",
+        near="not no n't never",
     ),
     _t(
         "dismissal.blame-before",
@@ -322,6 +338,17 @@ TRIGGERS: tuple[Trigger, ...] = (
         " tempting tempted counterproductive misguided mistakenly wrongly",
         "restart from scratch to be safe, so I wouldn't",
         "raise the batch to smooth it - that's a myth",
+        alone=True,
+    ),
+    _t(
+        "refusal.no-evidence",
+        S,
+        B,
+        SENTENCE,
+        "evidence proof sign",
+        "someone wanted to blame flaky hardware; there was no evidence for it",
+        "pin it on bit flips? there's no proof of that",
+        near="no not n't without zero",
         alone=True,
     ),
     _t(

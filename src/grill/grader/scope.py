@@ -181,13 +181,15 @@ def _joins(cue: str, id: str) -> bool:
 
 def carried(before: Sequence[Cued], opening: Sequence[Cued], question: bool) -> Span | None:
     """A sentence that opens with a retraction clause takes back the sentence before when that
-    one is a question ("cosine? no - inverse sqrt"), else that sentence's last clause."""
+    one is a question ("cosine? no - inverse sqrt"), else that sentence's last clause; one that
+    opens with a refusal clause refuses it the same way ("blame the hardware; there was no
+    evidence for it")."""
     live = [t for t in opening if not t.silent]
     if not live or not before:
         return None
     first = [t for t in live if t.clause == live[0].clause]
     trig = _alone_trigger(first)
-    if trig is None or trig.category is not Category.RETRACTION:
+    if trig is None or trig.category not in (Category.RETRACTION, Category.SOFT_NEGATION):
         return None
     last = before[-1].clause
     start = 0 if question else next(p for p, t in enumerate(before) if t.clause == last)

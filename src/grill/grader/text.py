@@ -513,6 +513,9 @@ _FAIL_STEMS = _stems_of(context_words("negation.fail"))
 _FAIL_NEAR = near("negation.fail")
 _BLAME_NEAR = _stems_of(near("dismissal.blame-before"))
 _RULE_NEAR = near("dismissal.rule-out")
+_OPTION_STEMS = _stems_of(context_words("dismissal.not-an-option"))
+_EVIDENCE_STEMS = _stems_of(context_words("refusal.no-evidence"))
+_NOT_EVIDENCE = _stems_of(near("refusal.no-evidence")) - _NEG_STEMS
 _RELATIVE_STEMS = _stems_of(context_words("continuation.relative"))
 _COPULA = near("continuation.relative")
 # A subject after `unlike X` starts the main clause: "unlike a bad batch it's persistent".
@@ -814,6 +817,24 @@ def _mark_verbal(toks: list[_Tok]) -> list[_Tok]:
     return out
 
 
+def _mark_dismissed(toks: list[_Tok]) -> list[_Tok]:
+    """A negator right before `something` or `option` dismisses what its clause names before it
+    ("restarting is not an option"); a negator right before `evidence` or `proof` refuses it
+    ("there was no evidence for it"), both tokens carrying the cue so that, as a clause of its
+    own, it reaches back (grill.grader.scope)."""
+    out = list(toks)
+    for q in range(len(toks) - 1):
+        tok, nxt = toks[q], toks[q + 1]
+        if not (tok.neg == 1 or tok.word in _NOT_EVIDENCE) or nxt.clause != tok.clause:
+            continue
+        if tok.neg == 1 and nxt.word in _OPTION_STEMS:
+            out[q] = replace(out[q], cues=(*out[q].cues, "dismissal.not-an-option"))
+        if nxt.word in _EVIDENCE_STEMS:
+            for k in (q, q + 1):
+                out[k] = replace(out[k], cues=(*out[k].cues, "refusal.no-evidence"))
+    return out
+
+
 def _read_sentence(text: str, offset: int) -> tuple[list[_Tok], list[_Tok]]:
     """(the tokens of a sentence, the same with the silent words of pseudo triggers)."""
     raws = _read_numbers(_raw_tokens(text, offset))
@@ -839,6 +860,7 @@ def _read_sentence(text: str, offset: int) -> tuple[list[_Tok], list[_Tok]]:
         if retract:
             toks[q] = replace(toks[q], cues=(*toks[q].cues, *retract))
     toks = _mark_rejected_list(toks, text, offset)
+    toks = _mark_dismissed(toks)
     if len(toks) == len(full):
         return toks, toks
     live = iter(toks)
