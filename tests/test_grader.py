@@ -420,7 +420,7 @@ def test_misconceptions_follow_their_written_order_in_one_clause() -> None:
 
 def test_a_bare_negation_phrase_matches_only_a_bare_negative_answer() -> None:
     c = card(pt("nothing", "(nothing|none|no)"))
-    for yes in ("nothing", "Nothing extra.", "none"):
+    for yes in ("nothing", "Nothing extra.", "none", "nada", "zilch."):
         assert verdict(c, yes) == "correct", yes
     for no in ("it does not need a scaler", "nothing else than loss scaling"):
         assert verdict(c, no) == "wrong", no

@@ -114,7 +114,8 @@ TRIGGERS: tuple[Trigger, ...] = (
         N,
         F,
         3,
-        "no not never without nothing nothin none neither nor cannot lack lacks lacking lacked",
+        "no not never without nothing nothin nada zilch none neither nor cannot"
+        " lack lacks lacking lacked",
         "fp16 doesn't need loss scaling",
         "no loss scaling with bf16",
         wide=5,  # "would not put it down to bit flips"
