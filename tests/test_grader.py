@@ -78,6 +78,11 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
         ("warm-up", "warmup"),
         ("warm up", "warmup"),
         ("scaling the loss", "loss scaling"),
+        ("drifts downward", "drifts lower"),
+        ("tapering off", "decreasing off"),
+        ("at a crawl", "at a slow"),
+        ("unscale the grads", "divide the grads"),
+        ("a bouncy loss", "a bouncing loss"),
     ],
 )
 def test_lexicon_folds_abbreviations_and_synonyms(typed: str, canonical: str) -> None:
@@ -861,6 +866,10 @@ def test_fractions_in_words_are_shares() -> None:
     assert matches("{2500} steps", "two and a half thousand steps")
     assert normalise("half precision") == normalise("fp16")  # no article: not a share
     assert normalise("the third phase") == [["third", "phas"]]  # an ordinal stays a word
+    assert matches("{5-15%} old {85-95%} new", "~1/10 old, ~9/10 new")  # digits too
+    assert matches("{70-80%}", "3/4 of the way")
+    assert normalise("24/7") == normalise("24 7")  # not under one: not a share
+    assert normalise("1/batch") == normalise("inversely batch")
 
 
 def test_an_aside_between_commas_does_not_split_a_clause() -> None:

@@ -150,7 +150,11 @@ increase: higher, larger, bigger, greater, raise, raising, bump, grow, grows, gr
     creep up, creeps up, creeping up, tick up, ticks up, ticking up, turn up, turns up,
     turning up, turn upward, turns upward, turning upward, uptick, upticks, upturn, upturns
 decrease: lower, lowering, smaller, reduce, reducing, reduction, cut, cutting, halve, halving,
-    decline, go down, goes down, going down, fall, falls, falling, shrink, less, fewer
+    decline, go down, goes down, going down, fall, falls, falling, shrink, less, fewer,
+    downward, downwards, taper, tapers, tapering, tapered
+bounce: bouncing, bounces, bounced, bouncy
+slow: crawl, crawls, crawling, sluggish, sluggishly, glacial
+divide: unscale, unscales, unscaled, unscaling
 double: twice, doubling, doubled, doubles
 order magnitude: order of magnitude, orders of magnitude, oom
 forget: forgetting, forgets, forgot, forgotten, lose, loses, losing, erase, erases, wipe out,

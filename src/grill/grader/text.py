@@ -150,6 +150,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # `x2` / `×2` = `2x`; `1/batch` = inversely with the batch (a negation of "proportional")
     (re.compile(r"(?<![a-z0-9.])x\s?(\d+(?:\.\d+)?)(?![\d.]*[a-z0-9])"), r" \1x "),
     (re.compile(r"(?<![\d.])1\s*/\s*(?=[a-z(])"), " inversely "),
+    # "1/10 old, 9/10 new": a fraction of whole numbers under one is a share
+    (re.compile(r"(?<![\d./])(\d{1,2})\s*/\s*(\d{1,3})(?![\d./])"), lambda m: _fraction(m)),
     (re.compile(r"\.{2,}"), ". "),
     # a ratio with its names: "old:new 1:9", "1:9 old to new" = "10% old / 90% new"
     (
@@ -172,6 +174,13 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     (re.compile(r"([a-z])\1{2,}"), r"\1"),  # `sloooow` = `slow`
 )
+
+
+def _fraction(m: re.Match[str]) -> str:
+    top, bottom = int(m.group(1)), int(m.group(2))
+    if not 0 < top < bottom:
+        return m.group(0)
+    return f" {100 * top / bottom:.3g}% "
 
 
 def _ratio_shares(m: re.Match[str]) -> str:
