@@ -308,3 +308,12 @@ def test_the_other_partner_chosen_over_the_cards_is_wrong(monkeypatch: pytest.Mo
     assert _verdict(card, "clip, warm up, checkpoints, and switch from bf16 to fp16") == "wrong"
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.preferences")
     assert _verdict(_card(*_PREVENT), trap) == "correct"
+
+
+def test_the_cards_number_counted_in_another_unit_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    card = _card("Warmup length?", "2-8k steps.")
+    assert _verdict(card, "about 2000 to 8000 steps") == "correct"
+    for wrong in ("About 2-8k tokens.", "2-8k epochs", "roughly 2,000 to 8,000 samples"):
+        assert _verdict(card, wrong) == "wrong", wrong
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.units")
+    assert _verdict(_card("Warmup length?", "2-8k steps."), "About 2-8k tokens.") == "correct"

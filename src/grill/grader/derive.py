@@ -69,6 +69,7 @@ RULES = (
     "derive.comparatives",  # "FP16 has more mantissa" said of BF16, or as fewer, is wrong
     "derive.remedies",  # "more weight decay" said as "weight decay down" is wrong
     "derive.preferences",  # the card's "BF16" turned down for "FP16" ("FP16 rather than BF16")
+    "derive.units",  # the card's number counted in another unit ("2-8k tokens" for steps)
 )
 
 GENERIC = frozenset({"loss", "model", "train", "training", "step"})
@@ -228,6 +229,9 @@ def _restatements(
 
 _NUMBER = re.compile(r"^\{(?P<lo>[\d.]+)(?:-(?P<hi>[\d.]+))?(?P<kind>[%x]?)\}$")
 _FAR = 2.0  # a number beyond this factor of the card's own is a wrong number
+_UNITS = frozenset({"step", "token", "epoch", "exampl", "sampl", "sequ", "minut", "hour", "day"})
+"""What a count is counted in, as the normaliser writes them: "2-8k tokens" where the card says
+steps is a number of the wrong kind."""
 _HUGE = 1e9
 
 
@@ -257,6 +261,8 @@ def _number_checks(item: str, target: bool = False) -> list[str]:
             hi = float(m["hi"] or m["lo"])
             word = after[0]
             shares.append((token, word))
+            if word in _UNITS and _on("derive.units"):
+                out += [f"= {token} {other}" for other in sorted(_UNITS - {word})]
             if lo > 0:
                 out.append(f"= {{0-{_show(lo / _FAR)}{kind}}} {word}")
             top = _HUGE if kind != "%" else 100.0
