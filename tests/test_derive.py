@@ -317,3 +317,18 @@ def test_the_cards_number_counted_in_another_unit_is_wrong(monkeypatch: pytest.M
         assert _verdict(card, wrong) == "wrong", wrong
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.units")
     assert _verdict(_card("Warmup length?", "2-8k steps."), "About 2-8k tokens.") == "correct"
+
+
+def test_what_the_card_says_is_needed_turned_off_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    question, answer = "Gradient norm spike?", "Bad batch; instability; need clipping."
+    card = _card(question, answer)
+    assert _verdict(card, "a bad batch or instability, so make sure clipping is on") == "correct"
+    for wrong in (
+        "a bad batch or instability; the fix is to turn clipping off",
+        "bad batch or instability, best handled by disabling clipping",
+        "bad batch, instability: switch off the clipping for a while",
+    ):
+        assert _verdict(card, wrong) == "wrong", wrong
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.disabled")
+    off = "a bad batch or instability; the fix is to turn clipping off"
+    assert _verdict(_card(question, answer), off) == "correct"

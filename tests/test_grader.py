@@ -83,6 +83,8 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
         ("at a crawl", "at a slow"),
         ("unscale the grads", "divide the grads"),
         ("a bouncy loss", "a bouncing loss"),
+        ("turn gradient clipping off", "disable gradient clipping"),
+        ("switch off the scaler", "disable the scaler"),
     ],
 )
 def test_lexicon_folds_abbreviations_and_synonyms(typed: str, canonical: str) -> None:

@@ -70,6 +70,7 @@ RULES = (
     "derive.remedies",  # "more weight decay" said as "weight decay down" is wrong
     "derive.preferences",  # the card's "BF16" turned down for "FP16" ("FP16 rather than BF16")
     "derive.units",  # the card's number counted in another unit ("2-8k tokens" for steps)
+    "derive.disabled",  # what the card says is needed, turned off ("turn clipping off")
 )
 
 GENERIC = frozenset({"loss", "model", "train", "training", "step"})
@@ -644,10 +645,33 @@ def _turned_claims(
             "the other of two things chosen over the card's",
             _preferences(answer),
         ),
+        (
+            "needed-thing-disabled",
+            "what the card says is needed, turned off",
+            _disabled(answer),
+        ),
     ):
         kept = list(dict.fromkeys(phrases))
         if kept:
             out.append({"id": wid, "says": says, "match": kept[:_MAX_PHRASES]})
+    return out
+
+
+_NEEDS = frozenset({"need", "use", "add", "enabl", "requir", "keep"})
+
+
+def _disabled(answer: str) -> list[str]:
+    """What the card says is needed ("need clipping", "use warmup") turned off or disabled:
+    "turn gradient clipping off" is the opposite of the card's advice."""
+    if not _on("derive.disabled"):
+        return []
+    out: list[str] = []
+    for sentence in normalise(answer):
+        for i, word in enumerate(sentence[:-1]):
+            if word in _NEEDS:
+                thing = next((w for w in sentence[i + 1 : i + 3] if w not in GENERIC), None)
+                if thing and not thing.startswith("{") and thing not in _NEEDS:
+                    out.append(f"disabl .. {thing}")
     return out
 
 

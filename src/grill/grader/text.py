@@ -137,6 +137,12 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(r"\b(?:off the table|out of the question|a non.?starter)\b"),
         " counterproductive ",
     ),
+    # "turn clipping off", "switch off the scaler": the thing is disabled (a negation)
+    (re.compile(r"\b(?:turn|switch)(?:s|ed|ing)? off\b"), " disable "),
+    (
+        re.compile(r"\b(?:turn|switch)(?:s|ed|ing)? ((?:[a-z0-9_-]+ ){1,3}?)off\b"),
+        r" disable \1",
+    ),
     # "double-check the lr" checks it: not a multiplier ("double the lr")
     (re.compile(r"\b(?:double|triple)[- ]?(?=check)"), ""),
     (re.compile(r"!=|=/="), " not "),
