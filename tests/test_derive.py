@@ -332,3 +332,16 @@ def test_what_the_card_says_is_needed_turned_off_is_wrong(monkeypatch: pytest.Mo
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.disabled")
     off = "a bad batch or instability; the fix is to turn clipping off"
     assert _verdict(_card(question, answer), off) == "correct"
+
+
+def test_another_member_of_the_cards_family_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    shape = _card("Decay shape?", "Cosine.")
+    assert _verdict(shape, "cosine, annealed to the floor") == "correct"
+    assert _verdict(shape, "Linear, it beats cosine on the final loss.") == "wrong"
+    assert _verdict(shape, "step decay at fixed milestones") == "wrong"
+    sweep = _card("LR finder?", "Sweep LR exponentially; plot loss; pick LR below divergence.")
+    assert _verdict(sweep, "sweep the lr linearly, plot loss, pick below divergence") == "wrong"
+    ramp = _card("Warmup?", "2-8k steps, linear from zero.")
+    assert _verdict(ramp, "2-8k steps, linear ramp from zero, then a cosine decay") == "correct"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.schedules")
+    assert _verdict(_card("Decay shape?", "Cosine."), "Linear, it beats cosine.") == "correct"

@@ -71,6 +71,7 @@ RULES = (
     "derive.preferences",  # the card's "BF16" turned down for "FP16" ("FP16 rather than BF16")
     "derive.units",  # the card's number counted in another unit ("2-8k tokens" for steps)
     "derive.disabled",  # what the card says is needed, turned off ("turn clipping off")
+    "derive.schedules",  # a schedule the card names ("cosine") said as another ("linear")
 )
 
 GENERIC = frozenset({"loss", "model", "train", "training", "step"})
@@ -350,19 +351,32 @@ def _directions(phrase: str) -> str:
     return " ".join(_DIRECTIONS.get(w, w) for w in phrase.split(" "))
 
 
-# How a quantity grows, as the normaliser writes it: a card that says one, answered with
-# another, is wrong ("linear in batch": "quadratic").
+# Families of answers that exclude each other, as the normaliser writes them: a card whose answer
+# names one, answered with another, is wrong ("linear in batch": "quadratic"; "cosine": "linear,
+# it beats cosine").
 _GROWTHS = ("linear", "quadratic", "invers", "squar root", "sqrt", "exponential", "cubic")
+_SCHEDULES = ("cosin", "linear", "step decay", "constant", "exponential", "invers sqrt", "wsd")
+_FAMILIES = {"grows another way than the card says": _GROWTHS, "another schedule": _SCHEDULES}
 
 
-def _alternatives(answer: str) -> list[str]:
-    """Misconception phrases for a growth the card's answer names, said as another one."""
+def _alternatives(answer: str, card_text: str = "") -> list[tuple[str, list[str]]]:
+    """(what it says, misconception phrases) for each family the card's answer names one member
+    of: any other member not named anywhere in the card's text."""
     if not _on("derive.alternatives"):
         return []
-    said = {w for sentence in normalise(answer) for w in sentence}
-    if "linear" not in said:
-        return []
-    return ["(" + "|".join(g for g in _GROWTHS if g != "linear") + ")"]
+    said = " " + " ".join(w for sentence in normalise(answer) for w in sentence) + " "
+    text = " " + " ".join(w for sentence in normalise(card_text) for w in sentence) + " "
+    out = []
+    for says, family in _FAMILIES.items():
+        named = [m for m in family if f" {m} " in said]
+        if len(named) != 1:
+            continue
+        if family is _SCHEDULES and (named[0] in _GROWTHS or not _on("derive.schedules")):
+            continue  # "linear from zero" is a ramp's growth, not a decay schedule
+        others = [m for m in family if m not in named and f" {m} " not in text]
+        if others:
+            out.append((says, ["(" + "|".join(others) + ")"]))
+    return out
 
 
 def _slug(text: str, taken: set[str]) -> str:
@@ -434,10 +448,12 @@ def derive_rubric(
     if numbers:
         says = f"a number far from the card's own ({answer.strip()})"
         wrong.append({"id": "number-out-of-range", "says": says, "match": numbers})
-    growth = _alternatives(answer)
-    if growth:
-        says = f"grows another way than the card says ({answer.strip()})"
-        wrong.append({"id": "another-growth", "says": says, "match": growth})
+    for (says, match), wid in zip(
+        _alternatives(answer, f"{question} {explanation or ''}"),
+        ("another-growth", "another-schedule"),
+        strict=False,
+    ):
+        wrong.append({"id": wid, "says": f"{says} ({answer.strip()})", "match": match})
     denied = _denials(explanation, asked, common)
     if denied:
         says = "what the explanation says is not so"
