@@ -345,3 +345,26 @@ def test_another_member_of_the_cards_family_is_wrong(monkeypatch: pytest.MonkeyP
     assert _verdict(ramp, "2-8k steps, linear ramp from zero, then a cosine decay") == "correct"
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.schedules")
     assert _verdict(_card("Decay shape?", "Cosine."), "Linear, it beats cosine.") == "correct"
+
+
+def test_what_depends_on_something_said_to_be_the_same_for_all_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    question, answer = (
+        "Critical batch size?",
+        "Beyond it, doubling batch doesn't double progress. Task-dependent.",
+    )
+    card = _card(question, answer)
+    assert (
+        _verdict(card, "past it doubling the batch doesn't double progress; task dependent")
+        == "correct"
+    )
+    for wrong in (
+        "beyond it doubling doesn't double progress; a universal constant, the same for every task",
+        "beyond it doubling doesn't double progress, roughly 4k whatever the task",
+        "beyond it doubling doesn't double progress; it does not depend on the task",
+    ):
+        assert _verdict(card, wrong) == "wrong", wrong
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.dependence")
+    same = "beyond it doubling doesn't double progress, roughly 4k whatever the task"
+    assert _verdict(_card(question, answer), same) != "wrong"

@@ -72,6 +72,7 @@ RULES = (
     "derive.units",  # the card's number counted in another unit ("2-8k tokens" for steps)
     "derive.disabled",  # what the card says is needed, turned off ("turn clipping off")
     "derive.schedules",  # a schedule the card names ("cosine") said as another ("linear")
+    "derive.dependence",  # "task-dependent" said as the same for every task
 )
 
 GENERIC = frozenset({"loss", "model", "train", "training", "step"})
@@ -662,6 +663,11 @@ def _turned_claims(
             _preferences(answer),
         ),
         (
+            "dependence-denied",
+            "what the card says depends on something, said to be the same whatever it is",
+            _independent(answer),
+        ),
+        (
             "needed-thing-disabled",
             "what the card says is needed, turned off",
             _disabled(answer),
@@ -670,6 +676,27 @@ def _turned_claims(
         kept = list(dict.fromkeys(phrases))
         if kept:
             out.append({"id": wid, "says": says, "match": kept[:_MAX_PHRASES]})
+    return out
+
+
+def _independent(answer: str) -> list[str]:
+    """ "Task-dependent" / "depends on the task" said as the same for every task: "a fixed
+    constant, roughly a thousand tokens whatever the task"."""
+    if not _on("derive.dependence"):
+        return []
+    things: list[str] = []
+    for sentence in normalise(answer):
+        for i, word in enumerate(sentence):
+            if word in ("dependent", "depend") and i + 1 <= len(sentence):
+                near = sentence[i - 1 : i] if word == "dependent" else sentence[i + 1 : i + 2]
+                things += [w for w in near if w not in GENERIC and not w.startswith("{")]
+    out: list[str] = []
+    for thing in dict.fromkeys(things):
+        out += [
+            f"(sam|fix|constant|identical|universal) .. (every|all|any) {thing}",
+            f"(whatever|regardless|irrespective|independent) .. {thing}",
+            f"not (depend|vary) .. {thing}",
+        ]
     return out
 
 
