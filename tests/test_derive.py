@@ -368,3 +368,21 @@ def test_what_depends_on_something_said_to_be_the_same_for_all_is_wrong(
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.dependence")
     same = "beyond it doubling doesn't double progress, roughly 4k whatever the task"
     assert _verdict(_card(question, answer), same) != "wrong"
+
+
+def test_a_change_the_card_makes_kept_or_turned_end_to_end_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rule = _card("Linear scaling rule?", "Scale LR linearly with batch size.")
+    assert _verdict(rule, "scale the lr in proportion to the batch") == "correct"
+    for wrong in ("keep the lr fixed and scale the warmup", "scale warmup; the LR stays the same"):
+        assert _verdict(rule, wrong) == "wrong", wrong
+    ramp = _card("Warmup length?", "2-8k steps. Linear ramp from 0 to peak.")
+    assert _verdict(ramp, "2-8k steps, linear from zero up to the peak") == "correct"
+    assert _verdict(ramp, "2-8k steps, ramping linearly down from the peak to zero") == "wrong"
+    cost = _card("Compute of doubling batch?", "Linear in batch (2x compute per step).")
+    assert _verdict(cost, "sublinear, about 1.3x per step") == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.kept,derive.ends")
+    assert _verdict(_card(*("Linear scaling rule?", "Scale LR.")), "keep the lr fixed") != "wrong"
+    again = _card("Warmup length?", "2-8k steps. Linear ramp from 0 to peak.")
+    assert _verdict(again, "2-8k steps, ramping linearly from the peak to zero") != "wrong"

@@ -73,6 +73,8 @@ RULES = (
     "derive.disabled",  # what the card says is needed, turned off ("turn clipping off")
     "derive.schedules",  # a schedule the card names ("cosine") said as another ("linear")
     "derive.dependence",  # "task-dependent" said as the same for every task
+    "derive.ends",  # "from 0 to peak" said as "from the peak to zero"
+    "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
 )
 
 GENERIC = frozenset({"loss", "model", "train", "training", "step"})
@@ -355,7 +357,17 @@ def _directions(phrase: str) -> str:
 # Families of answers that exclude each other, as the normaliser writes them: a card whose answer
 # names one, answered with another, is wrong ("linear in batch": "quadratic"; "cosine": "linear,
 # it beats cosine").
-_GROWTHS = ("linear", "quadratic", "invers", "squar root", "sqrt", "exponential", "cubic")
+_GROWTHS = (
+    "linear",
+    "quadratic",
+    "invers",
+    "squar root",
+    "sqrt",
+    "exponential",
+    "cubic",
+    "sublinear",
+    "superlinear",
+)
 _SCHEDULES = ("cosin", "linear", "step decay", "constant", "exponential", "invers sqrt", "wsd")
 _FAMILIES = {"grows another way than the card says": _GROWTHS, "another schedule": _SCHEDULES}
 
@@ -663,6 +675,16 @@ def _turned_claims(
             _preferences(answer),
         ),
         (
+            "ends-swapped",
+            "a change the card makes from one end to the other, made the other way",
+            _ends_swapped(answer),
+        ),
+        (
+            "change-refused",
+            "what the card changes, kept as it is",
+            _kept(answer),
+        ),
+        (
             "dependence-denied",
             "what the card says depends on something, said to be the same whatever it is",
             _independent(answer),
@@ -676,6 +698,42 @@ def _turned_claims(
         kept = list(dict.fromkeys(phrases))
         if kept:
             out.append({"id": wid, "says": says, "match": kept[:_MAX_PHRASES]})
+    return out
+
+
+_CHANGES = frozenset({"scal", "increas", "decreas", "adjust", "chang", "tun", "doubl", "rais"})
+
+
+def _ends_swapped(answer: str) -> list[str]:
+    """ "from 0 to peak" said as "from the peak to zero"."""
+    if not _on("derive.ends"):
+        return []
+    out: list[str] = []
+    for sentence in normalise(answer):
+        for i in range(len(sentence) - 3):
+            if sentence[i] == "from" and sentence[i + 2] == "to":
+                a, b = sentence[i + 1], sentence[i + 3]
+                if a != b:
+                    out.append(f"= from {b} to {a}")
+    return out
+
+
+def _kept(answer: str) -> list[str]:
+    """What the card's answer changes ("Scale LR") said to stay as it is ("keep the LR
+    fixed", "the LR stays the same")."""
+    if not _on("derive.kept"):
+        return []
+    out: list[str] = []
+    for sentence in normalise(answer):
+        for i, word in enumerate(sentence[:-1]):
+            if word in _CHANGES:
+                thing = sentence[i + 1]
+                if thing in GENERIC or thing.startswith("{"):
+                    continue
+                out += [
+                    f"(keep|leav|hold) {thing} (fix|sam|constant|unchang)",
+                    f"{thing} (stay|remain|stays|remains) (fix|sam|constant|unchang)",
+                ]
     return out
 
 
