@@ -386,3 +386,20 @@ def test_a_change_the_card_makes_kept_or_turned_end_to_end_is_wrong(
     assert _verdict(_card(*("Linear scaling rule?", "Scale LR.")), "keep the lr fixed") != "wrong"
     again = _card("Warmup length?", "2-8k steps. Linear ramp from 0 to peak.")
     assert _verdict(again, "2-8k steps, ramping linearly from the peak to zero") != "wrong"
+
+
+def test_two_partners_given_each_others_directions_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    question, answer = "Overfitting signal?", "Train loss decreasing, val loss flat or increasing."
+    card = _card(question, answer)
+    for right in ("train loss keeps falling while val loss turns up", "train ↓, val flat/↑"):
+        assert _verdict(card, right) == "correct", right
+    for wrong in (
+        "val loss keeps decreasing while train loss goes up",
+        "Training loss going up while the validation loss goes down.",
+    ):
+        assert _verdict(card, wrong) == "wrong", wrong
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.swapped-directions")
+    swapped = "val loss keeps decreasing while train loss goes up"
+    assert _verdict(_card(question, answer), swapped) != "wrong"

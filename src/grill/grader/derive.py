@@ -74,6 +74,7 @@ RULES = (
     "derive.schedules",  # a schedule the card names ("cosine") said as another ("linear")
     "derive.dependence",  # "task-dependent" said as the same for every task
     "derive.ends",  # "from 0 to peak" said as "from the peak to zero"
+    "derive.swapped-directions",  # "train down, val up" said as "val down, train up"
     "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
 )
 
@@ -675,6 +676,11 @@ def _turned_claims(
             _preferences(answer),
         ),
         (
+            "roles-swapped",
+            "two things the card gives opposite directions, given each other's",
+            _swapped_directions(answer),
+        ),
+        (
             "ends-swapped",
             "a change the card makes from one end to the other, made the other way",
             _ends_swapped(answer),
@@ -698,6 +704,30 @@ def _turned_claims(
         kept = list(dict.fromkeys(phrases))
         if kept:
             out.append({"id": wid, "says": says, "match": kept[:_MAX_PHRASES]})
+    return out
+
+
+_ROLE_PAIRS = (("train", "val"),)
+"""Two things whose curves a card often sets against each other (training and validation)."""
+
+
+def _swapped_directions(answer: str) -> list[str]:
+    """Items giving two partners opposite directions ("train loss decreasing, val loss flat or
+    increasing"): each partner said with the other's direction is wrong ("val loss keeps
+    decreasing while train loss goes up")."""
+    if not _on("derive.swapped-directions"):
+        return []
+    found: dict[str, int] = {}
+    for main, _ in items_of(answer):
+        for sentence in normalise(main):
+            role = next((w for w in sentence if any(w in p for p in _ROLE_PAIRS)), None)
+            sign = next((d for d in map(_direction, sentence) if d), 0)
+            if role and sign and role not in found:
+                found[role] = sign
+    out: list[str] = []
+    for a, b in _ROLE_PAIRS:
+        if a in found and b in found and found[a] != found[b]:
+            out += [f"{a} loss {_said(found[b])}", f"{b} loss {_said(found[a])}"]
     return out
 
 
