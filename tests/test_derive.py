@@ -403,3 +403,33 @@ def test_two_partners_given_each_others_directions_is_wrong(
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.swapped-directions")
     swapped = "val loss keeps decreasing while train loss goes up"
     assert _verdict(_card(question, answer), swapped) != "wrong"
+
+
+def test_restarting_from_another_point_or_dropping_a_remedy_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    first = _card("Spike — first action?", "Restart from checkpoint.")
+    assert _verdict(first, "reload the last good checkpoint and restart from it") == "correct"
+    for wrong in ("restart from scratch", "restart training from step zero with a fresh seed"):
+        assert _verdict(first, wrong) == "wrong", wrong
+    prevent = _card(
+        "Prevention for spikes?", "Gradient clipping, warmup, BF16, periodic checkpoints."
+    )
+    assert _verdict(prevent, "clip the gradients, warm up, use bf16, checkpoint often") == "correct"
+    for wrong in (
+        "clipping, bf16, frequent checkpoints, and skip warmup altogether",
+        "turn off gradient clipping, use BF16, warm up, checkpoint often",
+    ):
+        assert _verdict(prevent, wrong) == "wrong", wrong
+    phases = _card("Healthy loss curve phases?", "Warmup → steady descent → plateau.")
+    assert _verdict(phases, "warmup with a steep drop, steady descent, plateau") == "correct"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.origins,derive.remedy-dropped")
+    assert (
+        _verdict(_card("Spike — first action?", "Restart from checkpoint."), "restart from scratch")
+        != "wrong"
+    )
+    skipped = "clipping, bf16, frequent checkpoints, and skip warmup altogether"
+    again = _card(
+        "Prevention for spikes?", "Gradient clipping, warmup, BF16, periodic checkpoints."
+    )
+    assert _verdict(again, skipped) != "wrong"

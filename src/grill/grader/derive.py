@@ -75,6 +75,8 @@ RULES = (
     "derive.dependence",  # "task-dependent" said as the same for every task
     "derive.ends",  # "from 0 to peak" said as "from the peak to zero"
     "derive.swapped-directions",  # "train down, val up" said as "val down, train up"
+    "derive.origins",  # "restart from checkpoint" said as "restart from scratch"
+    "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
     "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
 )
 
@@ -370,7 +372,12 @@ _GROWTHS = (
     "superlinear",
 )
 _SCHEDULES = ("cosin", "linear", "step decay", "constant", "exponential", "invers sqrt", "wsd")
-_FAMILIES = {"grows another way than the card says": _GROWTHS, "another schedule": _SCHEDULES}
+_ORIGINS = ("ckpt", "scratch", "begin", "random init", "initial", "step {0}")
+_FAMILIES = {
+    "grows another way than the card says": _GROWTHS,
+    "another schedule": _SCHEDULES,
+    "starts again from another point": _ORIGINS,
+}
 
 
 def _alternatives(answer: str, card_text: str = "") -> list[tuple[str, list[str]]]:
@@ -387,6 +394,8 @@ def _alternatives(answer: str, card_text: str = "") -> list[tuple[str, list[str]
             continue
         if family is _SCHEDULES and (named[0] in _GROWTHS or not _on("derive.schedules")):
             continue  # "linear from zero" is a ramp's growth, not a decay schedule
+        if family is _ORIGINS and (" from " not in said or not _on("derive.origins")):
+            continue  # a checkpoint named as where to start again from
         others = [m for m in family if m not in named and f" {m} " not in text]
         if others:
             out.append((says, ["(" + "|".join(others) + ")"]))
@@ -462,12 +471,11 @@ def derive_rubric(
     if numbers:
         says = f"a number far from the card's own ({answer.strip()})"
         wrong.append({"id": "number-out-of-range", "says": says, "match": numbers})
-    for (says, match), wid in zip(
-        _alternatives(answer, f"{question} {explanation or ''}"),
-        ("another-growth", "another-schedule"),
-        strict=False,
-    ):
-        wrong.append({"id": wid, "says": f"{says} ({answer.strip()})", "match": match})
+    ids = dict(
+        zip(_FAMILIES, ("another-growth", "another-schedule", "another-origin"), strict=True)
+    )
+    for says, match in _alternatives(answer, f"{question} {explanation or ''}"):
+        wrong.append({"id": ids[says], "says": f"{says} ({answer.strip()})", "match": match})
     denied = _denials(explanation, asked, common)
     if denied:
         says = "what the explanation says is not so"
@@ -700,6 +708,11 @@ def _turned_claims(
             "what the card says is needed, turned off",
             _disabled(answer),
         ),
+        (
+            "remedy-dropped",
+            "one of the card's remedies, left out on purpose",
+            _skipped(question, answer),
+        ),
     ):
         kept = list(dict.fromkeys(phrases))
         if kept:
@@ -709,6 +722,29 @@ def _turned_claims(
 
 _ROLE_PAIRS = (("train", "val"),)
 """Two things whose curves a card often sets against each other (training and validation)."""
+
+
+_REMEDY_QUESTION = frozenset({"prevent", "mitig", "fix", "remed", "recover"})
+_DROPPING = ("disabl", "skip", "remov", "ditch", "abandon")
+
+
+def _skipped(question: str, answer: str) -> list[str]:
+    """A card that lists remedies ("Prevention for spikes?": "Gradient clipping, warmup, BF16,
+    ..."): one of them skipped, removed or disabled ("skip warmup altogether") is wrong."""
+    if not _on("derive.remedy-dropped"):
+        return []
+    asked = {w for s in normalise(question) for w in s}
+    if not any(w.startswith(tuple(_REMEDY_QUESTION)) for w in asked):
+        return []
+    out: list[str] = []
+    for main, _ in items_of(answer):
+        words = [w for s in normalise(main) for w in s]
+        if any(w in _DROPPING for w in words) or _direction(words[0] if words else "") != 0:
+            continue  # "skip bad batch" is itself the remedy; "lower LR" a direction's remedy
+        thing = next((w for w in words if w not in GENERIC and not w.startswith("{")), None)
+        if thing:
+            out.append(f"({'|'.join(_DROPPING)}) .. {thing}")
+    return out
 
 
 def _swapped_directions(answer: str) -> list[str]:
