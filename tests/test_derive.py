@@ -250,7 +250,8 @@ def test_a_comparison_said_of_the_other_partner_or_the_other_way_is_wrong(
         _verdict(card, "bf16: fp32 exponent range, no loss scaling. fp16 has fewer mantissa bits")
         == "wrong"
     )
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.comparatives")
+    # (the subject check also reads "than FP16, FP32's exponent range" as said of FP16)
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.comparatives,derive.subject-swapped")
     card = _card(*_BF16)
     assert (
         _verdict(
@@ -433,3 +434,20 @@ def test_restarting_from_another_point_or_dropping_a_remedy_is_wrong(
         "Prevention for spikes?", "Gradient clipping, warmup, BF16, periodic checkpoints."
     )
     assert _verdict(again, skipped) != "wrong"
+
+
+def test_what_the_card_says_of_one_partner_said_of_the_other_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    card = _card(
+        "FP16 vs BF16?", "BF16 has FP32-equivalent exponent range; no loss scaling needed."
+    )
+    right = "bf16 keeps the fp32 exponent range, so no loss scaling is needed"
+    assert _verdict(card, right) == "correct"
+    swapped = "FP16 keeps FP32's exponent range, so no loss scaling is needed"
+    assert _verdict(card, swapped) == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.subject-swapped")
+    again = _card(
+        "FP16 vs BF16?", "BF16 has FP32-equivalent exponent range; no loss scaling needed."
+    )
+    assert _verdict(again, swapped) != "wrong"

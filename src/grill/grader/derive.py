@@ -76,6 +76,7 @@ RULES = (
     "derive.ends",  # "from 0 to peak" said as "from the peak to zero"
     "derive.swapped-directions",  # "train down, val up" said as "val down, train up"
     "derive.origins",  # "restart from checkpoint" said as "restart from scratch"
+    "derive.subject-swapped",  # "BF16 has FP32's range" said of FP16
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
     "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
 )
@@ -684,6 +685,11 @@ def _turned_claims(
             _preferences(answer),
         ),
         (
+            "subject-swapped",
+            "what the card says of one of two partners, said of the other",
+            _subject_swapped(answer, asked),
+        ),
+        (
             "roles-swapped",
             "two things the card gives opposite directions, given each other's",
             _swapped_directions(answer),
@@ -717,6 +723,25 @@ def _turned_claims(
         kept = list(dict.fromkeys(phrases))
         if kept:
             out.append({"id": wid, "says": says, "match": kept[:_MAX_PHRASES]})
+    return out
+
+
+def _subject_swapped(answer: str, asked: frozenset[str]) -> list[str]:
+    """An item whose subject is one of two partners the question names ("FP16 vs BF16?":
+    "BF16 has FP32-equivalent exponent range") said of the other ("FP16 keeps FP32's exponent
+    range"); the subject, asked, is no word of the item's own phrasings."""
+    if not _on("derive.subject-swapped"):
+        return []
+    out: list[str] = []
+    for main, _ in items_of(answer):
+        words = [w for s in normalise(main) for w in s]
+        if not words or words[0] not in asked or (words[0],) not in _SWAPS:
+            continue
+        rest = [w for w in _words(main, asked) if w not in GENERIC and _direction(w) == 0]
+        if len(rest) < 2:
+            continue
+        for (other,) in (p for p in _SWAPS[(words[0],)] if len(p) == 1):
+            out += [f"{other} .. {rest[0]} .. {w}" for w in rest[1:3]]
     return out
 
 
