@@ -815,16 +815,24 @@ def _kept(answer: str) -> list[str]:
     if not _on("derive.kept"):
         return []
     out: list[str] = []
+    for thing in _objects(answer, _CHANGES, reach=1):
+        out += [
+            f"(keep|leav|hold) {thing} (fix|sam|constant|unchang)",
+            f"{thing} (stay|remain|stays|remains) (fix|sam|constant|unchang)",
+        ]
+    return out
+
+
+def _objects(answer: str, verbs: frozenset[str], reach: int) -> list[str]:
+    """The thing each of `verbs` acts on in the answer: the first word within `reach` after
+    it that is no generic word, number or other of the verbs ("need clipping": clip)."""
+    out: list[str] = []
     for sentence in normalise(answer):
         for i, word in enumerate(sentence[:-1]):
-            if word in _CHANGES:
-                thing = sentence[i + 1]
-                if thing in GENERIC or thing.startswith("{"):
-                    continue
-                out += [
-                    f"(keep|leav|hold) {thing} (fix|sam|constant|unchang)",
-                    f"{thing} (stay|remain|stays|remains) (fix|sam|constant|unchang)",
-                ]
+            if word in verbs:
+                thing = next((w for w in sentence[i + 1 : i + 1 + reach] if w not in GENERIC), None)
+                if thing and not thing.startswith("{") and thing not in verbs:
+                    out.append(thing)
     return out
 
 
@@ -857,14 +865,7 @@ def _disabled(answer: str) -> list[str]:
     "turn gradient clipping off" is the opposite of the card's advice."""
     if not _on("derive.disabled"):
         return []
-    out: list[str] = []
-    for sentence in normalise(answer):
-        for i, word in enumerate(sentence[:-1]):
-            if word in _NEEDS:
-                thing = next((w for w in sentence[i + 1 : i + 3] if w not in GENERIC), None)
-                if thing and not thing.startswith("{") and thing not in _NEEDS:
-                    out.append(f"disabl .. {thing}")
-    return out
+    return [f"disabl .. {thing}" for thing in _objects(answer, _NEEDS, reach=2)]
 
 
 def _preferences(answer: str) -> list[str]:
