@@ -844,7 +844,7 @@ def _independent(answer: str) -> list[str]:
     things: list[str] = []
     for sentence in normalise(answer):
         for i, word in enumerate(sentence):
-            if word in ("dependent", "depend") and i + 1 <= len(sentence):
+            if word in ("dependent", "depend"):
                 near = sentence[i - 1 : i] if word == "dependent" else sentence[i + 1 : i + 2]
                 things += [w for w in near if w not in GENERIC and not w.startswith("{")]
     out: list[str] = []
