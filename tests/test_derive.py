@@ -411,7 +411,12 @@ def test_restarting_from_another_point_or_dropping_a_remedy_is_wrong(
 ) -> None:
     first = _card("Spike — first action?", "Restart from checkpoint.")
     assert _verdict(first, "reload the last good checkpoint and restart from it") == "correct"
-    for wrong in ("restart from scratch", "restart training from step zero with a fresh seed"):
+    assert _verdict(first, "begin by restarting from the last checkpoint") == "correct"
+    for wrong in (
+        "restart from scratch",
+        "restart training from step zero with a fresh seed",
+        "reinitialise the model and begin afresh",
+    ):
         assert _verdict(first, wrong) == "wrong", wrong
     prevent = _card(
         "Prevention for spikes?", "Gradient clipping, warmup, BF16, periodic checkpoints."

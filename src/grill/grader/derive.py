@@ -399,7 +399,10 @@ def _alternatives(answer: str, card_text: str = "") -> list[tuple[str, list[str]
             continue  # a checkpoint named as where to start again from
         others = [m for m in family if m not in named and f" {m} " not in text]
         if others:
-            out.append((says, ["(" + "|".join(others) + ")"]))
+            phrases = ["(" + "|".join(others) + ")"]
+            if family is _ORIGINS:  # "begin by reloading" starts nothing over
+                phrases = ["from " + phrases[0], "(begin|start) (afresh|anew)", "reinitial"]
+            out.append((says, phrases))
     return out
 
 
