@@ -141,17 +141,14 @@ def _typo_in(word: str, vocab: frozenset[str], memo: dict[str, str | None]) -> s
         return memo[word]
     found = None
     if len(word) >= 6 and word.isalpha() and word not in _KNOWN:
-        limit = 2 if len(word) >= 9 else 1
-        for v in sorted(vocab):
-            if (
-                len(v) >= 6
-                and v[0] == word[0]
-                and v not in _PROTECTED_STEMS
-                and abs(len(v) - len(word)) <= limit
-                and OSA.distance(word, v, score_cutoff=limit) <= limit
-            ):
-                found = v
-                break
+        found = next(
+            (
+                v
+                for v in sorted(vocab)
+                if len(v) >= 6 and v not in _PROTECTED_STEMS and _one_typo_from(word, v)
+            ),
+            None,
+        )
     memo[word] = found
     return found
 
@@ -167,17 +164,20 @@ def _typo_raw(surface: str, prepared: _Prepared) -> str | None:
         return memo[surface]
     found = None
     if len(surface) >= 6 and surface.isalpha() and _stem(surface) not in _KNOWN:
-        limit = 2 if len(surface) >= 9 else 1
-        for v, stem in prepared.raw:
-            if (
-                v[0] == surface[0]
-                and abs(len(v) - len(surface)) <= limit
-                and OSA.distance(surface, v, score_cutoff=limit) <= limit
-            ):
-                found = stem
-                break
+        found = next((stem for v, stem in prepared.raw if _one_typo_from(surface, v)), None)
     memo[surface] = found
     return found
+
+
+def _one_typo_from(word: str, v: str) -> bool:
+    """`word` is a typo of `v`: the same first letter and at most one edit away (two for words
+    of nine letters or more)."""
+    limit = 2 if len(word) >= 9 else 1
+    return (
+        v[0] == word[0]
+        and abs(len(v) - len(word)) <= limit
+        and OSA.distance(word, v, score_cutoff=limit) <= limit
+    )
 
 
 def _window(n: int) -> int:
