@@ -41,6 +41,7 @@ import itertools
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from grill.grader import correct_needed, normalise
@@ -374,35 +375,59 @@ _GROWTHS = (
 )
 _SCHEDULES = ("cosin", "linear", "step decay", "constant", "exponential", "invers sqrt", "wsd")
 _ORIGINS = ("ckpt", "scratch", "begin", "random init", "initial", "step {0}")
-_FAMILIES = {
-    "grows another way than the card says": _GROWTHS,
-    "another schedule": _SCHEDULES,
-    "starts again from another point": _ORIGINS,
-}
 
 
-def _alternatives(answer: str, card_text: str = "") -> list[tuple[str, list[str]]]:
-    """(what it says, misconception phrases) for each family the card's answer names one member
-    of: any other member not named anywhere in the card's text."""
+@dataclass(frozen=True)
+class _Family:
+    """Answers that exclude each other, and how another of them is said."""
+
+    id: str
+    says: str
+    members: tuple[str, ...]
+    rule: str
+    belongs_elsewhere: tuple[str, ...] = ()  # named, it is read as another family's member
+    needs: str = ""  # a word the card's answer must hold for the family to apply
+    lead: str = ""  # what stands before another member
+    more: tuple[str, ...] = ()  # further phrasings of another member
+
+
+_FAMILIES = (
+    _Family(
+        "another-growth", "grows another way than the card says", _GROWTHS, "derive.alternatives"
+    ),
+    # "linear from zero" is a ramp's growth, not a decay schedule
+    _Family("another-schedule", "another schedule", _SCHEDULES, "derive.schedules", _GROWTHS),
+    # a checkpoint named as where to start again from; "begin by reloading" starts nothing over
+    _Family(
+        "another-origin",
+        "starts again from another point",
+        _ORIGINS,
+        "derive.origins",
+        needs="from",
+        lead="from ",
+        more=("(begin|start) (afresh|anew)", "reinitial"),
+    ),
+)
+
+
+def _alternatives(answer: str, card_text: str = "") -> list[tuple[str, str, list[str]]]:
+    """(id, what it says, misconception phrases) for each family the card's answer names one
+    member of: any other member not named anywhere in the card's text."""
     if not _on("derive.alternatives"):
         return []
     said = " " + " ".join(w for sentence in normalise(answer) for w in sentence) + " "
     text = " " + " ".join(w for sentence in normalise(card_text) for w in sentence) + " "
     out = []
-    for says, family in _FAMILIES.items():
-        named = [m for m in family if f" {m} " in said]
-        if len(named) != 1:
+    for family in _FAMILIES:
+        named = [m for m in family.members if f" {m} " in said]
+        if len(named) != 1 or named[0] in family.belongs_elsewhere or not _on(family.rule):
             continue
-        if family is _SCHEDULES and (named[0] in _GROWTHS or not _on("derive.schedules")):
-            continue  # "linear from zero" is a ramp's growth, not a decay schedule
-        if family is _ORIGINS and (" from " not in said or not _on("derive.origins")):
-            continue  # a checkpoint named as where to start again from
-        others = [m for m in family if m not in named and f" {m} " not in text]
+        if family.needs and f" {family.needs} " not in said:
+            continue
+        others = [m for m in family.members if m not in named and f" {m} " not in text]
         if others:
-            phrases = ["(" + "|".join(others) + ")"]
-            if family is _ORIGINS:  # "begin by reloading" starts nothing over
-                phrases = ["from " + phrases[0], "(begin|start) (afresh|anew)", "reinitial"]
-            out.append((says, phrases))
+            phrases = [family.lead + "(" + "|".join(others) + ")", *family.more]
+            out.append((family.id, family.says, phrases))
     return out
 
 
@@ -475,11 +500,8 @@ def derive_rubric(
     if numbers:
         says = f"a number far from the card's own ({answer.strip()})"
         wrong.append({"id": "number-out-of-range", "says": says, "match": numbers})
-    ids = dict(
-        zip(_FAMILIES, ("another-growth", "another-schedule", "another-origin"), strict=True)
-    )
-    for says, match in _alternatives(answer, f"{question} {explanation or ''}"):
-        wrong.append({"id": ids[says], "says": f"{says} ({answer.strip()})", "match": match})
+    for wid, says, match in _alternatives(answer, f"{question} {explanation or ''}"):
+        wrong.append({"id": wid, "says": f"{says} ({answer.strip()})", "match": match})
     denied = _denials(explanation, asked, common)
     if denied:
         says = "what the explanation says is not so"
