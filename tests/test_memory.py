@@ -370,6 +370,13 @@ def test_a_model_that_overpredicted_the_later_reviews_is_recalibrated_down() -> 
     assert recalibrated(0.8, math.log(0.4 / 0.6) - math.log(0.8 / 0.2)) == pytest.approx(0.4)
 
 
+def test_a_vanishing_chance_is_recalibrated_without_overflow() -> None:
+    # a fast forgetter's card read days later on an exponential curve: logit near -737
+    assert 0.0 < recalibrated(1e-320, -0.8) < 1e-320
+    assert recalibrated(1e-320, 0.8) > 1e-320
+    assert recalibrated(1 - 1e-12, 0.5) < 1.0
+
+
 def test_the_forecast_applies_each_candidates_recalibration() -> None:
     traces = learner(half_life=2.0, days=8)
     fitted = fit(traces, end_of(8))

@@ -546,7 +546,9 @@ def recalibrated(p: float, shift: float) -> float:
     """`p` moved by `shift` in log-odds (0 and 1 stay where they are)."""
     if shift == 0.0 or p <= 0.0 or p >= 1.0:
         return p
-    return 1 / (1 + math.exp(-(math.log(p / (1 - p)) + shift)))
+    z = math.log(p) - math.log1p(-p) + shift
+    # the logistic in the form that cannot overflow: a chance of 1e-300 has a logit near -690
+    return 1 / (1 + math.exp(-z)) if z >= 0 else math.exp(z) / (1 + math.exp(z))
 
 
 def _evaluation(rows: Sequence[tuple[float, bool]]) -> Evaluation:
