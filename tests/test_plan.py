@@ -52,6 +52,21 @@ def test_a_review_due_after_the_date_is_pulled_in_when_recall_on_the_day_would_b
     assert adjusted["n"] == soon  # already due before the last day
 
 
+def test_a_card_that_would_wait_a_week_for_the_last_day_is_checked_halfway() -> None:
+    now = datetime(2026, 12, 5, 18, tzinfo=UTC)
+    last = datetime(2026, 12, 5, 4, tzinfo=UTC)  # ten days before the last day
+    weak = _review_state("weak", 5.0, last, now + timedelta(days=14))
+    assert DEADLINE.recall(weak) < 0.95
+    halfway = DEADLINE.adjust_due({"w": weak}, now)["w"].due
+    assert halfway == datetime(2026, 12, 10, 4, tzinfo=UTC)
+    # checked then, it waits for the last day: another halfway would be under CHECK_IN_DAYS
+    checked = _review_state("weak", 5.0, halfway, halfway + timedelta(days=12))
+    assert DEADLINE.recall(checked) < 0.95
+    assert DEADLINE.adjust_due({"w": checked}, halfway)["w"].due == DEADLINE.last_day
+    strong = _review_state("strong", 400.0, last, now + timedelta(days=90))
+    assert DEADLINE.adjust_due({"s": strong}, now)["s"] == strong  # high recall on the day
+
+
 def test_cards_in_a_learning_step_and_plans_past_the_date_are_left_alone() -> None:
     now = datetime(2026, 12, 15, 18, tzinfo=UTC)
     learning = CardState("d", "l", Phase.LEARNING, 1, 0.2, 5.0, now + timedelta(minutes=10), now)

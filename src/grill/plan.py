@@ -10,6 +10,13 @@ that one day matters. With an interview date set, three rules shape the drill's 
    next due falls after the start of the last study day before the interview, and whose recall
    at the interview would be below `day_retention`, is due on that last day instead
    (`adjust_due`). A card whose recall on the day is already high keeps its FSRS due.
+   When that would leave the card untouched for `2 * CHECK_IN_DAYS` or more, it is first
+   checked halfway (then the rule applies again from the check-in). A check-in keeps the card
+   from a single last-minute review that a missed evening would lose, and it is the only
+   evidence of recall at the interview's own distance from a card's last review: without it a
+   log holds one- to three-day gaps and the forecast must guess how memory holds over a week
+   (grill.memory). Under a daily cap a check-in gains little on the day and waits behind
+   the reviews that gain more (rule 3).
 3. The day's queue (`order`): first the new cards the pace needs (an unseen card scores
    nothing on the day, so reviews must not starve them), then the due cards by how much a
    review now raises their recall at the interview (`day_gain`), so in the last days the cards
@@ -40,6 +47,7 @@ from grill.clock import study_day
 from grill.model import CardState, Phase, Rating
 
 __all__ = [
+    "CHECK_IN_DAYS",
     "DAY_RETENTION",
     "INTERVIEW_HOUR",
     "Deadline",
@@ -53,6 +61,10 @@ INTERVIEW_HOUR = 9
 
 DAY_RETENTION = 0.95
 """Recall on the day below which a card is brought back before the interview."""
+
+CHECK_IN_DAYS = 3.0
+"""A card brought back to the last day that would first wait twice this long is checked
+halfway (rule 2)."""
 
 K = TypeVar("K")
 
@@ -108,6 +120,9 @@ class Deadline:
             return state
         if self.recall(state) >= self.day_retention:
             return state
+        last = state.last_review
+        if last is not None and self.last_day - last >= timedelta(days=2 * CHECK_IN_DAYS):
+            return replace(state, due=last + (self.last_day - last) / 2)
         return replace(state, due=self.last_day)
 
     def new_pace(self, unseen: int, now: datetime) -> int:
