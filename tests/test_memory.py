@@ -265,6 +265,28 @@ def test_a_forecast_refits_a_grown_log_and_the_scheduler_uses_the_fit(
     assert sched.parameters == fitted.personal.parameters != DEFAULT_PARAMETERS
 
 
+def test_reviews_recorded_one_by_one_are_fitted_before_the_next_days_queue(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from typer.testing import CliRunner
+
+    from grill.cli import app
+
+    _review_days(4, fail=True)  # `grill review` alone never fits
+    with Store.open() as store:
+        assert store.memory_fit() is None
+    monkeypatch.setenv("GRILL_NOW", (START + timedelta(days=4)).isoformat())
+    runner = CliRunner()
+    assert runner.invoke(app, ["plan", "--date", "2026-11-20"]).exit_code == 0
+    with Store.open() as store:
+        store.save_memory_fit(START, 0, json.dumps(default_fit().to_dict()))  # outgrown
+    assert runner.invoke(app, ["due", "--json"]).exit_code == 0
+    with Store.open() as store:
+        fitted = personal.load(store, START + timedelta(days=4), refresh=False)
+    assert fitted.reviews == 40 and fitted.fitted
+    assert fitted.personal.parameters != DEFAULT_PARAMETERS
+
+
 def test_a_damaged_fit_is_refused_by_the_commands_with_one_line(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

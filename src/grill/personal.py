@@ -125,11 +125,21 @@ def refit_in_background() -> None:
         pass
 
 
-def scheduler(store: Store, desired_retention: float, now: datetime, warn: Warn | None = None):  # type: ignore[no-untyped-def]
-    """FSRS with the person's fitted parameters (the defaults until there are enough reviews)."""
+def scheduler(  # type: ignore[no-untyped-def]
+    store: Store,
+    desired_retention: float,
+    now: datetime,
+    warn: Warn | None = None,
+    *,
+    refresh: bool = False,
+):
+    """FSRS with the person's fitted parameters (the defaults until there are enough reviews).
+    `refresh`: refit first when the log has outgrown the fit (`load`), as a command that plans
+    the day's queue does, so that reviews recorded one by one (`grill review`) are learned from
+    too; a single review never waits for a fit."""
     from grill.scheduler import Scheduler
 
-    fitted = load(store, now, refresh=False, warn=warn)
+    fitted = load(store, now, refresh=refresh, warn=warn)
     params = fitted.personal.parameters if fitted.fitted else None
     return Scheduler(desired_retention, parameters=params)
 

@@ -99,7 +99,9 @@ def _options(
     if settings.interview_date is not None:  # fsrs is loaded only when it is needed
         from grill import personal
 
-        model = personal.scheduler(store, settings.desired_retention, now(), warn=warn)
+        model = personal.scheduler(
+            store, settings.desired_retention, now(), warn=warn, refresh=True
+        )
         deadline = Deadline.on(settings.interview_date, now(), model)
     return DrillOptions(
         new_limit=new_limit, limit=limit, section=section, deck=_scope(lib, deck), deadline=deadline
@@ -128,7 +130,9 @@ def drill(
     settings = load_settings()
     with Store.open() as store:
         options = _options(store, lib, deck, new, limit, section)
-        scheduler = personal.scheduler(store, settings.desired_retention, now(), warn=warn)
+        scheduler = personal.scheduler(
+            store, settings.desired_retention, now(), warn=warn, refresh=True
+        )
         session = Drill(store, scheduler, lib, options, grader=_grader(), clock=now)
         summary = run_drill(out(), session, reader_for(sys.stdin, out()), flip=flip)
         if summary.session_id is not None:
