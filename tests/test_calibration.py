@@ -13,8 +13,8 @@ def test_a_fast_forgetter_is_forecast_near_the_truth_and_the_average_learner_is_
     cal = calibrate(["fast"], learners=1, days=6, ahead=3, seed=4)
     (row,) = cal.rows
     assert row.reviews > 100
-    # a fast forgetter scores little; FSRS's average learner would promise far more
-    assert row.true_expected < 12
+    # a fast forgetter stays far from 28; FSRS's average learner would promise far more
+    assert row.true_expected < 20 < row.default_expected
     assert abs(row.expected - row.true_expected) < abs(row.default_expected - row.true_expected)
     assert abs(row.default_expected - row.true_expected) > 8
     assert row.low <= row.expected <= row.high

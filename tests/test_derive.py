@@ -5,7 +5,6 @@ numbers; `grill decks rubric`, the validate warnings and the drill's note on unr
 from __future__ import annotations
 
 import io
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -208,8 +207,8 @@ def test_decks_rubric_shows_what_a_card_is_graded_by_and_validate_warns(
 def test_the_drill_says_when_a_rubric_is_derived_and_not_yet_reviewed() -> None:
     card = _card("Standard warmup?", "2-8k steps.")
     console = Console(file=io.StringIO(), width=100, color_system=None)
-    intervals = {r: timedelta(days=1) for r in Rating}
-    render_feedback(console, card, grade(card, "4k steps"), Rating.GOOD, intervals)
+    whens = dict.fromkeys(Rating, "1d")
+    render_feedback(console, card, grade(card, "4k steps"), Rating.GOOD, whens)
     first = console.file.getvalue().strip().splitlines()[0]  # type: ignore[attr-defined]
     assert first == "✓ correct  (rubric derived from the card's text, not yet reviewed)"
 

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
+from grill.clock import study_day
 from grill.model import Phase, Rating
 from grill.scheduler import Scheduler, fsrs_card_id
 
@@ -25,8 +26,9 @@ def test_interval_history_matches_the_fsrs_reference_sequence() -> None:
     for rating in ratings:
         state = sched.review(state, rating, at)
         assert state.last_review == at
-        intervals.append((state.due - at).days)
-        at = state.due
+        intervals.append((study_day(state.due) - study_day(at)).days)  # reviews are by the day
+        # asked on its due day at the time of day it was last asked, as a person would
+        at = max(state.due, study_day(state.due) + (at - study_day(at)))
     assert intervals == [0, 2, 11, 46, 163, 498, 0, 0, 2, 4, 7, 12, 21]
 
 
@@ -53,8 +55,34 @@ def test_first_ratings_give_fsrs6_initial_stability_and_due() -> None:
     assert after[Rating.HARD].due - T0 == timedelta(minutes=5, seconds=30)
     assert after[Rating.GOOD].due - T0 == timedelta(minutes=10)
     assert after[Rating.EASY].phase == Phase.REVIEW
-    assert (after[Rating.EASY].due - T0).days == 8
+    # a review is due by the day: from the start (4 am) of the study day 8 days on
+    assert after[Rating.EASY].due == study_day(T0) + timedelta(days=8)
     assert sched.preview(new, T0) == {r: after[r].due for r in Rating}
+
+
+def test_a_review_answered_in_the_evening_is_due_at_the_start_of_its_day() -> None:
+    sched = Scheduler(enable_fuzzing=False)
+    evening = datetime(2026, 12, 2, 18, 45, tzinfo=timezone(timedelta(hours=1)))
+    learned = sched.review(sched.new_state("d", "c", evening), Rating.EASY, evening)
+    local = learned.due.astimezone(evening.tzinfo)
+    assert (local.hour, local.minute) == (4, 0)  # 4 am local: tomorrow's 18:00 session sees it
+    days = (study_day(local) - study_day(evening)).days
+    assert days >= 1 and learned.due < evening + timedelta(days=days)
+    late = datetime(2026, 12, 3, 2, 30, tzinfo=evening.tzinfo)  # after midnight: still the 2nd
+    assert study_day(sched.review(learned, Rating.GOOD, late).due) > study_day(late)
+
+
+def test_days_between_reviews_are_study_days_not_24_hour_periods() -> None:
+    sched = Scheduler(enable_fuzzing=False)
+    first = datetime(2026, 12, 2, 18, 30, tzinfo=UTC)
+    learned = sched.review(sched.new_state("d", "c", first), Rating.EASY, first)
+    # the next evening, a little earlier in the day: a review a day later, not a same-day one
+    next_evening = sched.review(learned, Rating.GOOD, first + timedelta(hours=23, minutes=30))
+    same_evening = sched.review(learned, Rating.GOOD, first + timedelta(hours=1))
+    a_day_later = sched.review(learned, Rating.GOOD, first + timedelta(days=1))
+    assert next_evening.stability == a_day_later.stability
+    assert (next_evening.stability or 0) > (same_evening.stability or 0)
+    assert next_evening.last_review == first + timedelta(hours=23, minutes=30)
 
 
 def test_review_returns_a_new_state_and_keeps_identity() -> None:

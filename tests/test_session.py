@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from grill.clock import study_day
 from grill.model import (
     Card,
     Deck,
@@ -338,15 +339,16 @@ def test_plan_is_the_same_queue_the_drill_uses(store: Store) -> None:
     assert [c.id for c in got.new] == ["c1", "c2"] and got.due == ()
 
 
-def test_intervals_preview_each_rating_for_the_current_card(store: Store) -> None:
+def test_dues_preview_each_rating_for_the_current_card(store: Store) -> None:
     clock = Clock(T0)
     drill = _drill(store, clock)
-    assert drill.intervals() == {}
+    assert drill.dues() == {}
     drill.next_card()
-    shown = drill.intervals()
-    assert shown[Rating.AGAIN] == timedelta(minutes=1)
-    assert shown[Rating.GOOD] == timedelta(minutes=10)
-    assert shown[Rating.EASY] > timedelta(days=1)
+    shown = drill.dues()
+    assert shown[Rating.AGAIN] - T0 == timedelta(minutes=1)
+    assert shown[Rating.GOOD] - T0 == timedelta(minutes=10)
+    assert shown[Rating.EASY] - T0 > timedelta(hours=12)
+    assert shown[Rating.EASY] == study_day(shown[Rating.EASY])  # a review is due by the day
 
 
 def test_a_card_shown_but_not_answered_counts_as_left(store: Store) -> None:
@@ -367,8 +369,9 @@ def test_the_interval_saved_is_the_one_shown_on_the_rating_keys(store: Store) ->
     for _ in range(6):
         card = drill.next_card()
         assert card is not None
-        shown = drill.intervals()
+        shown = drill.dues()
         clock.tick(seconds=40)  # the person reads the feedback, then presses a key
         review = drill.rate(Rating.GOOD)
         assert review.after is not None
-        assert review.after.due - review.reviewed_at == shown[Rating.GOOD] > timedelta(days=3)
+        assert review.after.due == shown[Rating.GOOD]
+        assert shown[Rating.GOOD] - review.reviewed_at > timedelta(days=3)

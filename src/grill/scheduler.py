@@ -37,13 +37,14 @@ from fsrs import Scheduler as FsrsScheduler
 from fsrs import State as FsrsState
 from fsrs.scheduler import DEFAULT_PARAMETERS as FSRS_DEFAULTS
 
-from grill.clock import to_utc
+from grill.clock import study_day, to_utc
 from grill.model import CardState, Phase, Rating
 
 __all__ = [
     "LEARNING_STEPS",
     "RELEARNING_STEPS",
     "Scheduler",
+    "by_the_day",
     "check_parameters",
     "fsrs_card_id",
 ]
@@ -121,11 +122,19 @@ class Scheduler:
         fuzz included."""
         at = to_utc(now)
         seed = f"{state.deck}/{state.card_id}@{at.isoformat()}"
+        card = _to_fsrs(state)
+        if card.last_review is not None and now.tzinfo is not None:
+            # fsrs counts the days since the last review in 24-hour periods, so an evening
+            # review a day after one asked a little later in the day would count as the same
+            # day; counted from the start of the last review's study day, the days it sees
+            # are study days, as Anki counts them and as grill.memory fits them
+            card.last_review = to_utc(study_day(card.last_review.astimezone(now.tzinfo)))
         with _seeded(seed) if self.enable_fuzzing else nullcontext():  # no draw, no cost
-            card, _ = self._fsrs.review_card(
-                _to_fsrs(state), FsrsRating(int(rating)), review_datetime=at
-            )
-        return _from_fsrs(card, state)
+            card, _ = self._fsrs.review_card(card, FsrsRating(int(rating)), review_datetime=at)
+        done = _from_fsrs(card, state)
+        if done.phase == Phase.REVIEW and now.tzinfo is not None:
+            return replace(done, due=by_the_day(done.due, now))
+        return done
 
     def preview(self, state: CardState, now: datetime) -> dict[Rating, datetime]:
         """When the card would next be due for each rating: exactly what `review` at `now` saves."""
@@ -141,6 +150,13 @@ class Scheduler:
             return 0.0
         elapsed = max(0.0, (to_utc(at) - to_utc(state.last_review)).total_seconds() / 86400)
         return float((1 + self._factor * elapsed / max(state.stability, 1e-3)) ** -self._decay)
+
+
+def by_the_day(due: datetime, now: datetime) -> datetime:
+    """A review due in whole days is due from the start of its study day (4 am in `now`'s
+    timezone), as in Anki: a card answered at 18:45 and due "in 1 day" is asked at tomorrow's
+    18:00 session, not left for the day after because the session began 45 minutes early."""
+    return to_utc(study_day(due.astimezone(now.tzinfo)))
 
 
 @contextmanager

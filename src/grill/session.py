@@ -483,9 +483,9 @@ class Drill:
         self._current, self._pending, self._early, self._shown_at = card, None, None, None
         return review
 
-    def intervals(self) -> dict[Rating, timedelta]:
-        """How long until the current card is due again, for each rating, fuzz included: `rate`
-        then reviews the card at this same time, so it saves the interval shown."""
+    def dues(self) -> dict[Rating, datetime]:
+        """When the current card is due again, for each rating, fuzz included: `rate` then
+        reviews the card at this same time (`shown_at`), so it saves the due shown."""
         card = self._current
         if card is None:
             return {}
@@ -493,7 +493,12 @@ class Drill:
         state = self.store.state(card.deck, card.id) or self.scheduler.new_state(
             card.deck, card.id, now
         )
-        return {r: due - now for r, due in self.scheduler.preview(state, now).items()}
+        return self.scheduler.preview(state, now)
+
+    @property
+    def shown_at(self) -> datetime | None:
+        """When the rating keys' dues were computed (`dues`)."""
+        return self._shown_at
 
     def _check_current(self, card: Card) -> None:
         if self._current is None or (card.deck, card.id) != (self._current.deck, self._current.id):

@@ -31,6 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from grill.answers import clean_answer
+from grill.clock import study_day
 from grill.errors import StoreError, UsageError
 from grill.model import RATING_KEYS, Card, Grade, Rating, SessionStatus, Verdict
 from grill.session import Drill, DrillSummary
@@ -41,6 +42,8 @@ if TYPE_CHECKING:  # readiness brings fsrs, which `grill due` (importing this mo
 
 __all__ = [
     "format_duration",
+    "format_until",
+    "next_dues",
     "render_feedback",
     "render_question",
     "render_readiness",
@@ -79,9 +82,19 @@ def format_duration(delta: timedelta | float) -> str:
     return f"{days / 365:.1f}y" if days >= 365 else f"{days:.0f}d"
 
 
-def _short_interval(delta: timedelta) -> str:
-    text = format_duration(delta)
-    return text.split(" ")[0]
+def format_until(due: datetime, now: datetime) -> str:
+    """How long until `due`, as `format_duration` says it; a review due by the day (from the
+    start of a later study day, grill.scheduler.by_the_day) in whole study days: answered at
+    18:45 and due tomorrow from 4 am is "1d", not "9h"."""
+    local = due.astimezone(now.tzinfo)
+    days = (study_day(local) - study_day(now)).days
+    if local == study_day(local) and days >= 1 and local - now > timedelta(hours=1):
+        return f"{days / 365:.1f}y" if days >= 365 else f"{days}d"
+    return format_duration(local - now)
+
+
+def _short_until(due: datetime, now: datetime) -> str:
+    return format_until(due, now).split(" ")[0]
 
 
 def render_question(console: Console, drill: Drill, card: Card, hint: str) -> None:
@@ -136,7 +149,7 @@ def render_feedback(
     card: Card,
     grade: Grade,
     proposed: Rating,
-    intervals: dict[Rating, timedelta],
+    whens: dict[Rating, str],
 ) -> None:
     """The verdict, points hit and missed, misconceptions, the model answer, the proposal."""
     label, style = _VERDICT_STYLE[grade.verdict]
@@ -161,7 +174,7 @@ def render_feedback(
     console.print()
     console.print(Group(*parts))
     render_reveal(console, card, short_answer=grade.short_answer)
-    console.print(_rating_hint(proposed, intervals))
+    console.print(_rating_hint(proposed, whens))
 
 
 def render_reveal(console: Console, card: Card, *, short_answer: str | None = None) -> None:
@@ -171,10 +184,17 @@ def render_reveal(console: Console, card: Card, *, short_answer: str | None = No
         console.print(Text.assemble(("Saying it out loud: ", "bold dim"), card.explanation))
 
 
-def _rating_hint(proposed: Rating | None, intervals: dict[Rating, timedelta]) -> Text:
+def next_dues(drill: Drill) -> dict[Rating, str]:
+    """For the rating keys: how long until the current card is due again after each rating."""
+    dues = drill.dues()
+    now = drill.shown_at
+    return {} if now is None else {r: _short_until(due, now) for r, due in dues.items()}
+
+
+def _rating_hint(proposed: Rating | None, whens: dict[Rating, str]) -> Text:
     choices = []
     for rating in Rating:
-        when = f" {_short_interval(intervals[rating])}" if rating in intervals else ""
+        when = f" {whens[rating]}" if rating in whens else ""
         choices.append(f"{rating.key} {rating.label}{when}")
     text = Text()
     if proposed is not None:
@@ -236,7 +256,7 @@ def _outlook(summary: DrillSummary, now: datetime) -> str:
     if summary.next_due is None:
         return due
     local = summary.next_due.astimezone(now.tzinfo)
-    return f"{due}; next due {local:%a %d %b %H:%M} (in {format_duration(local - now)})"
+    return f"{due}; next due {local:%a %d %b %H:%M} (in {format_until(local, now)})"
 
 
 # ------------------------------------------------------------------ the loop
@@ -341,7 +361,7 @@ def _graded(
         return
     grade = drill.submit(card, answer, _elapsed_ms(reader, started, timer))
     proposed = drill.proposed or Rating.GOOD
-    render_feedback(console, card, grade, proposed, drill.intervals())
+    render_feedback(console, card, grade, proposed, next_dues(drill))
     _take_rating(console, drill, reader, proposed)
 
 
@@ -355,7 +375,7 @@ def _self_rate(
     elapsed = _elapsed_ms(reader, started, timer)
     console.print()
     render_reveal(console, card)
-    console.print(_rating_hint(None, drill.intervals()))
+    console.print(_rating_hint(None, next_dues(drill)))
     _take_rating(console, drill, reader, None, answer=answer or None, response_ms=elapsed)
 
 
@@ -374,7 +394,7 @@ def _flip(
         return
     elapsed = _elapsed_ms(reader, started, timer)
     render_reveal(console, card)
-    console.print(_rating_hint(None, drill.intervals()))
+    console.print(_rating_hint(None, next_dues(drill)))
     _take_rating(console, drill, reader, None, response_ms=elapsed)
 
 
@@ -399,7 +419,7 @@ def _take_rating(
     review = drill.rate(rating, answer=answer, response_ms=response_ms)
     when = ""
     if review.after is not None:
-        when = f" · next in {format_duration(review.after.due - review.reviewed_at)}"
+        when = f" · next in {format_until(review.after.due, review.reviewed_at)}"
     console.print(Text(f"saved: {rating.label}{when}", style="dim"))
 
 

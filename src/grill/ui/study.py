@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from grill.model import Card, Orphan, Review
-from grill.ui.drill import format_duration
+from grill.ui.drill import format_duration, format_until
 from grill.ui.plain import when as _when
 
 __all__ = [
@@ -90,7 +90,7 @@ def render_review(console: Console, card: Card, review: Review, now: datetime) -
         f" (#{card.n}): {review.rating.label}",
     )
     if after is not None:
-        text.append(f"; next due {_when(after.due, now)} (in {format_duration(after.due - now)})")
+        text.append(f"; next due {_when(after.due, now)} (in {format_until(after.due, now)})")
     console.print(text)
 
 
