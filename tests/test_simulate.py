@@ -38,6 +38,18 @@ def test_the_average_fsrs_learner_forgets_as_the_scheduler_predicts() -> None:
         assert memory.chance(0, float(days)) == pytest.approx(expected, rel=1e-9)
 
 
+def test_an_fsrs_learner_counts_the_next_evening_as_a_day_later() -> None:
+    evening = 18 / 24  # days since START: sessions are at 18:00
+    grown = {}
+    for label, later in (("next evening, earlier", 1 + evening - 0.02), ("same evening", 0.9)):
+        memory = FsrsMemory(None, 1)
+        memory.study(0, evening, True, Rating.GOOD)
+        memory.study(0, later, True, Rating.GOOD)
+        grown[label] = memory.s[0]
+    # FSRS counts days in study days: the next evening is a long-term review even 23.5 hours on
+    assert grown["next evening, earlier"] > 2 * grown["same evening"]
+
+
 def test_exponential_learners_forget_harder_cards_faster() -> None:
     memory = ExpMemory(random.Random(3), 2)
     memory.difficulty = [0.5, 2.0]

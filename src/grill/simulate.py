@@ -136,7 +136,8 @@ _W = (
 
 
 class FsrsMemory:
-    """FSRS-6 equations with this learner's own parameters; continuous time (not whole days)."""
+    """FSRS-6 equations with this learner's own parameters: recall in continuous time, and a
+    review on the same study day as the one before updated by FSRS's short-term rule."""
 
     def __init__(
         self, rng: random.Random | None, cards: int, parameters: Sequence[float] = _W
@@ -176,7 +177,7 @@ class FsrsMemory:
         else:
             r = self.chance(card, at)
             s, d = self.s[card], self.d[card]
-            if at - self.last[card] < 1:
+            if _study_day(at) == _study_day(self.last[card]):
                 gain = math.exp(w[17] * (g - 3 + w[18])) * s ** -w[19]
                 self.s[card] = s * (max(gain, 1.0) if g > 1 else gain)
             elif recalled:
@@ -319,6 +320,13 @@ class LeechMemory(FsrsMemory):
             return 0.0
         elapsed = max(0.0, at - self.last[card]) * self.pace[card]
         return float((1 + self.factor * elapsed / self.s[card]) ** -self.decay)
+
+
+def _study_day(at: float) -> int:
+    """The study day (from 4 am) of a time in days since START: FSRS counts the days between
+    two reviews in study days, so a review the next evening is a day later even when it comes
+    a little earlier in the day than the one before."""
+    return math.floor(at - 4 / 24)
 
 
 def _clamp(d: float) -> float:
