@@ -18,9 +18,9 @@ from grill import personal
 from grill.clock import study_day
 from grill.deck import load_library
 from grill.memory import COLD_GAP, MemoryFit, Trace, components, default_fit, fit
-from grill.memory.fitting import SHRINK_TRIALS, recalibrated, recalibration, shrink
+from grill.memory.fitting import SHRINK_TRIALS, fit_slope, recalibrated, recalibration, shrink
 from grill.memory.forecast import weakened
-from grill.memory.models import HlrModel, counts
+from grill.memory.models import FsrsModel, HlrModel, counts, model_from
 from grill.memory.optimizer import DEFAULT_PARAMETERS
 from grill.model import Mode
 from grill.readiness import forecast, predicted_score
@@ -29,9 +29,11 @@ from grill.store import Store
 START = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
 
 
-def learner(half_life: float, days: int, cards: int = 45, seed: int = 0) -> list[Trace]:
+def learner(
+    half_life: float, days: int, cards: int = 45, seed: int = 0, growth: float = 2.0
+) -> list[Trace]:
     """A learner with exponential forgetting reviewed every evening: a first look leaves a
-    half-life of `half_life` days, each recall doubles it, a lapse resets it."""
+    half-life of `half_life` days, each recall multiplies it by `growth`, a lapse resets it."""
     rng = random.Random(seed)
     origin = study_day(START)
     out = []
@@ -46,7 +48,7 @@ def learner(half_life: float, days: int, cards: int = 45, seed: int = 0) -> list
             else:
                 recalled = rng.random() < 2 ** (-(now - last).total_seconds() / 86400 / h)
                 ratings.append(3 if recalled else 1)
-                h = h * 2 if recalled else half_life
+                h = h * growth if recalled else half_life
             at.append(now)
             last = now
         days_ = tuple((study_day(t) - origin).days for t in at)
@@ -353,6 +355,17 @@ def test_after_a_drill_the_refit_runs_in_the_background(
     assert stored is not None and stored[1] >= 30
 
 
+def test_the_slope_says_whether_strong_cards_hold_as_well_as_the_model_grows_them() -> None:
+    steep = FsrsModel("steep", curve="exp")
+    flat = fit_slope(steep, learner(half_life=1.0, days=10, growth=1.1))  # recalls barely help
+    grows = fit_slope(steep, learner(half_life=1.0, days=10, growth=4.0))
+    assert flat.slope < 0 and flat.slope < grows.slope
+    assert (flat.curve, flat.parameters) == (steep.curve, steep.parameters)
+    assert fit_slope(steep, learner(half_life=1.0, days=1)) == steep  # nothing to fit on
+    # read back from a stored fit
+    assert model_from(flat.to_dict()) == flat
+
+
 def test_hlr_counts_a_recall_only_when_it_was_spaced() -> None:
     # an evening of relearning (again, good, good minutes apart), then a recall the next day
     at = tuple(START + timedelta(minutes=m) for m in (0, 5, 10)) + (START + timedelta(days=1),)
@@ -428,7 +441,7 @@ def test_the_memory_screen_fits_a_narrow_window(width: int) -> None:
     rows = [line.rstrip() for line in buf.getvalue().splitlines() if line[:1] in "┏┃┡│└"]
     assert rows and all(line[-1] in "┓┃┩│┘" for line in rows)  # no table cut at the edge
     if width >= 80:
-        assert "│ FSRS, exponential curve │" in buf.getvalue()
+        assert "│ FSRS, exponential, sloped │" in buf.getvalue()
 
 
 def test_a_mock_predicts_with_the_memory_fitted_on_the_log_as_it_is(

@@ -5,12 +5,14 @@ The rules, and why:
 1. Evidence is the reviews asked on a later study day than the card's review before
    (`Trial.cross_day`): recall after sleep. A re-ask minutes after seeing the answer says
    little about the interview. Mock answers are reviews too, and count.
-2. Three candidate models (grill.memory.models): FSRS-6 with the published defaults; FSRS-6
+2. Four candidate models (grill.memory.models): FSRS-6 with the published defaults; FSRS-6
    with parameters fitted to this log by fsrs-rs, shrunk toward the defaults by
    lambda = n / (n + SHRINK_TRIALS) (n cross-day reviews; the first four parameters, initial
    stabilities spanning 0.001-100 days, are shrunk in log space) so 40 reviews move the
-   parameters less than a third of the way and a few hundred most of the way; and half-life
-   regression with a ridge prior (HLR_PRIOR, sd 1).
+   parameters less than a third of the way and a few hundred most of the way; the default
+   stability read on an exponential curve, with a slope fitted to the log (`fit_slope`: how
+   much better or worse strong cards hold than weak ones, against the model's own growth;
+   prior sd SLOPE_PRIOR_SD); and half-life regression with a ridge prior (HLR_PRIOR, sd 1).
 3. Each candidate gets a time scale kappa with a log-normal prior (sd KAPPA_PRIOR_SD) and a
    posterior on a grid from the log. The log-likelihood is tempered: divided by the mean
    cross-day reviews per card, since one card's reviews share its difficulty and are not
@@ -33,7 +35,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -49,11 +51,14 @@ __all__ = [
     "KAPPA_PRIOR_SD",
     "MIN_TRIALS",
     "SHRINK_TRIALS",
+    "SLOPE_GRID",
+    "SLOPE_PRIOR_SD",
     "Candidate",
     "Evaluation",
     "MemoryFit",
     "default_fit",
     "fit",
+    "fit_slope",
     "recalibrated",
     "recalibration",
     "shrink",
@@ -330,10 +335,40 @@ def _fit_models(all_traces: Sequence[Trace], n: int) -> list[Model]:
     models: list[Model] = [
         FsrsModel("default"),
         personal,
-        FsrsModel("steep", curve="exp"),
+        fit_slope(FsrsModel("steep", curve="exp"), all_traces),
         _fit_hlr(all_traces),
     ]
     return models
+
+
+SLOPE_GRID = tuple(-0.6 + 0.1 * i for i in range(13))
+"""The stability slopes considered (grill.memory.models.FsrsModel.slope)."""
+SLOPE_PRIOR_SD = 0.25
+"""Prior sd of a slope: 0.25 reads a 10-day card as 1.5x (or 0.67x) as strong as the model says."""
+
+
+def fit_slope(model: FsrsModel, all_traces: Sequence[Trace]) -> FsrsModel:
+    """`model` with the stability slope that best explains the log's cross-day reviews, kappa
+    integrated out (maximum a posteriori, normal prior of sd SLOPE_PRIOR_SD, the evidence
+    tempered as kappa's)."""
+    evidence = [t for t in _trials(all_traces) if t.cross_day][-MAX_TRIALS:]
+    if len(evidence) < MIN_TRIALS:
+        return model
+    tau = _temper(evidence, all_traces)
+    base = replace(model, slope=0.0)
+    strength = _before(base, all_traces, evidence)
+    elapsed, recalled = _columns(evidence)
+    kappas = np.array(KAPPA_GRID)
+    prior = -(np.log(kappas) ** 2) / (2 * KAPPA_PRIOR_SD**2)
+    best, chosen = -math.inf, 0.0
+    for b in SLOPE_GRID:
+        p = _recall_grid(replace(base, slope=b), strength, elapsed, kappas)
+        ll = np.where(recalled[None, :], np.log(p), np.log1p(-p)).sum(axis=1) / tau + prior
+        top = float(ll.max())
+        value = top + math.log(float(np.exp(ll - top).sum())) - b**2 / (2 * SLOPE_PRIOR_SD**2)
+        if value > best:
+            best, chosen = value, b
+    return replace(base, slope=round(chosen, 6))
 
 
 def _fit_hlr(all_traces: Sequence[Trace]) -> HlrModel:
@@ -393,7 +428,7 @@ def _hlr_gradient(theta: Any, x: Any, t: Any, y: Any) -> Any:
 # ---------------------------------------------------------------- kappa's posterior
 
 
-_REPLAYS: dict[tuple[Model, int], tuple[object, dict[tuple[str, str], list[float]]]] = {}
+_REPLAYS: dict[tuple[object, int], tuple[object, dict[tuple[str, str], list[float]]]] = {}
 """Strengths replayed during one `fit`, by (model, id of the traces), with the traces kept
 alive so that no other list takes their id: a fit asks for the same replay many times (kappa,
 the split, the speed). Emptied when the fit ends."""
@@ -411,7 +446,8 @@ def _trials(all_traces: Sequence[Trace]) -> list[Trial]:
 
 def _before(model: Model, all_traces: Sequence[Trace], evidence: Sequence[Trial]) -> Any:
     """The model's memory strength just before each trial."""
-    key = (model, id(all_traces))
+    # an FSRS model's strengths depend on its parameters only (not its curve or slope)
+    key = (model.parameters if isinstance(model, FsrsModel) else model, id(all_traces))
     if key not in _REPLAYS:
         keys = (t.key for t in all_traces)
         _REPLAYS[key] = (all_traces, dict(zip(keys, model.strengths(all_traces), strict=True)))

@@ -32,6 +32,9 @@ HLR_PRIOR: tuple[float, float, float] = (-0.5, 1.2, -0.6)
 2.5-fold over the next two recalls; roughly where FSRS's average learner is."""
 
 _FLOOR = 1e-4
+_LN_09 = math.log(0.9)
+PIVOT_DAYS = 2.0
+"""The stability a slope pivots on: a card of 2 days' stability is read as the model says."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,10 @@ class FsrsModel:
     curve: str = "power"
     """"power": FSRS-6's own curve; "exp": the same stability read on an exponential curve,
     0.9^(t/S), which agrees with FSRS at t = S and falls much faster after it."""
+    slope: float = 0.0
+    """How the person's memory time departs from the model's as cards grow stronger: stability
+    S is read as S * (S / PIVOT_DAYS) ** slope. Negative: strong cards hold less well than the
+    model's growth says (fitted from the log by grill.memory.fitting)."""
 
     @property
     def decay(self) -> float:
@@ -49,8 +56,17 @@ class FsrsModel:
     def strengths(self, traces: Sequence[Trace]) -> list[list[float]]:
         return [[s for s, _ in states] for states in replay(self.parameters, traces)]
 
+    def _stability(self, strength: Any) -> Any:
+        import numpy as np
+
+        s = np.maximum(strength, 1e-3)
+        return s if self.slope == 0.0 else s * (s / PIVOT_DAYS) ** self.slope
+
     def recall(self, strength: float, elapsed: float, kappa: float = 1.0) -> float:
-        scaled = elapsed / (kappa * max(strength, 1e-3))
+        s = max(strength, 1e-3)
+        if self.slope:
+            s *= (s / PIVOT_DAYS) ** self.slope
+        scaled = elapsed / (kappa * s)
         if self.curve == "exp":
             return float(0.9**scaled)
         factor = 0.9 ** (-1 / self.decay) - 1
@@ -58,11 +74,11 @@ class FsrsModel:
 
     def recall_array(self, strength: Any, elapsed: Any, kappa: Any) -> Any:
         """`recall` over numpy arrays (broadcast)."""
-        import numpy as np
-
-        scaled = elapsed / (kappa * np.maximum(strength, 1e-3))
+        scaled = elapsed / (kappa * self._stability(strength))
         if self.curve == "exp":
-            return 0.9**scaled
+            import numpy as np
+
+            return np.exp(scaled * _LN_09)
         factor = 0.9 ** (-1 / self.decay) - 1
         return (1 + factor * scaled) ** -self.decay
 
@@ -72,6 +88,7 @@ class FsrsModel:
             "name": self.name,
             "parameters": list(self.parameters),
             "curve": self.curve,
+            "slope": self.slope,
         }
 
 
@@ -134,7 +151,10 @@ def model_from(data: dict[str, object]) -> Model:
         curve = str(data.get("curve", "power"))
         if curve not in ("power", "exp"):
             raise ValueError(f"unknown forgetting curve {curve!r}")
-        return FsrsModel(name, params, curve)
+        slope = float(data.get("slope", 0.0))  # type: ignore[arg-type]
+        if not math.isfinite(slope) or abs(slope) > 1:
+            raise ValueError(f"a stability slope of {slope} (at most 1 either way)")
+        return FsrsModel(name, params, curve, slope)
     if kind == "hlr":
         theta = tuple(float(w) for w in data["theta"])  # type: ignore[attr-defined]
         if len(theta) != 3 or not all(math.isfinite(w) for w in theta):

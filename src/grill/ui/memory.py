@@ -13,7 +13,7 @@ __all__ = ["render_memory"]
 _NAMES = {
     "default": "FSRS, average learner",
     "personal": "FSRS, fitted to you",
-    "steep": "FSRS, exponential curve",
+    "steep": "FSRS, exponential, sloped",
     "hlr": "half-life regression",
 }
 
