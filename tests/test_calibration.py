@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections import Counter
+from pathlib import Path
 
-from grill.calibration import average_fit, calibrate, format_calibration
+from grill.calibration import average_fit, calibrate, format_calibration, study
+from grill.clock import study_day
+from grill.store import Store
 
 
 def test_a_fast_forgetter_is_forecast_near_the_truth_and_the_average_learner_is_not() -> None:
@@ -20,6 +24,18 @@ def test_a_fast_forgetter_is_forecast_near_the_truth_and_the_average_learner_is_
     assert row.low <= row.expected <= row.high
     text = format_calibration(cal)
     assert "fast" in text and "inside the 80% interval" in text
+
+
+def test_a_learner_can_study_as_a_script_of_grill_due_and_grill_review(tmp_path: Path) -> None:
+    studied = study("fsrs", 0, days=3, ahead=2, seed=5, home=tmp_path, via="due")
+    with Store.open(tmp_path / "grill.db", now=studied.last) as store:
+        reviews = store.reviews()
+    assert len(reviews) == studied.reviews > 15
+    # each card the day's queue lists is answered once: a card failed waits for the next evening
+    per_day = Counter((r.card_id, study_day(r.reviewed_at)) for r in reviews)
+    assert max(per_day.values()) == 1
+    drilled = study("fsrs", 0, days=3, ahead=2, seed=5, home=tmp_path / "drill")
+    assert drilled.reviews > studied.reviews  # the drill re-asks a failed card the same evening
 
 
 def test_the_average_learner_is_one_certain_component() -> None:

@@ -8,9 +8,10 @@ forgetting with per-card difficulty, `fast` a fast forgetter, `slow` a slow one;
 temporary folder, with the interview date set, the person's memory refitted each evening as
 `grill stats` would, and scheduling with the fitted parameters), answering each card it is
 asked with its hidden chance of recall and rating again or good (now and then hard or easy).
-Then it stops, and its memory is refitted on the whole log, as the drill's background refit does
-when the last evening ends; `ahead` days later is the interview at 9 am. Compared, for every
-learner:
+With `--via due` it studies as a script driving `grill due` and `grill review` would: each
+card the day's queue lists is reviewed once an evening. Then it stops, and its memory is
+refitted on the whole log, as the drill's background refit does when the last evening ends;
+`ahead` days later is the interview at 9 am. Compared, for every learner:
 
 * truth: the sum of its hidden chances at the interview, and P(score >= target) from them;
 * grill's forecast on the last evening, under the fitted memory (expected, 80% interval, P);
@@ -34,10 +35,11 @@ from grill.deck import load_library
 from grill.memory import Candidate, MemoryFit
 from grill.memory.fitting import KAPPA_GRID
 from grill.memory.models import FsrsModel
+from grill.model import Rating
 from grill.odds import at_least, poisson_binomial
 from grill.plan import Deadline
 from grill.readiness import Readiness, forecast_for
-from grill.session import Drill, DrillOptions
+from grill.session import Drill, DrillOptions, plan, record_answer
 from grill.simulate import ALL_MEMORY_MODELS, MEMORY_MODELS, START, learner_rating, memory_of
 from grill.store import Store
 
@@ -54,6 +56,10 @@ __all__ = [
 ]
 
 _ANSWER = timedelta(seconds=60)
+_VIA = {
+    "drill": "grill's drill",
+    "due": "grill due and grill review (each listed card once an evening)",
+}
 
 
 @dataclass(frozen=True)
@@ -81,6 +87,7 @@ class Calibration:
     ahead: int
     target: int
     rows: tuple[LearnerResult, ...]
+    via: str = "drill"
 
     def summary(self) -> dict[str, float]:
         rows = self.rows
@@ -119,17 +126,30 @@ class Studied:
 
 
 def learner(
-    kind: str, index: int, *, days: int, ahead: int, target: int, seed: int, home: Path
+    kind: str,
+    index: int,
+    *,
+    days: int,
+    ahead: int,
+    target: int,
+    seed: int,
+    home: Path,
+    via: str = "drill",
 ) -> LearnerResult:
-    """One learner studying through grill's drill in the home `home`, then judged."""
-    studied = study(kind, index, days=days, ahead=ahead, seed=seed, home=home)
+    """One learner studying through grill (`study`) in the home `home`, then judged."""
+    studied = study(kind, index, days=days, ahead=ahead, seed=seed, home=home, via=via)
     with Store.open(home / "grill.db", now=studied.last) as store:
         # the fit the drill's background refit stores when the last evening ends
         return judge(studied, store, target, personal.refit(store, studied.last))
 
 
-def study(kind: str, index: int, *, days: int, ahead: int, seed: int, home: Path) -> Studied:
-    """The learner's `days` evenings of study through grill's drill, in the home `home`."""
+def study(
+    kind: str, index: int, *, days: int, ahead: int, seed: int, home: Path, via: str = "drill"
+) -> Studied:
+    """The learner's `days` evenings of study in the home `home`: through grill's drill
+    (`via="drill"`: re-asks in the session included), or as a script driving `grill due` and
+    `grill review` would (`via="due"`: each evening, every card the day's queue lists is
+    reviewed once, and a card failed waits for the next evening)."""
     library = load_library(user_decks=False)
     deck = library.main_deck()
     assert deck is not None
@@ -150,15 +170,26 @@ def study(kind: str, index: int, *, days: int, ahead: int, seed: int, home: Path
             personal.load(store, clock[0])  # refit as the evening's `grill stats` would
             sched = personal.scheduler(store, 0.9, clock[0])
             options = DrillOptions(new_limit=15, deadline=Deadline(interview, sched))
-            drill = Drill(store, sched, library, options, clock=lambda: clock[0])
-            while (card := drill.next_card()) is not None:
-                i, at = where[card.id], _days(clock[0])
+
+            def answer(card_id: str) -> Rating:
+                i, at = where[card_id], _days(clock[0])
                 chance = memory.chance(i, at) if i in seen else known[i]
                 recalled = answers.random() < chance
                 rating = learner_rating(answers, recalled)
                 memory.study(i, at, recalled, rating)
                 seen.add(i)
-                drill.rate(rating)
+                return rating
+
+            if via == "due":  # `grill due --json`, then `grill review` for each card listed
+                queue = plan(store, library, options, clock[0])
+                for listed in [c for c, _ in queue.due] + list(queue.new):
+                    record_answer(store, sched, listed, answer(listed.id), clock[0])
+                    reviews += 1
+                    clock[0] += _ANSWER
+                continue
+            drill = Drill(store, sched, library, options, clock=lambda: clock[0])
+            while (card := drill.next_card()) is not None:
+                drill.rate(answer(card.id))
                 reviews += 1
                 clock[0] += _ANSWER
             drill.finish()
@@ -216,6 +247,7 @@ def calibrate(
     ahead: int = 4,
     target: int = 28,
     seed: int = 1,
+    via: str = "drill",
     progress: Callable[[str], None] | None = None,
 ) -> Calibration:
     """Every learner of every memory model, each in its own temporary home."""
@@ -227,18 +259,25 @@ def calibrate(
             with tempfile.TemporaryDirectory(prefix="grill-calibrate-") as home:
                 rows.append(
                     learner(
-                        kind, i, days=days, ahead=ahead, target=target, seed=seed, home=Path(home)
+                        kind,
+                        i,
+                        days=days,
+                        ahead=ahead,
+                        target=target,
+                        seed=seed,
+                        home=Path(home),
+                        via=via,
                     )
                 )
-    return Calibration(days, ahead, target, tuple(rows))
+    return Calibration(days, ahead, target, tuple(rows), via)
 
 
 def format_calibration(cal: Calibration) -> str:
     """One line per learner, then the summary against the targets."""
     t = cal.target
     lines = [
-        f"Calibration: {cal.days} study evenings through grill's drill, interview {cal.ahead} "
-        f"days after the last, target {t}.",
+        f"Calibration: {cal.days} study evenings through {_VIA[cal.via]}, interview "
+        f"{cal.ahead} days after the last, target {t}.",
         f"{'memory':<6} {'#':>2} {'reviews':>7}  {'truth':>12}  {'grill forecast (80%)':>30}  "
         f"{'average learner':>17}",
     ]
@@ -274,6 +313,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--ahead", type=int, default=4, help="days from the last to the interview")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--memory", action="append", choices=ALL_MEMORY_MODELS, help="repeatable")
+    parser.add_argument(
+        "--via",
+        choices=tuple(_VIA),
+        default="drill",
+        help="drill: grill's drill; due: a script running grill due and grill review",
+    )
     args = parser.parse_args(argv)
     cal = calibrate(
         args.memory or MEMORY_MODELS,
@@ -281,6 +326,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         days=args.days,
         ahead=args.ahead,
         seed=args.seed,
+        via=args.via,
         progress=lambda step: print(f"  {step}", file=sys.stderr, flush=True),
     )
     print(format_calibration(cal))
