@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -152,6 +153,20 @@ def test_review_undo_and_history(grill_home: Path) -> None:
     assert isinstance(result.exception, NotFoundError)
     assert "nothing to undo" in str(result.exception)
     assert "never reviewed" in grill("history", "7")
+
+
+def test_an_evening_review_says_the_days_its_history_and_the_queue_keep(grill_home: Path) -> None:
+    evening = "2026-12-02T18:45:00+00:00"
+    said = flat(grill("review", "7", "-r", "easy", now=evening))
+    days = int(said.split("(in ")[1].split("d)")[0])  # whole study days, not 9h or 6d 9h
+    assert f"{days}d" in grill("history", "7", now=evening)
+    # due from the start of that day: the evening session that day, earlier than 18:45, has it
+    due_day = (datetime(2026, 12, 2, 17, 30, tzinfo=UTC) + timedelta(days=days)).isoformat()
+    assert [c["id"] for c in due(due_day)["due"]] == ["warmup-why"]
+    assert (
+        due((datetime(2026, 12, 1, 17, 30, tzinfo=UTC) + timedelta(days=days)).isoformat())["due"]
+        == []
+    )
 
 
 def test_bad_rating_and_unknown_card_are_usage_errors() -> None:

@@ -36,7 +36,8 @@ def render_history(
     table.add_column("next", justify="right", no_wrap=True)
     table.add_column("answer", overflow="fold", ratio=1)
     for r in reviews:
-        interval = "-" if r.after is None else _short(r.after.due - r.reviewed_at)
+        when = r.reviewed_at.astimezone(now.tzinfo)
+        interval = "-" if r.after is None else format_until(r.after.due, when).split(" ")[0]
         edited = card is not None and r.content_hash and r.content_hash != card.content_hash
         answer = Text(r.answer or "")
         if edited:
