@@ -56,17 +56,12 @@ class FsrsModel:
     def strengths(self, traces: Sequence[Trace]) -> list[list[float]]:
         return [[s for s, _ in states] for states in replay(self.parameters, traces)]
 
-    def _stability(self, strength: Any) -> Any:
-        import numpy as np
-
-        s = np.maximum(strength, 1e-3)
-        return s if self.slope == 0.0 else s * (s / PIVOT_DAYS) ** self.slope
+    def _stability(self, floored: Any) -> Any:
+        """The stability the curve reads, from a strength floored at 1e-3 (a float or an array)."""
+        return floored if self.slope == 0.0 else floored * (floored / PIVOT_DAYS) ** self.slope
 
     def recall(self, strength: float, elapsed: float, kappa: float = 1.0) -> float:
-        s = max(strength, 1e-3)
-        if self.slope:
-            s *= (s / PIVOT_DAYS) ** self.slope
-        scaled = elapsed / (kappa * s)
+        scaled = elapsed / (kappa * self._stability(max(strength, 1e-3)))
         if self.curve == "exp":
             return float(0.9**scaled)
         factor = 0.9 ** (-1 / self.decay) - 1
@@ -74,10 +69,10 @@ class FsrsModel:
 
     def recall_array(self, strength: Any, elapsed: Any, kappa: Any) -> Any:
         """`recall` over numpy arrays (broadcast)."""
-        scaled = elapsed / (kappa * self._stability(strength))
-        if self.curve == "exp":
-            import numpy as np
+        import numpy as np
 
+        scaled = elapsed / (kappa * self._stability(np.maximum(strength, 1e-3)))
+        if self.curve == "exp":
             return np.exp(scaled * _LN_09)
         factor = 0.9 ** (-1 / self.decay) - 1
         return (1 + factor * scaled) ** -self.decay
