@@ -551,6 +551,8 @@ def test_case_parts_need_their_items() -> None:
         "restarting from scratch is not an option",
         "someone wanted to blame bit flips; there was no evidence for it, so no",
         "someone wanted to blame bit flips, but there was no evidence for it",
+        "I wouldn't restart from scratch or blame cosmic ray bit flips without evidence",
+        "Bit flips? Not without evidence.",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -567,6 +569,7 @@ def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
         "it's probably bit flips, there's no other explanation",
         "bit flips. no other option fits",
         "restart from scratch: there's no evidence a rollback helps",
+        "bit flips, without a doubt",
     ],
 )
 def test_a_red_flag_beside_those_words_still_counts(committed: str) -> None:

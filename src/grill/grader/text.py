@@ -531,6 +531,8 @@ _RULE_NEAR = near("dismissal.rule-out")
 _OPTION_STEMS = _stems_of(context_words("dismissal.not-an-option"))
 _EVIDENCE_STEMS = _stems_of(context_words("refusal.no-evidence"))
 _NOT_EVIDENCE = _stems_of(near("refusal.no-evidence")) - _NEG_STEMS
+_WITHOUT_EVIDENCE = _stems_of(context_words("refusal.without-evidence"))
+_WITHOUT = near("refusal.without-evidence")
 _RELATIVE_STEMS = _stems_of(context_words("continuation.relative"))
 _COPULA = near("continuation.relative")
 # A subject after `unlike X` starts the main clause: "unlike a bad batch it's persistent".
@@ -847,6 +849,27 @@ def _mark_dismissed(toks: list[_Tok]) -> list[_Tok]:
         if nxt.word in _EVIDENCE_STEMS:
             for k in (q, q + 1):
                 out[k] = replace(out[k], cues=(*out[k].cues, "refusal.no-evidence"))
+            if q and toks[q - 1].neg == 1 and toks[q - 1].clause == tok.clause:
+                k = q - 1  # "Bit flips? Not without evidence.": the whole clause refuses
+                out[k] = replace(out[k], cues=(*out[k].cues, "refusal.no-evidence"))
+    return out
+
+
+def _mark_without_evidence(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
+    """Context rule refusal.without-evidence: "blame cosmic rays without (hard) evidence" refuses
+    the claim its clause makes before it: `without`, at most one word, then `evidence`."""
+    if not context_words("refusal.without-evidence"):
+        return toks
+    out = list(toks)
+    for q, tok in enumerate(toks):
+        if tok.word not in _WITHOUT_EVIDENCE:
+            continue
+        for k in (q - 1, q - 2):
+            if k < 0 or toks[k].clause != tok.clause:
+                break
+            if text[toks[k].start - offset : toks[k].end - offset] in _WITHOUT:
+                out[q] = replace(tok, cues=(*tok.cues, "refusal.without-evidence"))
+                break
     return out
 
 
@@ -875,7 +898,7 @@ def _read_sentence(text: str, offset: int) -> tuple[list[_Tok], list[_Tok]]:
         if retract:
             toks[q] = replace(toks[q], cues=(*toks[q].cues, *retract))
     toks = _mark_rejected_list(toks, text, offset)
-    toks = _mark_dismissed(toks)
+    toks = _mark_without_evidence(_mark_dismissed(toks), text, offset)
     if len(toks) == len(full):
         return toks, toks
     live = iter(toks)
