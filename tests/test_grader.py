@@ -85,6 +85,10 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
         ("a bouncy loss", "a bouncing loss"),
         ("turn gradient clipping off", "disable gradient clipping"),
         ("switch off the scaler", "disable the scaler"),
+        ("leave the LR alone", "leave the LR unchanged"),
+        ("left it alone", "left it unchanged"),
+        ("fp16 instab", "fp16 instability"),
+        ("add some wait decay", "add some weight decay"),
     ],
 )
 def test_lexicon_folds_abbreviations_and_synonyms(typed: str, canonical: str) -> None:
@@ -191,6 +195,17 @@ def test_decimal_and_word_numbers() -> None:
         assert matches("clip 1.0", f"clip at {yes}"), yes
     assert not matches("clip {1}", "clip at 10")
     assert matches("{1.5}", "one point five")
+
+
+def test_numbers_as_dictated_hedged_or_with_a_unit_note() -> None:
+    assert normalise("two kay to eight kay steps") == normalise("2k-8k steps")
+    assert normalise("loss over ten-ish x the average") == normalise("loss over 10x the average")
+    assert normalise("10ish steps") == normalise("10 steps")
+    assert normalise("5-15 old / 85-95 new (%)") == normalise("5-15% old / 85-95% new")
+    assert normalise("5-15 old / 85-95 new") != normalise("5-15% old / 85-95% new")
+    assert normalise("one part in ten old") == normalise("10% old")
+    assert normalise("nine parts out of ten new") == normalise("90% new")
+    assert normalise("english, finish, publish") == [["english", "finish", "publish"]]
 
 
 # ---------------------------------------------------------------- phrase language
@@ -553,6 +568,8 @@ def test_case_parts_need_their_items() -> None:
         "someone wanted to blame bit flips, but there was no evidence for it",
         "I wouldn't restart from scratch or blame cosmic ray bit flips without evidence",
         "Bit flips? Not without evidence.",
+        "a counterexample to bit flips: it recurs at the same step",
+        "'must be bit flips' is what ppl say when they haven't checked the logs",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:

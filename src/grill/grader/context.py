@@ -105,7 +105,8 @@ _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail cr
     worse degrade hurt suffer forget stall die garbage corrupt"""
 
 _JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition folklore unfounded
-    baseless unjustified unwarranted speculative premature overkill"""
+    baseless unjustified unwarranted speculative premature overkill counterexample
+    counterexamples"""
 """Words that judge an idea named beside them as a poor one ("blaming the hardware is lazy")."""
 
 TRIGGERS: tuple[Trigger, ...] = (

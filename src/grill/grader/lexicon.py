@@ -75,7 +75,7 @@ ckpt: checkpoint, check point, chkpt, ckp, snapshot
 val: validation, dev set, devset, held out, heldout, held-out, eval set, evaluation set,
     valid set, validation set, val set
 val loss: eval loss, evaluation loss, dev loss, test loss
-wd: weight decay, l2 regularization, l2 penalty, l2 reg, l2
+wd: weight decay, l2 regularization, l2 penalty, l2 reg, l2, wait decay
 adam: adamw, adam optimizer, adamw optimizer
 optstate: optimizer state, optimizer states, optimiser state, adam state, adam states,
     adam moment, adam moments, adam statistic, optimizer statistic, optimizer moment,
@@ -95,7 +95,7 @@ param: parameter, params, parameters, weights, weight
 explode: explosion, explosions, blow up, blowup, blew up, blows up, blowing up, blown up
 spike: jump, jumps, jumped, jumping, surge, surges
 instability: instabilities, unstable, numerical issue, numerical issues, numerics,
-    numerical problem
+    numerical problem, instab
 stable: stability, stabilize, stabilise, stabilization, stabilisation, stabler
 nan: nans, not a number, inf, infs, infinity
 overfit: overfitting, over-fitting, over fitting, overfits, overfitted

@@ -128,7 +128,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (
         re.compile(
             r"\b((?:some|many|most|a lot of) (?:people|folks|candidates|engineers|teams)"
-            r"|people|folks|candidates) (?:often |sometimes |usually )?(think|say|read|call|"
+            r"|people|ppl|folks|candidates) (?:often |sometimes |usually )?(think|say|read|call|"
             r"assume|believe|claim|blame|mistake|confuse|reach for|jump to|suggest)\b"
         ),
         r"\1 wrongly \2",
@@ -143,6 +143,10 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(r"\b(?:turn|switch)(?:s|ed|ing)? ((?:[a-z0-9_-]+ ){1,3}?)off\b"),
         r" disable \1",
     ),
+    # "leave the LR alone", "leave it alone": it is kept as it is, not acted on
+    (re.compile(r"\b(leav(?:e|es|ing)|left) ((?:[a-z0-9_-]+ ){1,3}?)alone\b"), r"\1 \2unchanged"),
+    # "ten-ish", "10ish": about that number
+    (re.compile(r"(?<=[0-9a-z])-ish\b|(?<=[0-9])ish\b"), ""),
     # "double-check the lr" checks it: not a multiplier ("double the lr")
     (re.compile(r"\b(?:double|triple)[- ]?(?=check)"), ""),
     (re.compile(r"!=|=/="), " not "),
@@ -301,7 +305,8 @@ def _split_word(word: str, start: int) -> list[_Raw]:
 
 def _read_numbers(raws: list[_Raw]) -> list[_Raw]:
     """Number words, magnitudes, kinds (%, x) and ranges folded into number tokens."""
-    out = _ranges(_number_suffixes(_number_words(raws)))
+    out = _ranges(_number_suffixes(_parts_in(_number_words(raws))))
+    out = _unit_note(out)
     return [r for r in out if r.sep != "-" and r.sep != "%"]  # a hyphen joins words like a space
 
 
@@ -353,13 +358,56 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
     return out
 
 
+_SPOKEN_K = ("k", "kay")  # "2k", and "two kay" as dictated
+
+
+def _parts_in(raws: list[_Raw]) -> list[_Raw]:
+    """ "one part in ten", "nine parts out of ten": a share, read as a percentage."""
+    out: list[_Raw] = []
+    i = 0
+    while i < len(raws):
+        top = raws[i]
+        rest = [r.text for r in raws[i + 1 : i + 5]]
+        step = 4 if rest[1:3] == ["out", "of"] else 3
+        bottom = raws[i + step] if i + step < len(raws) else None
+        if (
+            top.num is not None
+            and bottom is not None
+            and bottom.num is not None
+            and rest[:1] in (["part"], ["parts"])
+            and (step == 4 or rest[1:2] in (["in"], ["per"]))
+            and 0 < top.num.lo < bottom.num.lo
+        ):
+            share = 100 * top.num.lo / bottom.num.lo
+            out.append(_Raw("#", top.start, bottom.end, _Num(share, share, "%")))
+            i += step + 1
+            continue
+        out.append(top)
+        i += 1
+    return out
+
+
+def _unit_note(raws: list[_Raw]) -> list[_Raw]:
+    """ "5-15 old / 85-95 new (%)": a unit in brackets of its own gives the sentence's bare
+    numbers their kind."""
+    for i in range(len(raws) - 2):
+        if raws[i].text == "(" and raws[i + 1].sep == "%" and raws[i + 2].text == ")":
+            return [
+                replace(r, num=_Num(r.num.lo, r.num.hi, "%"))
+                if r.num is not None and r.num.kind == ""
+                else r
+                for r in raws
+            ]
+    return raws
+
+
 def _number_suffixes(raws: list[_Raw]) -> list[_Raw]:
     out: list[_Raw] = []
     for r in raws:
         prev = out[-1] if out else None
         if prev is not None and prev.num is not None and not r.sep:
             word = r.text
-            if word in _MAGNITUDES or (word == "k" and prev.text != "#mag"):
+            if word in _MAGNITUDES or (word in _SPOKEN_K and prev.text != "#mag"):
                 mag = _MAGNITUDES.get(word, 1e3)
                 prev.num = _Num(prev.num.lo * mag, prev.num.hi * mag, prev.num.kind)
                 prev.text, prev.end = "#mag", r.end
