@@ -1197,3 +1197,73 @@ def test_a_flag_names_the_rule_that_fired() -> None:
     [named] = grade(misconception, "restart from scratch").flags
     assert named.rule == "rubric"
     assert grade(misconception, "restart from scratch").to_dict()["flags"][0]["rule"] == "rubric"
+
+
+# ---------------------------------------------------------------- the built-in rubrics
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "expected"),
+    [
+        (
+            "mid-training-spikes",
+            "bad batch or fp16 overflow, but only if clipping is disabled",
+            "wrong",
+        ),
+        (
+            "mid-training-spikes",
+            "bad batch, fp16 instability, or clipping that isn't on",
+            "correct",
+        ),
+        ("log-y-axis", "it flattens the early phase so that late changes show", "wrong"),
+        (
+            "log-y-axis",
+            "the only point of it is the early dynamics; small differences too",
+            "wrong",
+        ),
+        ("log-y-axis", "early dynamics readable and small differences visible", "correct"),
+        ("warmup-why", "Adam state forms, grads stable; without it you only train slower", "wrong"),
+        ("small-batch-generalization", "noise steers SGD towards sharp minima", "wrong"),
+        ("batch-compute-cost", "linear: twice the compute per epoch", "wrong"),
+        ("batch-compute-cost", "linear, 2x compute per step", "correct"),
+        ("batch-memory-cost", "every tensor doubles, linear", "wrong"),
+        ("batch-memory-cost", "linear in activations; optimizer state doesn't change", "correct"),
+        ("grad-norm-spike", "a bad batch, or warmup set too long; clip", "wrong"),
+        ("mixed-precision-speedup", "1.5-2x, only on memory-bandwidth-bound jobs", "wrong"),
+        ("spike-prevention", "clip at 1.0, warmup, and fp16 outperforms bf16", "wrong"),
+        ("qf-linear-scaling", "leave the lr alone and scale the steps", "wrong"),
+        ("loss-oscillation", "lr too high; it's noise, leave it alone", "wrong"),
+        (
+            "lr-finder",
+            "sweep exponentially, plot loss, use a tenth of where it blows up",
+            "correct",
+        ),
+        (
+            "lr-finder",
+            "sweep exponentially, plot loss, back off 10% from where it diverges",
+            "wrong",
+        ),
+        (
+            "fp16-loss-scaling",
+            "yes; grads fall out of range, so multiply the loss by a big constant, then unscale",
+            "correct",
+        ),
+    ],
+)
+def test_built_in_rubrics_read_these_claims_in_other_words(
+    ref: str, answer: str, expected: str
+) -> None:
+    from grill.deck import load_library
+
+    got = grade(load_library(user_decks=False).card(ref), answer)
+    assert got.verdict.label == expected, (answer, got.flags)
+
+
+def test_the_built_in_case_reads_red_flags_in_a_learners_words() -> None:
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    answer = "a bit that flipped in gpu memory; augment the batch size so the noise averages out"
+    flags = [f.id for f in grade_case(case, answer).red_flags]
+    assert flags == ["blame_bitflips", "increase_batch_size"]
+    assert not grade_case(case, "a bit more clipping, and flip fp16 to bf16").red_flags
