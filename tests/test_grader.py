@@ -197,6 +197,15 @@ def test_decimal_and_word_numbers() -> None:
     assert matches("{1.5}", "one point five")
 
 
+def test_a_point_still_to_come_is_no_contradiction() -> None:
+    c = card(pt("state", "optimizer state form"), pt("stable", "stable"), correct=1)
+    assert verdict(c, "the optimizer state hasn't formed yet") == "correct"
+    assert verdict(c, "the optimizer state doesn't form at all") == "wrong"
+    wrong = card(pt("stable", "stable"), wrong=(pt("conv", "converged"),))
+    assert verdict(wrong, "stable, but it hasn't converged yet") == "correct"
+    assert verdict(wrong, "stable, it has converged") == "wrong"
+
+
 def test_numbers_as_dictated_hedged_or_with_a_unit_note() -> None:
     assert normalise("two kay to eight kay steps") == normalise("2k-8k steps")
     assert normalise("loss over ten-ish x the average") == normalise("loss over 10x the average")
@@ -796,7 +805,9 @@ def test_a_denial_does_not_outweigh_an_equally_strong_stated_phrase() -> None:
     answer = "the adam estimates haven't settled yet, so full lr sends the loss to nan"
     assert verdict(state, answer) == "correct"
     weak = card(pt("state", "estimates", "adam .. settle"), pt("nan", "nan"), correct=2)
-    assert verdict(weak, answer) == "wrong"  # only a weaker phrase is stated
+    denied = "the adam estimates never settle, so full lr sends the loss to nan"
+    assert verdict(weak, denied) == "wrong"  # only a weaker phrase is stated
+    assert verdict(weak, answer) == "correct"  # "not ... yet": still to come (suspect.not-yet)
 
 
 def test_misconception_sides_of_dots_stay_close_in_a_long_sentence() -> None:

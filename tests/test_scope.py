@@ -56,6 +56,15 @@ def test_two_triggers_in_one_clause_each_open_a_span() -> None:
     assert scope.suspect == (False, True, True, True)  # the negator is under the check
 
 
+def test_a_negation_ending_in_yet_names_what_is_still_to_come() -> None:
+    [scope] = _analyse("adam state not formed yet, full lr diverges").scopes
+    assert scope.suspect[:4] == (True, True, True, False)  # optst not form | yet
+    [cut] = _analyse("not formed, yet it diverges").scopes  # `yet` as `but`
+    assert not any(cut.suspect)
+    [early] = _analyse("not yet formed").scopes  # `not yet` before the claim: a plain negation
+    assert not any(early.suspect)
+
+
 def test_a_checks_list_goes_on_through_a_link_word_only() -> None:
     [linked] = _analyse("check the lr isn't tiny, that nothing is frozen").scopes
     [cut] = _analyse("check the lr isn't tiny, and nothing is frozen").scopes

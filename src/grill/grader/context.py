@@ -304,6 +304,15 @@ TRIGGERS: tuple[Trigger, ...] = (
         near="sure",
     ),
     _t(
+        "suspect.not-yet",
+        Category.SUSPECT,
+        B,
+        CLAUSE,
+        "yet",
+        "adam's state hasn't formed yet: it is still to form, not denied",
+        "the moment estimates aren't reliable yet, so early updates are huge",
+    ),
+    _t(
         "continuation.check",
         Category.CONTINUATION,
         F,

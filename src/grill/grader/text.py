@@ -582,6 +582,7 @@ _NOT_EVIDENCE = _stems_of(near("refusal.no-evidence")) - _NEG_STEMS
 _WITHOUT_EVIDENCE = _stems_of(context_words("refusal.without-evidence"))
 _WITHOUT = near("refusal.without-evidence")
 _RELATIVE_STEMS = _stems_of(context_words("continuation.relative"))
+_NOT_YET = context_words("suspect.not-yet")
 _COPULA = near("continuation.relative")
 # A subject after `unlike X` starts the main clause: "unlike a bad batch it's persistent".
 _SUBJECTS = context_words("termination.subject")
@@ -757,6 +758,15 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         if word in _PLACE_STEMS and prev in _PINPOINT_STEMS:
             prev = word  # "right where it diverges": a place, not a new clause
             continue
+        if (
+            word in _NOT_YET
+            and _ends_clause(raws, i)
+            and any(t.neg == 1 and t.clause == clause for t in out)
+        ):
+            # "adam state not formed yet": what is still to come, not denied (suspect.not-yet)
+            out.append(_cue_tok(word, r, r.end, 0, False, clause, side, lead, ("suspect.not-yet",)))
+            prev = word
+            continue
         if word in _CLAUSE_STEMS or word in _STRONG_STEMS:
             clause += 1
             side += word in _STRONG_STEMS
@@ -806,6 +816,11 @@ def _word_token(r: _Raw, clause: int, side: int, leads: tuple[str, ...]) -> _Tok
         cues += ("suspect.check",)
     neg = 2 if word in _SOFT_STEMS or word in _DISMISS_STEMS else 0
     return _Tok(word, r.num, r.start, r.end, neg, False, clause, side, cues=cues, leads=leads)
+
+
+def _ends_clause(raws: list[_Raw], i: int) -> bool:
+    """Does the word before raws[i] end its clause (a break, a clause word or the end follows)?"""
+    return i >= len(raws) or bool(raws[i].sep) or raws[i].text in _CLAUSE_STEMS
 
 
 def _cancels(out: list[_Tok], clause: int) -> bool:
