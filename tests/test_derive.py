@@ -143,6 +143,8 @@ def test_a_share_decayed_to_is_wrong_said_by() -> None:
     assert _verdict(card, "yes, cosine, it brings the lr down by ten percent") == "wrong"
     quick = _card("Decay to?", "~10%.")
     assert _verdict(quick, "by 10% from the peak") == "wrong"
+    assert _verdict(quick, "knock ten percent off the peak") == "wrong"
+    assert _verdict(quick, "to 10% of the peak") == "correct"
 
 
 def test_two_shares_of_partner_words_said_swapped_are_wrong() -> None:
@@ -306,6 +308,8 @@ def test_the_other_partner_chosen_over_the_cards_is_wrong(monkeypatch: pytest.Mo
     trap = "clip at 1.0, warm up, train in FP16 rather than BF16, checkpoint often"
     assert _verdict(card, trap) == "wrong"
     assert _verdict(card, "clip, warm up, checkpoints, and switch from bf16 to fp16") == "wrong"
+    for beats in ("clip, warm up, fp16 beats bf16", "checkpoints, warmup; fp16 over bf16"):
+        assert _verdict(card, beats) == "wrong", beats
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.preferences")
     assert _verdict(_card(*_PREVENT), trap) == "correct"
 
@@ -363,6 +367,7 @@ def test_what_depends_on_something_said_to_be_the_same_for_all_is_wrong(
         "beyond it doubling doesn't double progress; a universal constant, the same for every task",
         "beyond it doubling doesn't double progress, roughly 4k whatever the task",
         "beyond it doubling doesn't double progress; it does not depend on the task",
+        "beyond it doubling doesn't double progress; identical across tasks",
     ):
         assert _verdict(card, wrong) == "wrong", wrong
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.dependence")

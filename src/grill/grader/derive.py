@@ -264,7 +264,7 @@ def _number_checks(item: str, target: bool = False) -> list[str]:
             m = _NUMBER.match(token)
             after = [w for w in sentence[i + 1 : i + 3] if w not in _PREPOSITIONS]
             if m and m["kind"] == "%" and (sentence[i - 1 : i] == ["to"] or target):
-                out += [f"by {token}"] if _on("derive.to-by") else []
+                out += [f"by {token}", f"= {token} off"] if _on("derive.to-by") else []
             if not m or not after or after[0].startswith("{") or after[0] in _HEDGES:
                 continue
             lo, kind = float(m["lo"]), m["kind"]
@@ -875,7 +875,7 @@ def _independent(answer: str) -> list[str]:
     out: list[str] = []
     for thing in dict.fromkeys(things):
         out += [
-            f"(sam|fix|constant|identical|universal) .. (every|all|any) {thing}",
+            f"(sam|fix|constant|identical|universal) .. (every|all|any|across) {thing}",
             f"(whatever|regardless|irrespective|independent) .. {thing}",
             f"not (depend|vary) .. {thing}",
         ]
@@ -905,4 +905,5 @@ def _preferences(answer: str) -> list[str]:
             continue
         for other in sorted(others):
             out += [f"{other} .. not {word}", f"= {word} to {other}"]
+            out.append(f"= {other} (beat|outperform|better than|preferable to|over) {word}")
     return out
