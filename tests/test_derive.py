@@ -293,6 +293,28 @@ def test_a_change_the_card_makes_made_the_other_way_is_wrong(
     assert _verdict(_card(*_GAP), trap) == "correct"
 
 
+_MITIGATIONS = (
+    "Mitigations?",
+    "Weight decay, dropout, augmentation, early stopping, smaller model, more data.",
+    "Weight decay and dropout are the cheap first moves, or simply more data.",
+)
+
+
+def test_a_remedy_of_a_generic_word_made_the_other_way_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    card = _card(*_MITIGATIONS)
+    assert _verdict(card, "weight decay, dropout, a smaller model, early stopping") == "correct"
+    for trap in (
+        "weight decay, dropout, early stopping, and a bigger model for capacity",
+        "weight decay, dropout, early stopping, and scale the model up",
+    ):
+        assert _verdict(card, trap) == "wrong", trap  # "more data" right after guards nothing
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.remedy-generic")
+    trap = "weight decay, dropout, early stopping, and scale the model up"
+    assert _verdict(_card(*_MITIGATIONS), trap) == "correct"
+
+
 _PREVENT = (
     "Prevention for spikes?",
     "Gradient clipping, warmup, BF16, periodic checkpoints for fast rollback.",

@@ -80,6 +80,7 @@ RULES = (
     "derive.subject-swapped",  # "BF16 has FP32's range" said of FP16
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
     "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
+    "derive.remedy-generic",  # "smaller model": a remedy of a generic word, reversed, is wrong
 )
 
 GENERIC = frozenset({"loss", "model", "train", "training", "step"})
@@ -628,18 +629,11 @@ def _claims(texts: Sequence[str], asked: frozenset[str]) -> list[_Claim]:
                     and w not in asked
                     and not w.startswith("{")
                 )
-                out.append((entity, sign, attribute, i == 0))
+                lead = all(w in _JOINERS for w in words[:i])  # "or a smaller model"
+                if not attribute and lead and _on("derive.remedy-generic"):
+                    attribute = tuple(w for w in after[:1] if w in GENERIC)  # "smaller model"
+                out.append((entity, sign, attribute, lead))
     return out
-
-
-def _near(words: list[str], a: str, sign: int, gap: int = 2) -> bool:
-    """Does `a` stand within `gap` words of a direction word of this sign?"""
-    spots = [i for i, w in enumerate(words) if w == a]
-    return any(
-        _direction(words[j]) == sign
-        for i in spots
-        for j in range(max(0, i - gap), min(len(words), i + gap + 1))
-    )
 
 
 def _comparatives(claims: list[_Claim], card_words: list[str]) -> list[str]:
@@ -663,11 +657,12 @@ def _comparatives(claims: list[_Claim], card_words: list[str]) -> list[str]:
     return out
 
 
-def _remedies(claims: list[_Claim], card_words: list[str]) -> list[str]:
+def _remedies(claims: list[_Claim]) -> list[str]:
     """A remedy's direction reversed: "turning weight decay down" where the card says "more
     regularisation, weight decay or dropout"; "halve the learning rate" where it says "double".
     The direction stands right before the word (`= ...`) or is a particle after it ("X down");
-    a word the card itself says with the other direction anywhere is left alone."""
+    a word one of the card's own claims changes the other way is left alone ("more data" does
+    not guard "smaller model" in "smaller model, more data")."""
     if not _on("derive.remedies"):
         return []
     out: list[str] = []
@@ -675,8 +670,8 @@ def _remedies(claims: list[_Claim], card_words: list[str]) -> list[str]:
         if entity is not None or not lead:
             continue
         for thing in attribute:
-            if _near(card_words, thing, -sign, gap=3):
-                continue
+            if any(way == -sign and thing in said for _, way, said, _ in claims):
+                continue  # the card itself says it the other way too
             back = "down" if sign > 0 else "up"  # "turning weight decay and dropout down"
             for phrase in (f"= {_said(-sign)} {thing}", f"{thing} {back}"):
                 if phrase not in out:
@@ -702,7 +697,7 @@ def _turned_claims(
         (
             "reversed-remedy",
             "a change the card makes, made the other way",
-            _remedies(claims, card_words),
+            _remedies(claims),
         ),
         (
             "other-partner-chosen",
