@@ -124,6 +124,23 @@ def test_an_explanation_clause_restates_only_the_item_it_shares_most_with() -> N
     assert not [m for m in fisher["match"] if "penalty" in m]
 
 
+def test_a_clause_that_says_something_grows_or_shrinks_does_not_restate_an_item_that_does_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    speed = (
+        "Mixed precision speed gain?",
+        "1.5-2x on Volta+ for matmul-heavy workloads.",
+        "The gain is smaller for workloads bottlenecked on memory bandwidth.",
+    )
+    [point] = derive_rubric(*speed)["points"]
+    assert not [m for m in point["match"] if "bandwidth" in m]
+    trap = "about 15x on matmul-heavy workloads, and it halves activation memory bandwidth"
+    assert _verdict(_card(*speed), trap) == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.restate-direction")
+    [point] = derive_rubric(*speed)["points"]
+    assert [m for m in point["match"] if "bandwidth" in m]
+
+
 def test_a_direction_is_also_said_down_or_up_but_never_alone() -> None:
     card = _card("Overfitting signal?", "Train loss decreasing, val loss flat or increasing.")
     assert _verdict(card, "train down, val flat or up") == "correct"

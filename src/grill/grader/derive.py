@@ -80,6 +80,7 @@ RULES = (
     "derive.subject-swapped",  # "BF16 has FP32's range" said of FP16
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
     "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
+    "derive.restate-direction",  # a clause with a direction the item lacks restates nothing
     "derive.remedy-generic",  # "smaller model": a remedy of a generic word, reversed, is wrong
 )
 
@@ -221,6 +222,12 @@ def _restatements(
         shared = len(rare & set(found))
         if not shared:
             continue
+        if (
+            _on("derive.restate-direction")
+            and not any(map(_direction, words))
+            and any(w in ("decreas", "increas") for w in found)
+        ):
+            continue  # "the gain is smaller for memory-bound workloads": a change, not the item
         if _on("derive.restate-best") and any(
             len(_rare(o, common) & set(found)) > shared for o in others
         ):
