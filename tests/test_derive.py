@@ -141,6 +141,22 @@ def test_a_clause_that_says_something_grows_or_shrinks_does_not_restate_an_item_
     assert [m for m in point["match"] if "bandwidth" in m]
 
 
+def test_an_operation_the_card_makes_done_the_other_way_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scaling = (
+        "FP16 needs loss scaling?",
+        "Yes. Multiply loss by large constant; divide grad before optimizer step.",
+    )
+    card = _card(*scaling)
+    right = "yes: multiply the loss by a big constant, divide the grads before the optimizer step"
+    assert _verdict(card, right) == "correct"
+    trap = "yes, divide the loss by a large constant, then multiply the gradients back"
+    assert _verdict(card, trap) == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.operations")
+    assert _verdict(_card(*scaling), trap) != "wrong"
+
+
 def test_a_direction_is_also_said_down_or_up_but_never_alone() -> None:
     card = _card("Overfitting signal?", "Train loss decreasing, val loss flat or increasing.")
     assert _verdict(card, "train down, val flat or up") == "correct"

@@ -80,6 +80,7 @@ RULES = (
     "derive.subject-swapped",  # "BF16 has FP32's range" said of FP16
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
     "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
+    "derive.operations",  # "multiply loss" said as "divide the loss"
     "derive.restate-direction",  # a clause with a direction the item lacks restates nothing
     "derive.remedy-generic",  # "smaller model": a remedy of a generic word, reversed, is wrong
 )
@@ -737,6 +738,11 @@ def _turned_claims(
             _independent(answer),
         ),
         (
+            "operation-reversed",
+            "the card's operation on a thing done the other way round",
+            _operations(answer),
+        ),
+        (
             "needed-thing-disabled",
             "what the card says is needed, turned off",
             _disabled(answer),
@@ -881,6 +887,24 @@ def _independent(answer: str) -> list[str]:
             f"(whatever|regardless|irrespective|independent) .. {thing}",
             f"not (depend|vary) .. {thing}",
         ]
+    return out
+
+
+_OPERATIONS = {"multiply": "divid", "divid": "multiply"}
+"""Operations that undo each other, as the normaliser writes them (`unscale` is `divid`)."""
+
+
+def _operations(answer: str) -> list[str]:
+    """An item that opens with an operation on a thing ("Multiply loss by large constant";
+    "divide grad before optimizer step"): the other operation on that thing ("divide the loss
+    by a large constant") is wrong."""
+    if not _on("derive.operations"):
+        return []
+    out: list[str] = []
+    for main, _ in items_of(answer):
+        words = [w for s in normalise(main) for w in s]
+        if len(words) > 1 and words[0] in _OPERATIONS:
+            out.append(f"= {_OPERATIONS[words[0]]} {words[1]}")
     return out
 
 
