@@ -877,6 +877,13 @@ def test_a_contrast_of_the_explanation_turned_around_is_wrong() -> None:
     ):
         g = grade(c, answer)
         assert g.verdict is Verdict.WRONG and [f.id for f in g.flags] == ["reversed"], answer
+    # the A side reads three words back: "skip the update entirely rather than clipping it"
+    skip = replace(
+        card(pt("flag", "10x"), pt("skip", "skip"), correct=1),
+        explanation="You skip the update entirely rather than clipping it.",
+    )
+    assert verdict(skip, "at 10x, skip the update rather than clipping it") == "correct"
+    assert verdict(skip, "at 10x, clip that update rather than skipping it") == "wrong"
 
 
 def test_list_markers_are_not_numbers() -> None:
