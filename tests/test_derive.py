@@ -104,6 +104,32 @@ def test_what_the_explanation_denies_said_as_so_is_wrong() -> None:
     assert _verdict(card, denied) == "correct"
 
 
+def test_what_the_explanation_passes_over_said_as_so_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    high = (
+        "LR too high symptoms?",
+        "Loss bouncing, NaN, gradient explosions.",
+        "Bouncing loss that won't settle, gradient norms that spike rather than decay.",
+    )
+    card = _card(*high)
+    assert _verdict(card, "loss bouncing, nans, exploding grad norms") == "correct"
+    for trap in (
+        "loss bouncing and NaNs, while the gradient norms shrink towards zero",
+        "bouncing loss, nans, gradient explosions, then grad norms that slowly decay",
+    ):
+        assert _verdict(card, trap) == "wrong", trap
+    oscillation = (
+        "Periodic oscillation?",
+        "LR too high.",
+        "It's distinguishable from ordinary batch noise because it's periodic rather than random.",
+    )
+    assert not derive_rubric(*oscillation).get("wrong")  # no subject of its own in its clause
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.passed-over")
+    trap = "loss bouncing and NaNs, while the gradient norms shrink towards zero"
+    assert _verdict(_card(*high), trap) == "correct"
+
+
 def test_a_denial_under_a_condition_or_a_contrast_is_no_misconception() -> None:
     rubric = derive_rubric(
         "Healthy loss curve?",

@@ -80,6 +80,7 @@ RULES = (
     "derive.subject-swapped",  # "BF16 has FP32's range" said of FP16
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
     "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
+    "derive.passed-over",  # "A rather than B" in the explanation: B said as so is wrong
     "derive.operations",  # "multiply loss" said as "divide the loss"
     "derive.restate-direction",  # a clause with a direction the item lacks restates nothing
     "derive.remedy-generic",  # "smaller model": a remedy of a generic word, reversed, is wrong
@@ -355,6 +356,38 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
     return out
 
 
+_RATHER = re.compile(r"(?i)\b(?:rather than|instead of)\b")
+_SUBORDINATE = re.compile(r"(?i)\b(?:because|since|so|while|when|if|as|although|though)\b")
+_DECLINES = "(decay|decreas|down|drop|shrink|collaps)"  # "decay" said as any decline
+_LINKS = frozenset({"mean", "imply", "indic"})  # "the gap means ...": no subject of the claim
+
+
+def _passed_over(
+    explanation: str | None, asked: frozenset[str], common: frozenset[str]
+) -> list[str]:
+    """Misconception phrases from what the explanation passes over: "gradient norms that spike
+    rather than decay" -> `grad norm .. (decay|decreas|...)`: the subject words before the
+    preferred word, then what comes after "rather than" or "instead of" (a decay said as any
+    decline). What is passed over needs a word rare in the deck."""
+    if not explanation or not _on("derive.passed-over"):
+        return []
+    out: list[str] = []
+    for clause in _CLAUSE.split(explanation):
+        m = _RATHER.search(clause)
+        if not m:
+            continue
+        lead = _SUBORDINATE.split(clause[: m.start()])[-1]  # "..., because it's periodic"
+        before = [w for w in _words(lead, asked) if w not in GENERIC | _WH | _LINKS]
+        after = [w for w in _words(clause[m.end() :], asked) if w not in GENERIC][:2]
+        if len(before) < 2 or not after or not set(after) - common or "not" in before + after:
+            continue
+        said = [_DECLINES if w == "decay" else _directions(w) for w in after]
+        phrase = " .. ".join(before[-1 - _SUBJECT_WORDS : -1] + [" ".join(said)])
+        if phrase not in out:
+            out.append(phrase)
+    return out
+
+
 # A direction word as the normaliser writes it, and the other words an answer says it with
 # ("train down, val up"; "drop the lr").
 _DIRECTIONS = {"decreas": "(decreas|down|drop)", "increas": "(increas|up)"}
@@ -511,7 +544,7 @@ def derive_rubric(
         wrong.append({"id": "number-out-of-range", "says": says, "match": numbers})
     for wid, says, match in _alternatives(answer, f"{question} {explanation or ''}"):
         wrong.append({"id": wid, "says": f"{says} ({answer.strip()})", "match": match})
-    denied = _denials(explanation, asked, common)
+    denied = _denials(explanation, asked, common) + _passed_over(explanation, asked, common)
     if denied:
         says = "what the explanation says is not so"
         wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
