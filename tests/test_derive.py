@@ -130,6 +130,23 @@ def test_what_the_explanation_passes_over_said_as_so_is_wrong(
     assert _verdict(_card(*high), trap) == "correct"
 
 
+def test_what_the_card_reveals_said_hidden_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    axis = ("Why log y-axis?", "Reveals early dynamics; small differences visible.")
+    card = _card(*axis)
+    assert _verdict(card, "it reveals early dynamics and small differences stay visible") == (
+        "correct"
+    )
+    for trap in (
+        "it compresses the early dynamics so small differences are visible",
+        "the early phase gets hidden; small differences visible",
+        "early dynamics revealed, but it squashes the small differences",
+    ):
+        assert _verdict(card, trap) == "wrong", trap
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.opposites")
+    trap = "it compresses the early dynamics so small differences are visible"
+    assert _verdict(_card(*axis), trap) != "wrong"
+
+
 def test_a_denial_under_a_condition_or_a_contrast_is_no_misconception() -> None:
     rubric = derive_rubric(
         "Healthy loss curve?",

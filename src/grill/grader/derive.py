@@ -81,6 +81,7 @@ RULES = (
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
     "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
     "derive.passed-over",  # "A rather than B" in the explanation: B said as so is wrong
+    "derive.opposites",  # "reveals early dynamics" said as "hides the early phase"
     "derive.operations",  # "multiply loss" said as "divide the loss"
     "derive.restate-direction",  # a clause with a direction the item lacks restates nothing
     "derive.remedy-generic",  # "smaller model": a remedy of a generic word, reversed, is wrong
@@ -776,6 +777,11 @@ def _turned_claims(
             _operations(answer),
         ),
         (
+            "claim-reversed",
+            "what the card's item says done the opposite way",
+            _opposites(answer, asked),
+        ),
+        (
             "needed-thing-disabled",
             "what the card says is needed, turned off",
             _disabled(answer),
@@ -938,6 +944,26 @@ def _operations(answer: str) -> list[str]:
         words = [w for s in normalise(main) for w in s]
         if len(words) > 1 and words[0] in _OPERATIONS:
             out.append(f"= {_OPERATIONS[words[0]]} {words[1]}")
+    return out
+
+
+_HIDING = "(hid|hidden|mask|obscur|flatten|compress|squash|invisibl)"
+_OPPOSITES = {"reveal": _HIDING, "visibl": _HIDING, "expos": _HIDING}
+"""Words of an item and how its opposite is said, as the normaliser writes them."""
+
+
+def _opposites(answer: str, asked: frozenset[str]) -> list[str]:
+    """An item that says a thing is revealed or visible ("Reveals early dynamics"; "small
+    differences visible"): that thing hidden, flattened or compressed is wrong."""
+    if not _on("derive.opposites"):
+        return []
+    out: list[str] = []
+    for main, _ in items_of(answer):
+        words = [w for w in _words(main, asked) if w not in GENERIC]
+        verb = next((w for w in words if w in _OPPOSITES), None)
+        thing = next((w for w in words if w not in _OPPOSITES and not w.startswith("{")), None)
+        if verb and thing:
+            out += [f"{_OPPOSITES[verb]} .. {thing}", f"{thing} .. {_OPPOSITES[verb]}"]
     return out
 
 
