@@ -89,6 +89,8 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
         ("left it alone", "left it unchanged"),
         ("fp16 instab", "fp16 instability"),
         ("add some wait decay", "add some weight decay"),
+        ("take the lr at the minimum", "pick the lr at the minimum"),
+        ("chose the value", "select the value"),
     ],
 )
 def test_lexicon_folds_abbreviations_and_synonyms(typed: str, canonical: str) -> None:
