@@ -421,6 +421,19 @@ def test_the_cards_number_counted_in_another_unit_is_wrong(monkeypatch: pytest.M
     assert _verdict(_card("Warmup length?", "2-8k steps."), "About 2-8k tokens.") == "correct"
 
 
+def test_a_rate_the_card_gives_per_unit_said_per_another_unit_is_wrong() -> None:
+    compute = ("Compute cost of doubling batch?", "Linear in batch (2x compute per step).")
+    card = _card(*compute)
+    right = "linear, twice the compute per step, and per token it is the same, half the steps"
+    assert _verdict(card, right) == "correct"
+    for trap in (
+        "linear: doubling the batch doubles the compute per epoch",
+        "linear per step, and per-token compute doubles too",
+        "linear, 2x per step, so the compute per token also doubles",
+    ):
+        assert _verdict(card, trap) == "wrong", trap
+
+
 def test_what_the_card_says_is_needed_turned_off_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     question, answer = "Gradient norm spike?", "Bad batch; instability; need clipping."
     card = _card(question, answer)

@@ -284,12 +284,29 @@ def _number_checks(item: str, target: bool = False) -> list[str]:
             shares.append((token, word))
             if word in _UNITS and _on("derive.units"):
                 out += [f"= {token} {other}" for other in sorted(_UNITS - {word})]
+            out += _per_units(sentence, i, token, word)
             if lo > 0:
                 out.append(f"= {{0-{_show(lo / _FAR)}{kind}}} {word}")
             top = _HUGE if kind != "%" else 100.0
             if 0 < hi and hi * _FAR < top:
                 out.append(f"= {{{_show(hi * _FAR)}-{_show(top)}{kind}}} {word}")
         out += _swapped_shares(shares)
+    return out
+
+
+def _per_units(sentence: list[str], i: int, token: str, word: str) -> list[str]:
+    """ "2x compute per step" -> the same said per token, per epoch, per example ...: "= {2x}
+    comput per token", "= per token comput {2x}", "= comput per token {2x}" (derive.units)."""
+    unit = sentence[i + 3] if len(sentence) > i + 3 and sentence[i + 2] == "per" else ""
+    if sentence[i + 1 : i + 2] != [word] or unit not in _UNITS or not _on("derive.units"):
+        return []
+    out: list[str] = []
+    for other in sorted(_UNITS - {unit}):
+        out += [
+            f"= {token} {word} per {other}",
+            f"= per {other} {word} {token}",
+            f"= {word} per {other} {token}",
+        ]
     return out
 
 
