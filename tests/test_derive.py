@@ -295,9 +295,10 @@ def test_every_rule_is_documented_with_examples() -> None:
     from grill.grader import swap_ids
     from grill.grader.context import TRIGGERS
     from grill.grader.derive import RULES
+    from grill.grader.match import MATCH_RULES
 
     doc = (Path(__file__).parents[1] / "docs" / "grader-rules.md").read_text(encoding="utf-8")
-    for rule in [t.id for t in TRIGGERS] + swap_ids() + list(RULES):
+    for rule in [t.id for t in TRIGGERS] + swap_ids() + list(MATCH_RULES) + list(RULES):
         assert f"`{rule}`" in doc, rule
     assert all(t.examples for t in TRIGGERS)
 

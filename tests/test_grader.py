@@ -208,6 +208,14 @@ def test_a_point_still_to_come_is_no_contradiction() -> None:
     assert verdict(wrong, "stable, it has converged") == "wrong"
 
 
+def test_a_bare_nothing_may_open_a_sentence_that_goes_on_to_say_why() -> None:
+    c = card(pt("nothing", "(nothing|none)"))
+    for yes in ("nothing: it just works", "none, no scaler", "nada - no tricks", "nothing"):
+        assert verdict(c, yes) == "correct", yes
+    for no in ("nothing for range, but per-tensor scaling", "no, it needs scaling", "not much"):
+        assert verdict(c, no) == "wrong", no
+
+
 def test_numbers_as_dictated_hedged_or_with_a_unit_note() -> None:
     assert normalise("two kay to eight kay steps") == normalise("2k-8k steps")
     assert normalise("loss over ten-ish x the average") == normalise("loss over 10x the average")
