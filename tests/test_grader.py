@@ -91,6 +91,7 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
         ("add some wait decay", "add some weight decay"),
         ("take the lr at the minimum", "pick the lr at the minimum"),
         ("chose the value", "select the value"),
+        ("requires_grad switched off", "frozen"),
     ],
 )
 def test_lexicon_folds_abbreviations_and_synonyms(typed: str, canonical: str) -> None:

@@ -115,7 +115,7 @@ moving average: ema, running average, running mean, moving mean, rolling average
     exponential moving average, movingavg, moving avg, running avg, rolling avg
 step: steps, iteration, iterations, iter, iters
 frozen: freeze, freezing, froze, frozen layer, requires grad false, requires_grad false,
-    requires grad off, requires_grad off, requires grad=false
+    requires grad off, requires_grad off, requires grad=false, requires grad disabled
 attention: attn, self-attention, self attention
 ffn: feed forward, feed-forward, feedforward, mlp, mlps
 pretrain: pre-training, pre training, pretraining, pre-train, pre train
