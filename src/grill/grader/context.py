@@ -359,7 +359,6 @@ TRIGGERS: tuple[Trigger, ...] = (
         "evidence proof sign",
         "someone wanted to blame flaky hardware; there was no evidence for it",
         "pin it on bit flips? there's no proof of that",
-        "Bit flips? Not without evidence.",
         near="no not n't without zero",
         alone=True,
     ),
@@ -371,6 +370,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         "evidence proof",
         "I wouldn't blame cosmic rays without evidence",
         "pinning it on flaky GPUs without hard proof is lazy",
+        "Bit flips? Not without evidence.",
         near="without",
     ),
     _t(

@@ -912,8 +912,15 @@ def _mark_dismissed(toks: list[_Tok]) -> list[_Tok]:
         if nxt.word in _EVIDENCE_STEMS:
             for k in (q, q + 1):
                 out[k] = replace(out[k], cues=(*out[k].cues, "refusal.no-evidence"))
-            if q and toks[q - 1].neg == 1 and toks[q - 1].clause == tok.clause:
-                k = q - 1  # "Bit flips? Not without evidence.": the whole clause refuses
+            if (
+                q
+                and toks[q - 1].neg == 1
+                and toks[q - 1].clause == tok.clause
+                and _WITHOUT_EVIDENCE
+            ):
+                # refusal.without-evidence as a reply: "Bit flips? Not without evidence." is a
+                # clause of refusal words only, so refusal.no-evidence carries it back
+                k = q - 1
                 out[k] = replace(out[k], cues=(*out[k].cues, "refusal.no-evidence"))
     return out
 
