@@ -104,6 +104,49 @@ def test_what_the_explanation_denies_said_as_so_is_wrong() -> None:
     assert _verdict(card, denied) == "correct"
 
 
+def test_what_the_explanation_passes_over_said_as_so_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    high = (
+        "LR too high symptoms?",
+        "Loss bouncing, NaN, gradient explosions.",
+        "Bouncing loss that won't settle, gradient norms that spike rather than decay.",
+    )
+    card = _card(*high)
+    assert _verdict(card, "loss bouncing, nans, exploding grad norms") == "correct"
+    for trap in (
+        "loss bouncing and NaNs, while the gradient norms shrink towards zero",
+        "bouncing loss, nans, gradient explosions, then grad norms that slowly decay",
+    ):
+        assert _verdict(card, trap) == "wrong", trap
+    oscillation = (
+        "Periodic oscillation?",
+        "LR too high.",
+        "It's distinguishable from ordinary batch noise because it's periodic rather than random.",
+    )
+    assert not derive_rubric(*oscillation).get("wrong")  # no subject of its own in its clause
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.passed-over")
+    trap = "loss bouncing and NaNs, while the gradient norms shrink towards zero"
+    assert _verdict(_card(*high), trap) == "correct"
+
+
+def test_what_the_card_reveals_said_hidden_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    axis = ("Why log y-axis?", "Reveals early dynamics; small differences visible.")
+    card = _card(*axis)
+    assert _verdict(card, "it reveals early dynamics and small differences stay visible") == (
+        "correct"
+    )
+    for trap in (
+        "it compresses the early dynamics so small differences are visible",
+        "the early phase gets hidden; small differences visible",
+        "early dynamics revealed, but it squashes the small differences",
+    ):
+        assert _verdict(card, trap) == "wrong", trap
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.opposites")
+    trap = "it compresses the early dynamics so small differences are visible"
+    assert _verdict(_card(*axis), trap) != "wrong"
+
+
 def test_a_denial_under_a_condition_or_a_contrast_is_no_misconception() -> None:
     rubric = derive_rubric(
         "Healthy loss curve?",
@@ -122,6 +165,39 @@ def test_an_explanation_clause_restates_only_the_item_it_shares_most_with() -> N
     regularize, fisher = rubric["points"]
     assert "old penalty" in regularize["match"]
     assert not [m for m in fisher["match"] if "penalty" in m]
+
+
+def test_a_clause_that_says_something_grows_or_shrinks_does_not_restate_an_item_that_does_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    speed = (
+        "Mixed precision speed gain?",
+        "1.5-2x on Volta+ for matmul-heavy workloads.",
+        "The gain is smaller for workloads bottlenecked on memory bandwidth.",
+    )
+    [point] = derive_rubric(*speed)["points"]
+    assert not [m for m in point["match"] if "bandwidth" in m]
+    trap = "about 15x on matmul-heavy workloads, and it halves activation memory bandwidth"
+    assert _verdict(_card(*speed), trap) == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.restate-direction")
+    [point] = derive_rubric(*speed)["points"]
+    assert [m for m in point["match"] if "bandwidth" in m]
+
+
+def test_an_operation_the_card_makes_done_the_other_way_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scaling = (
+        "FP16 needs loss scaling?",
+        "Yes. Multiply loss by large constant; divide grad before optimizer step.",
+    )
+    card = _card(*scaling)
+    right = "yes: multiply the loss by a big constant, divide the grads before the optimizer step"
+    assert _verdict(card, right) == "correct"
+    trap = "yes, divide the loss by a large constant, then multiply the gradients back"
+    assert _verdict(card, trap) == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.operations")
+    assert _verdict(_card(*scaling), trap) != "wrong"
 
 
 def test_a_direction_is_also_said_down_or_up_but_never_alone() -> None:
@@ -143,6 +219,8 @@ def test_a_share_decayed_to_is_wrong_said_by() -> None:
     assert _verdict(card, "yes, cosine, it brings the lr down by ten percent") == "wrong"
     quick = _card("Decay to?", "~10%.")
     assert _verdict(quick, "by 10% from the peak") == "wrong"
+    assert _verdict(quick, "knock ten percent off the peak") == "wrong"
+    assert _verdict(quick, "to 10% of the peak") == "correct"
 
 
 def test_two_shares_of_partner_words_said_swapped_are_wrong() -> None:
@@ -217,9 +295,10 @@ def test_every_rule_is_documented_with_examples() -> None:
     from grill.grader import swap_ids
     from grill.grader.context import TRIGGERS
     from grill.grader.derive import RULES
+    from grill.grader.match import MATCH_RULES
 
     doc = (Path(__file__).parents[1] / "docs" / "grader-rules.md").read_text(encoding="utf-8")
-    for rule in [t.id for t in TRIGGERS] + swap_ids() + list(RULES):
+    for rule in [t.id for t in TRIGGERS] + swap_ids() + list(MATCH_RULES) + list(RULES):
         assert f"`{rule}`" in doc, rule
     assert all(t.examples for t in TRIGGERS)
 
@@ -291,6 +370,28 @@ def test_a_change_the_card_makes_made_the_other_way_is_wrong(
     assert _verdict(_card(*_GAP), trap) == "correct"
 
 
+_MITIGATIONS = (
+    "Mitigations?",
+    "Weight decay, dropout, augmentation, early stopping, smaller model, more data.",
+    "Weight decay and dropout are the cheap first moves, or simply more data.",
+)
+
+
+def test_a_remedy_of_a_generic_word_made_the_other_way_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    card = _card(*_MITIGATIONS)
+    assert _verdict(card, "weight decay, dropout, a smaller model, early stopping") == "correct"
+    for trap in (
+        "weight decay, dropout, early stopping, and a bigger model for capacity",
+        "weight decay, dropout, early stopping, and scale the model up",
+    ):
+        assert _verdict(card, trap) == "wrong", trap  # "more data" right after guards nothing
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.remedy-generic")
+    trap = "weight decay, dropout, early stopping, and scale the model up"
+    assert _verdict(_card(*_MITIGATIONS), trap) == "correct"
+
+
 _PREVENT = (
     "Prevention for spikes?",
     "Gradient clipping, warmup, BF16, periodic checkpoints for fast rollback.",
@@ -306,6 +407,8 @@ def test_the_other_partner_chosen_over_the_cards_is_wrong(monkeypatch: pytest.Mo
     trap = "clip at 1.0, warm up, train in FP16 rather than BF16, checkpoint often"
     assert _verdict(card, trap) == "wrong"
     assert _verdict(card, "clip, warm up, checkpoints, and switch from bf16 to fp16") == "wrong"
+    for beats in ("clip, warm up, fp16 beats bf16", "checkpoints, warmup; fp16 over bf16"):
+        assert _verdict(card, beats) == "wrong", beats
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.preferences")
     assert _verdict(_card(*_PREVENT), trap) == "correct"
 
@@ -317,6 +420,19 @@ def test_the_cards_number_counted_in_another_unit_is_wrong(monkeypatch: pytest.M
         assert _verdict(card, wrong) == "wrong", wrong
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.units")
     assert _verdict(_card("Warmup length?", "2-8k steps."), "About 2-8k tokens.") == "correct"
+
+
+def test_a_rate_the_card_gives_per_unit_said_per_another_unit_is_wrong() -> None:
+    compute = ("Compute cost of doubling batch?", "Linear in batch (2x compute per step).")
+    card = _card(*compute)
+    right = "linear, twice the compute per step, and per token it is the same, half the steps"
+    assert _verdict(card, right) == "correct"
+    for trap in (
+        "linear: doubling the batch doubles the compute per epoch",
+        "linear per step, and per-token compute doubles too",
+        "linear, 2x per step, so the compute per token also doubles",
+    ):
+        assert _verdict(card, trap) == "wrong", trap
 
 
 def test_what_the_card_says_is_needed_turned_off_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -363,6 +479,7 @@ def test_what_depends_on_something_said_to_be_the_same_for_all_is_wrong(
         "beyond it doubling doesn't double progress; a universal constant, the same for every task",
         "beyond it doubling doesn't double progress, roughly 4k whatever the task",
         "beyond it doubling doesn't double progress; it does not depend on the task",
+        "beyond it doubling doesn't double progress; identical across tasks",
     ):
         assert _verdict(card, wrong) == "wrong", wrong
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.dependence")

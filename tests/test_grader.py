@@ -85,6 +85,13 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
         ("a bouncy loss", "a bouncing loss"),
         ("turn gradient clipping off", "disable gradient clipping"),
         ("switch off the scaler", "disable the scaler"),
+        ("leave the LR alone", "leave the LR unchanged"),
+        ("left it alone", "left it unchanged"),
+        ("fp16 instab", "fp16 instability"),
+        ("add some wait decay", "add some weight decay"),
+        ("take the lr at the minimum", "pick the lr at the minimum"),
+        ("chose the value", "select the value"),
+        ("requires_grad switched off", "frozen"),
     ],
 )
 def test_lexicon_folds_abbreviations_and_synonyms(typed: str, canonical: str) -> None:
@@ -191,6 +198,34 @@ def test_decimal_and_word_numbers() -> None:
         assert matches("clip 1.0", f"clip at {yes}"), yes
     assert not matches("clip {1}", "clip at 10")
     assert matches("{1.5}", "one point five")
+
+
+def test_a_point_still_to_come_is_no_contradiction() -> None:
+    c = card(pt("state", "optimizer state form"), pt("stable", "stable"), correct=1)
+    assert verdict(c, "the optimizer state hasn't formed yet") == "correct"
+    assert verdict(c, "the optimizer state doesn't form at all") == "wrong"
+    wrong = card(pt("stable", "stable"), wrong=(pt("conv", "converged"),))
+    assert verdict(wrong, "stable, but it hasn't converged yet") == "correct"
+    assert verdict(wrong, "stable, it has converged") == "wrong"
+
+
+def test_a_bare_nothing_may_open_a_sentence_that_goes_on_to_say_why() -> None:
+    c = card(pt("nothing", "(nothing|none)"))
+    for yes in ("nothing: it just works", "none, no scaler", "nada - no tricks", "nothing"):
+        assert verdict(c, yes) == "correct", yes
+    for no in ("nothing for range, but per-tensor scaling", "no, it needs scaling", "not much"):
+        assert verdict(c, no) == "wrong", no
+
+
+def test_numbers_as_dictated_hedged_or_with_a_unit_note() -> None:
+    assert normalise("two kay to eight kay steps") == normalise("2k-8k steps")
+    assert normalise("loss over ten-ish x the average") == normalise("loss over 10x the average")
+    assert normalise("10ish steps") == normalise("10 steps")
+    assert normalise("5-15 old / 85-95 new (%)") == normalise("5-15% old / 85-95% new")
+    assert normalise("5-15 old / 85-95 new") != normalise("5-15% old / 85-95% new")
+    assert normalise("one part in ten old") == normalise("10% old")
+    assert normalise("nine parts out of ten new") == normalise("90% new")
+    assert normalise("english, finish, publish") == [["english", "finish", "publish"]]
 
 
 # ---------------------------------------------------------------- phrase language
@@ -551,6 +586,10 @@ def test_case_parts_need_their_items() -> None:
         "restarting from scratch is not an option",
         "someone wanted to blame bit flips; there was no evidence for it, so no",
         "someone wanted to blame bit flips, but there was no evidence for it",
+        "I wouldn't restart from scratch or blame cosmic ray bit flips without evidence",
+        "Bit flips? Not without evidence.",
+        "a counterexample to bit flips: it recurs at the same step",
+        "'must be bit flips' is what ppl say when they haven't checked the logs",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -567,6 +606,7 @@ def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
         "it's probably bit flips, there's no other explanation",
         "bit flips. no other option fits",
         "restart from scratch: there's no evidence a rollback helps",
+        "bit flips, without a doubt",
     ],
 )
 def test_a_red_flag_beside_those_words_still_counts(committed: str) -> None:
@@ -776,7 +816,9 @@ def test_a_denial_does_not_outweigh_an_equally_strong_stated_phrase() -> None:
     answer = "the adam estimates haven't settled yet, so full lr sends the loss to nan"
     assert verdict(state, answer) == "correct"
     weak = card(pt("state", "estimates", "adam .. settle"), pt("nan", "nan"), correct=2)
-    assert verdict(weak, answer) == "wrong"  # only a weaker phrase is stated
+    denied = "the adam estimates never settle, so full lr sends the loss to nan"
+    assert verdict(weak, denied) == "wrong"  # only a weaker phrase is stated
+    assert verdict(weak, answer) == "correct"  # "not ... yet": still to come (suspect.not-yet)
 
 
 def test_misconception_sides_of_dots_stay_close_in_a_long_sentence() -> None:
@@ -846,6 +888,13 @@ def test_a_contrast_of_the_explanation_turned_around_is_wrong() -> None:
     ):
         g = grade(c, answer)
         assert g.verdict is Verdict.WRONG and [f.id for f in g.flags] == ["reversed"], answer
+    # the A side reads three words back: "skip the update entirely rather than clipping it"
+    skip = replace(
+        card(pt("flag", "10x"), pt("skip", "skip"), correct=1),
+        explanation="You skip the update entirely rather than clipping it.",
+    )
+    assert verdict(skip, "at 10x, skip the update rather than clipping it") == "correct"
+    assert verdict(skip, "at 10x, clip that update rather than skipping it") == "wrong"
 
 
 def test_list_markers_are_not_numbers() -> None:
@@ -1177,3 +1226,73 @@ def test_a_flag_names_the_rule_that_fired() -> None:
     [named] = grade(misconception, "restart from scratch").flags
     assert named.rule == "rubric"
     assert grade(misconception, "restart from scratch").to_dict()["flags"][0]["rule"] == "rubric"
+
+
+# ---------------------------------------------------------------- the built-in rubrics
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "expected"),
+    [
+        (
+            "mid-training-spikes",
+            "bad batch or fp16 overflow, but only if clipping is disabled",
+            "wrong",
+        ),
+        (
+            "mid-training-spikes",
+            "bad batch, fp16 instability, or clipping that isn't on",
+            "correct",
+        ),
+        ("log-y-axis", "it flattens the early phase so that late changes show", "wrong"),
+        (
+            "log-y-axis",
+            "the only point of it is the early dynamics; small differences too",
+            "wrong",
+        ),
+        ("log-y-axis", "early dynamics readable and small differences visible", "correct"),
+        ("warmup-why", "Adam state forms, grads stable; without it you only train slower", "wrong"),
+        ("small-batch-generalization", "noise steers SGD towards sharp minima", "wrong"),
+        ("batch-compute-cost", "linear: twice the compute per epoch", "wrong"),
+        ("batch-compute-cost", "linear, 2x compute per step", "correct"),
+        ("batch-memory-cost", "every tensor doubles, linear", "wrong"),
+        ("batch-memory-cost", "linear in activations; optimizer state doesn't change", "correct"),
+        ("grad-norm-spike", "a bad batch, or warmup set too long; clip", "wrong"),
+        ("mixed-precision-speedup", "1.5-2x, only on memory-bandwidth-bound jobs", "wrong"),
+        ("spike-prevention", "clip at 1.0, warmup, and fp16 outperforms bf16", "wrong"),
+        ("qf-linear-scaling", "leave the lr alone and scale the steps", "wrong"),
+        ("loss-oscillation", "lr too high; it's noise, leave it alone", "wrong"),
+        (
+            "lr-finder",
+            "sweep exponentially, plot loss, use a tenth of where it blows up",
+            "correct",
+        ),
+        (
+            "lr-finder",
+            "sweep exponentially, plot loss, back off 10% from where it diverges",
+            "wrong",
+        ),
+        (
+            "fp16-loss-scaling",
+            "yes; grads fall out of range, so multiply the loss by a big constant, then unscale",
+            "correct",
+        ),
+    ],
+)
+def test_built_in_rubrics_read_these_claims_in_other_words(
+    ref: str, answer: str, expected: str
+) -> None:
+    from grill.deck import load_library
+
+    got = grade(load_library(user_decks=False).card(ref), answer)
+    assert got.verdict.label == expected, (answer, got.flags)
+
+
+def test_the_built_in_case_reads_red_flags_in_a_learners_words() -> None:
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    answer = "a bit that flipped in gpu memory; augment the batch size so the noise averages out"
+    flags = [f.id for f in grade_case(case, answer).red_flags]
+    assert flags == ["blame_bitflips", "increase_batch_size"]
+    assert not grade_case(case, "a bit more clipping, and flip fp16 to bf16").red_flags

@@ -56,6 +56,15 @@ def test_two_triggers_in_one_clause_each_open_a_span() -> None:
     assert scope.suspect == (False, True, True, True)  # the negator is under the check
 
 
+def test_a_negation_ending_in_yet_names_what_is_still_to_come() -> None:
+    [scope] = _analyse("adam state not formed yet, full lr diverges").scopes
+    assert scope.suspect[:4] == (True, True, True, False)  # optst not form | yet
+    [cut] = _analyse("not formed, yet it diverges").scopes  # `yet` as `but`
+    assert not any(cut.suspect)
+    [early] = _analyse("not yet formed").scopes  # `not yet` before the claim: a plain negation
+    assert not any(early.suspect)
+
+
 def test_a_checks_list_goes_on_through_a_link_word_only() -> None:
     [linked] = _analyse("check the lr isn't tiny, that nothing is frozen").scopes
     [cut] = _analyse("check the lr isn't tiny, and nothing is frozen").scopes
@@ -97,6 +106,14 @@ def test_a_negated_list_lead_in_rejects_every_item() -> None:
     assert items == ["restart", "from", "scratch", "blam", "bitflip"]
 
 
+def test_a_claim_made_without_evidence_is_refused() -> None:
+    found = _spans("you could pin it on flaky gpus without any proof, but")
+    assert ("soft-negation", "refusal.without-evidence", ["pin", "flaky", "gpus", "not"]) in found
+    assert not [t for _, t, _ in _spans("no bit flips") if t == "refusal.without-evidence"]
+    [question, reply] = _analyse("Bit flips? Not without evidence.").scopes
+    assert [s.trigger for s in question.carried] == ["refusal.no-evidence"]
+
+
 def test_a_trigger_switched_off_opens_no_span() -> None:
     code = (
         "from grill.grader.text import _analyse\n"
@@ -111,6 +128,14 @@ def test_a_trigger_switched_off_opens_no_span() -> None:
     assert run.returncode == 0, run.stderr
     # switched on: negation.hard and negation.verbal; none; retraction
     assert run.stdout.splitlines() == ["['negation.hard']", "['negation.hard']", "[]"]
+    code = code.replace(
+        "('warmup is not needed', 'not only the lr', 'cosine - no, inverse sqrt')",
+        "('pin it on flaky gpus without any proof',)",
+    )
+    env["GRILL_GRADER_WITHOUT"] = "refusal.without-evidence"
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["['negation.hard']"]  # on: and refusal.without-evidence
 
 
 def test_the_folded_negated_predicates_are_the_triggers_words() -> None:

@@ -2,8 +2,9 @@
 
     scripts/ablate [SET.jsonl ...] [--csv FILE] [--only PREFIX]
 
-Rules are the context triggers (grill.grader.context), the swap pairs (`swap:a|b`) and the
-derivation's rules (grill.grader.derive.RULES). Measure on a set the rule was not written for:
+Rules are the context triggers (grill.grader.context), the swap pairs (`swap:a|b`), the phrase
+language's own (grill.grader.match.MATCH_RULES) and the derivation's rules
+(grill.grader.derive.RULES). Measure on a set the rule was not written for:
 the default is the holdout sets on the built-in deck and, for the derivation, fresh2 on the deck
 made from seed-questions.csv. A rule whose removal changes nothing on any set earns nothing.
 """
@@ -22,6 +23,7 @@ from pathlib import Path
 from grill.grader import swap_ids
 from grill.grader.context import TRIGGERS
 from grill.grader.derive import RULES
+from grill.grader.match import MATCH_RULES
 
 HERE = Path(__file__).parent
 DEFAULT_SETS = [HERE / f"{n}.jsonl" for n in ("holdout", "holdout2", "holdout3")]
@@ -56,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     files = args.files or DEFAULT_SETS
     csv = args.csv or HERE / "seed-questions.csv"
-    rules = [t.id for t in TRIGGERS] + swap_ids() + list(RULES)
+    rules = [t.id for t in TRIGGERS] + swap_ids() + list(MATCH_RULES) + list(RULES)
     rules = [r for r in rules if r.startswith(args.only)]
 
     def measure(without: str) -> list[dict[str, float]]:

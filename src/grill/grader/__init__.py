@@ -260,7 +260,9 @@ _Contrast = tuple[frozenset[str], frozenset[str]]
 @lru_cache(maxsize=1024)
 def _contrasts(explanation: str | None) -> tuple[_Contrast, ...]:
     """The explanation's contrasts, (A words, B words): "A rather than B", "A instead of B",
-    "A, not B" ("it's the data, not the optimizer"), with words on both sides left out."""
+    "A, not B" ("it's the data, not the optimizer"), with words on both sides left out. A is
+    read from up to three words before the negator ("skip the update entirely rather than
+    clipping it"), B from up to two after it."""
     if not explanation:
         return ()
     folded = _fold(explanation)
@@ -276,7 +278,7 @@ def _contrasts(explanation: str | None) -> tuple[_Contrast, ...]:
                 or (surface == "not" and toks[p - 1].clause != tok.clause)
             ):
                 continue
-            before = {t.word for t in toks[max(0, p - 2) : p] if not t.neg and t.num is None}
+            before = {t.word for t in toks[max(0, p - 3) : p] if not t.neg and t.num is None}
             after = {
                 t.word
                 for t in toks[p + 1 : p + 3]

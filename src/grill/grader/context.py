@@ -105,7 +105,8 @@ _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail cr
     worse degrade hurt suffer forget stall die garbage corrupt"""
 
 _JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition folklore unfounded
-    baseless unjustified unwarranted speculative premature overkill"""
+    baseless unjustified unwarranted speculative premature overkill counterexample
+    counterexamples"""
 """Words that judge an idea named beside them as a poor one ("blaming the hardware is lazy")."""
 
 TRIGGERS: tuple[Trigger, ...] = (
@@ -303,6 +304,15 @@ TRIGGERS: tuple[Trigger, ...] = (
         near="sure",
     ),
     _t(
+        "suspect.not-yet",
+        Category.SUSPECT,
+        B,
+        CLAUSE,
+        "yet",
+        "adam's state hasn't formed yet: it is still to form, not denied",
+        "the moment estimates aren't reliable yet, so early updates are huge",
+    ),
+    _t(
         "continuation.check",
         Category.CONTINUATION,
         F,
@@ -351,6 +361,17 @@ TRIGGERS: tuple[Trigger, ...] = (
         "pin it on bit flips? there's no proof of that",
         near="no not n't without zero",
         alone=True,
+    ),
+    _t(
+        "refusal.without-evidence",
+        S,
+        B,
+        CLAUSE,
+        "evidence proof",
+        "I wouldn't blame cosmic rays without evidence",
+        "pinning it on flaky GPUs without hard proof is lazy",
+        "Bit flips? Not without evidence.",
+        near="without",
     ),
     _t(
         "termination.clause",

@@ -80,6 +80,11 @@ RULES = (
     "derive.subject-swapped",  # "BF16 has FP32's range" said of FP16
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
     "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
+    "derive.passed-over",  # "A rather than B" in the explanation: B said as so is wrong
+    "derive.opposites",  # "reveals early dynamics" said as "hides the early phase"
+    "derive.operations",  # "multiply loss" said as "divide the loss"
+    "derive.restate-direction",  # a clause with a direction the item lacks restates nothing
+    "derive.remedy-generic",  # "smaller model": a remedy of a generic word, reversed, is wrong
 )
 
 GENERIC = frozenset({"loss", "model", "train", "training", "step"})
@@ -220,6 +225,12 @@ def _restatements(
         shared = len(rare & set(found))
         if not shared:
             continue
+        if (
+            _on("derive.restate-direction")
+            and not any(map(_direction, words))
+            and any(w in ("decreas", "increas") for w in found)
+        ):
+            continue  # "the gain is smaller for memory-bound workloads": a change, not the item
         if _on("derive.restate-best") and any(
             len(_rare(o, common) & set(found)) > shared for o in others
         ):
@@ -264,7 +275,7 @@ def _number_checks(item: str, target: bool = False) -> list[str]:
             m = _NUMBER.match(token)
             after = [w for w in sentence[i + 1 : i + 3] if w not in _PREPOSITIONS]
             if m and m["kind"] == "%" and (sentence[i - 1 : i] == ["to"] or target):
-                out += [f"by {token}"] if _on("derive.to-by") else []
+                out += [f"by {token}", f"= {token} off"] if _on("derive.to-by") else []
             if not m or not after or after[0].startswith("{") or after[0] in _HEDGES:
                 continue
             lo, kind = float(m["lo"]), m["kind"]
@@ -273,12 +284,29 @@ def _number_checks(item: str, target: bool = False) -> list[str]:
             shares.append((token, word))
             if word in _UNITS and _on("derive.units"):
                 out += [f"= {token} {other}" for other in sorted(_UNITS - {word})]
+            out += _per_units(sentence, i, token, word)
             if lo > 0:
                 out.append(f"= {{0-{_show(lo / _FAR)}{kind}}} {word}")
             top = _HUGE if kind != "%" else 100.0
             if 0 < hi and hi * _FAR < top:
                 out.append(f"= {{{_show(hi * _FAR)}-{_show(top)}{kind}}} {word}")
         out += _swapped_shares(shares)
+    return out
+
+
+def _per_units(sentence: list[str], i: int, token: str, word: str) -> list[str]:
+    """ "2x compute per step" -> the same said per token, per epoch, per example ...: "= {2x}
+    comput per token", "= per token comput {2x}", "= comput per token {2x}" (derive.units)."""
+    unit = sentence[i + 3] if len(sentence) > i + 3 and sentence[i + 2] == "per" else ""
+    if sentence[i + 1 : i + 2] != [word] or unit not in _UNITS or not _on("derive.units"):
+        return []
+    out: list[str] = []
+    for other in sorted(_UNITS - {unit}):
+        out += [
+            f"= {token} {word} per {other}",
+            f"= per {other} {word} {token}",
+            f"= {word} per {other} {token}",
+        ]
     return out
 
 
@@ -341,6 +369,38 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
         if len(after) < 2 or not set(after) - common or "not" in before:
             continue
         phrase = " .. ".join(before[-_SUBJECT_WORDS:] + after)
+        if phrase not in out:
+            out.append(phrase)
+    return out
+
+
+_RATHER = re.compile(r"(?i)\b(?:rather than|instead of)\b")
+_SUBORDINATE = re.compile(r"(?i)\b(?:because|since|so|while|when|if|as|although|though)\b")
+_DECLINES = "(decay|decreas|down|drop|shrink|collaps)"  # "decay" said as any decline
+_LINKS = frozenset({"mean", "imply", "indic"})  # "the gap means ...": no subject of the claim
+
+
+def _passed_over(
+    explanation: str | None, asked: frozenset[str], common: frozenset[str]
+) -> list[str]:
+    """Misconception phrases from what the explanation passes over: "gradient norms that spike
+    rather than decay" -> `grad norm .. (decay|decreas|...)`: the subject words before the
+    preferred word, then what comes after "rather than" or "instead of" (a decay said as any
+    decline). What is passed over needs a word rare in the deck."""
+    if not explanation or not _on("derive.passed-over"):
+        return []
+    out: list[str] = []
+    for clause in _CLAUSE.split(explanation):
+        m = _RATHER.search(clause)
+        if not m:
+            continue
+        lead = _SUBORDINATE.split(clause[: m.start()])[-1]  # "..., because it's periodic"
+        before = [w for w in _words(lead, asked) if w not in GENERIC | _WH | _LINKS]
+        after = [w for w in _words(clause[m.end() :], asked) if w not in GENERIC][:2]
+        if len(before) < 2 or not after or not set(after) - common or "not" in before + after:
+            continue
+        said = [_DECLINES if w == "decay" else _directions(w) for w in after]
+        phrase = " .. ".join(before[-1 - _SUBJECT_WORDS : -1] + [" ".join(said)])
         if phrase not in out:
             out.append(phrase)
     return out
@@ -502,7 +562,7 @@ def derive_rubric(
         wrong.append({"id": "number-out-of-range", "says": says, "match": numbers})
     for wid, says, match in _alternatives(answer, f"{question} {explanation or ''}"):
         wrong.append({"id": wid, "says": f"{says} ({answer.strip()})", "match": match})
-    denied = _denials(explanation, asked, common)
+    denied = _denials(explanation, asked, common) + _passed_over(explanation, asked, common)
     if denied:
         says = "what the explanation says is not so"
         wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
@@ -628,18 +688,11 @@ def _claims(texts: Sequence[str], asked: frozenset[str]) -> list[_Claim]:
                     and w not in asked
                     and not w.startswith("{")
                 )
-                out.append((entity, sign, attribute, i == 0))
+                lead = all(w in _JOINERS for w in words[:i])  # "or a smaller model"
+                if not attribute and lead and _on("derive.remedy-generic"):
+                    attribute = tuple(w for w in after[:1] if w in GENERIC)  # "smaller model"
+                out.append((entity, sign, attribute, lead))
     return out
-
-
-def _near(words: list[str], a: str, sign: int, gap: int = 2) -> bool:
-    """Does `a` stand within `gap` words of a direction word of this sign?"""
-    spots = [i for i, w in enumerate(words) if w == a]
-    return any(
-        _direction(words[j]) == sign
-        for i in spots
-        for j in range(max(0, i - gap), min(len(words), i + gap + 1))
-    )
 
 
 def _comparatives(claims: list[_Claim], card_words: list[str]) -> list[str]:
@@ -663,11 +716,12 @@ def _comparatives(claims: list[_Claim], card_words: list[str]) -> list[str]:
     return out
 
 
-def _remedies(claims: list[_Claim], card_words: list[str]) -> list[str]:
+def _remedies(claims: list[_Claim]) -> list[str]:
     """A remedy's direction reversed: "turning weight decay down" where the card says "more
     regularisation, weight decay or dropout"; "halve the learning rate" where it says "double".
     The direction stands right before the word (`= ...`) or is a particle after it ("X down");
-    a word the card itself says with the other direction anywhere is left alone."""
+    a word one of the card's own claims changes the other way is left alone ("more data" does
+    not guard "smaller model" in "smaller model, more data")."""
     if not _on("derive.remedies"):
         return []
     out: list[str] = []
@@ -675,8 +729,8 @@ def _remedies(claims: list[_Claim], card_words: list[str]) -> list[str]:
         if entity is not None or not lead:
             continue
         for thing in attribute:
-            if _near(card_words, thing, -sign, gap=3):
-                continue
+            if any(way == -sign and thing in said for _, way, said, _ in claims):
+                continue  # the card itself says it the other way too
             back = "down" if sign > 0 else "up"  # "turning weight decay and dropout down"
             for phrase in (f"= {_said(-sign)} {thing}", f"{thing} {back}"):
                 if phrase not in out:
@@ -702,7 +756,7 @@ def _turned_claims(
         (
             "reversed-remedy",
             "a change the card makes, made the other way",
-            _remedies(claims, card_words),
+            _remedies(claims),
         ),
         (
             "other-partner-chosen",
@@ -733,6 +787,16 @@ def _turned_claims(
             "dependence-denied",
             "what the card says depends on something, said to be the same whatever it is",
             _independent(answer),
+        ),
+        (
+            "operation-reversed",
+            "the card's operation on a thing done the other way round",
+            _operations(answer),
+        ),
+        (
+            "claim-reversed",
+            "what the card's item says done the opposite way",
+            _opposites(answer, asked),
         ),
         (
             "needed-thing-disabled",
@@ -875,10 +939,48 @@ def _independent(answer: str) -> list[str]:
     out: list[str] = []
     for thing in dict.fromkeys(things):
         out += [
-            f"(sam|fix|constant|identical|universal) .. (every|all|any) {thing}",
+            f"(sam|fix|constant|identical|universal) .. (every|all|any|across) {thing}",
             f"(whatever|regardless|irrespective|independent) .. {thing}",
             f"not (depend|vary) .. {thing}",
         ]
+    return out
+
+
+_OPERATIONS = {"multiply": "divid", "divid": "multiply"}
+"""Operations that undo each other, as the normaliser writes them (`unscale` is `divid`)."""
+
+
+def _operations(answer: str) -> list[str]:
+    """An item that opens with an operation on a thing ("Multiply loss by large constant";
+    "divide grad before optimizer step"): the other operation on that thing ("divide the loss
+    by a large constant") is wrong."""
+    if not _on("derive.operations"):
+        return []
+    out: list[str] = []
+    for main, _ in items_of(answer):
+        words = [w for s in normalise(main) for w in s]
+        if len(words) > 1 and words[0] in _OPERATIONS:
+            out.append(f"= {_OPERATIONS[words[0]]} {words[1]}")
+    return out
+
+
+_HIDING = "(hid|hidden|mask|obscur|flatten|compress|squash|invisibl)"
+_OPPOSITES = {"reveal": _HIDING, "visibl": _HIDING, "expos": _HIDING}
+"""Words of an item and how its opposite is said, as the normaliser writes them."""
+
+
+def _opposites(answer: str, asked: frozenset[str]) -> list[str]:
+    """An item that says a thing is revealed or visible ("Reveals early dynamics"; "small
+    differences visible"): that thing hidden, flattened or compressed is wrong."""
+    if not _on("derive.opposites"):
+        return []
+    out: list[str] = []
+    for main, _ in items_of(answer):
+        words = [w for w in _words(main, asked) if w not in GENERIC]
+        verb = next((w for w in words if w in _OPPOSITES), None)
+        thing = next((w for w in words if w not in _OPPOSITES and not w.startswith("{")), None)
+        if verb and thing:
+            out += [f"{_OPPOSITES[verb]} .. {thing}", f"{thing} .. {_OPPOSITES[verb]}"]
     return out
 
 
@@ -905,4 +1007,5 @@ def _preferences(answer: str) -> list[str]:
             continue
         for other in sorted(others):
             out += [f"{other} .. not {word}", f"= {word} to {other}"]
+            out.append(f"= {other} (beat|outperform|better than|preferable to|over) {word}")
     return out

@@ -75,7 +75,7 @@ ckpt: checkpoint, check point, chkpt, ckp, snapshot
 val: validation, dev set, devset, held out, heldout, held-out, eval set, evaluation set,
     valid set, validation set, val set
 val loss: eval loss, evaluation loss, dev loss, test loss
-wd: weight decay, l2 regularization, l2 penalty, l2 reg, l2
+wd: weight decay, l2 regularization, l2 penalty, l2 reg, l2, wait decay
 adam: adamw, adam optimizer, adamw optimizer
 optstate: optimizer state, optimizer states, optimiser state, adam state, adam states,
     adam moment, adam moments, adam statistic, optimizer statistic, optimizer moment,
@@ -95,7 +95,7 @@ param: parameter, params, parameters, weights, weight
 explode: explosion, explosions, blow up, blowup, blew up, blows up, blowing up, blown up
 spike: jump, jumps, jumped, jumping, surge, surges
 instability: instabilities, unstable, numerical issue, numerical issues, numerics,
-    numerical problem
+    numerical problem, instab
 stable: stability, stabilize, stabilise, stabilization, stabilisation, stabler
 nan: nans, not a number, inf, infs, infinity
 overfit: overfitting, over-fitting, over fitting, overfits, overfitted
@@ -115,7 +115,7 @@ moving average: ema, running average, running mean, moving mean, rolling average
     exponential moving average, movingavg, moving avg, running avg, rolling avg
 step: steps, iteration, iterations, iter, iters
 frozen: freeze, freezing, froze, frozen layer, requires grad false, requires_grad false,
-    requires grad off, requires_grad off, requires grad=false
+    requires grad off, requires_grad off, requires grad=false, requires grad disabled
 attention: attn, self-attention, self attention
 ffn: feed forward, feed-forward, feedforward, mlp, mlps
 pretrain: pre-training, pre training, pretraining, pre-train, pre train
@@ -160,6 +160,7 @@ order magnitude: order of magnitude, orders of magnitude, oom
 forget: forgetting, forgets, forgot, forgotten, lose, loses, losing, erase, erases, wipe out,
     wipes out, overwrite, overwrites
 only: just, simply, merely, solely
+pick: choose, chose, chosen, select, selected, selecting, take, taking, took, taken
 skip: skipping, discard, discarding, ignore, ignoring
 ratio: fraction, proportion, share, mix ratio
 replay: rehearsal, replay buffer, replaying

@@ -38,7 +38,7 @@ from grill.grader.text import (
     _Tok,
 )
 
-__all__ = ["negation_rule", "swap_ids", "swap_rule"]
+__all__ = ["MATCH_RULES", "negation_rule", "swap_ids", "swap_rule"]
 
 # ---------------------------------------------------------------- matching
 
@@ -342,7 +342,9 @@ _HEDGED_AMOUNT = re.compile(r"\s*(?:much|many|a bit|a little)\b")
 
 
 def _bare_negation(view: _View) -> _Hit | None:
-    """A sentence that is only a negation, with at most one more word: "nothing", "none extra".
+    """A sentence that is only a negation, with at most one more word: "nothing", "none extra";
+    or one that opens with such a clause of "nothing", "none", "nada", "zilch" and goes on on
+    the same side ("nothing: it just works", "none, no scaler"; rule phrase.nothing-clause).
 
     A negated amount ("not much", "not a lot") is a hedge, not a negation: it does not count.
     """
@@ -353,7 +355,19 @@ def _bare_negation(view: _View) -> _Hit | None:
             if _HEDGED_AMOUNT.match(folded, sentence[0].end):
                 continue
             return _Hit(s, (0,), False, False)
+        first = [t for t in sentence if t.clause == sentence[0].clause]
+        same_side = all(t.side == sentence[0].side for t in sentence)  # not "nothing X, but Y"
+        if len(first) <= 2 and sentence[0].neg == 1 and same_side and _NOTHING not in disabled():
+            folded = folded or _fold(view.answer.text)
+            if folded[sentence[0].start : sentence[0].end] in _NOTHING_WORDS:
+                return _Hit(s, (0,), False, False)  # "nothing: it just works", "none, no scaler"
     return None
+
+
+_NOTHING = "phrase.nothing-clause"
+MATCH_RULES = (_NOTHING,)
+"""The phrase language's own rules with an id, for ablation (`GRILL_GRADER_WITHOUT`)."""
+_NOTHING_WORDS = frozenset({"nothing", "none", "nada", "zilch", "nothin"})
 
 
 def _match_segments(

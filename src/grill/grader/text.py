@@ -128,7 +128,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (
         re.compile(
             r"\b((?:some|many|most|a lot of) (?:people|folks|candidates|engineers|teams)"
-            r"|people|folks|candidates) (?:often |sometimes |usually )?(think|say|read|call|"
+            r"|people|ppl|folks|candidates) (?:often |sometimes |usually )?(think|say|read|call|"
             r"assume|believe|claim|blame|mistake|confuse|reach for|jump to|suggest)\b"
         ),
         r"\1 wrongly \2",
@@ -143,6 +143,10 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(r"\b(?:turn|switch)(?:s|ed|ing)? ((?:[a-z0-9_-]+ ){1,3}?)off\b"),
         r" disable \1",
     ),
+    # "leave the LR alone", "leave it alone": it is kept as it is, not acted on
+    (re.compile(r"\b(leav(?:e|es|ing)|left) ((?:[a-z0-9_-]+ ){1,3}?)alone\b"), r"\1 \2unchanged"),
+    # "ten-ish", "10ish": about that number
+    (re.compile(r"(?<=[0-9a-z])-ish\b|(?<=[0-9])ish\b"), ""),
     # "double-check the lr" checks it: not a multiplier ("double the lr")
     (re.compile(r"\b(?:double|triple)[- ]?(?=check)"), ""),
     (re.compile(r"!=|=/="), " not "),
@@ -301,7 +305,8 @@ def _split_word(word: str, start: int) -> list[_Raw]:
 
 def _read_numbers(raws: list[_Raw]) -> list[_Raw]:
     """Number words, magnitudes, kinds (%, x) and ranges folded into number tokens."""
-    out = _ranges(_number_suffixes(_number_words(raws)))
+    out = _ranges(_number_suffixes(_parts_in(_number_words(raws))))
+    out = _unit_note(out)
     return [r for r in out if r.sep != "-" and r.sep != "%"]  # a hyphen joins words like a space
 
 
@@ -353,13 +358,56 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
     return out
 
 
+_SPOKEN_K = ("k", "kay")  # "2k", and "two kay" as dictated
+
+
+def _parts_in(raws: list[_Raw]) -> list[_Raw]:
+    """ "one part in ten", "nine parts out of ten": a share, read as a percentage."""
+    out: list[_Raw] = []
+    i = 0
+    while i < len(raws):
+        top = raws[i]
+        rest = [r.text for r in raws[i + 1 : i + 5]]
+        step = 4 if rest[1:3] == ["out", "of"] else 3
+        bottom = raws[i + step] if i + step < len(raws) else None
+        if (
+            top.num is not None
+            and bottom is not None
+            and bottom.num is not None
+            and rest[:1] in (["part"], ["parts"])
+            and (step == 4 or rest[1:2] in (["in"], ["per"]))
+            and 0 < top.num.lo < bottom.num.lo
+        ):
+            share = 100 * top.num.lo / bottom.num.lo
+            out.append(_Raw("#", top.start, bottom.end, _Num(share, share, "%")))
+            i += step + 1
+            continue
+        out.append(top)
+        i += 1
+    return out
+
+
+def _unit_note(raws: list[_Raw]) -> list[_Raw]:
+    """ "5-15 old / 85-95 new (%)": a unit in brackets of its own gives the sentence's bare
+    numbers their kind."""
+    for i in range(len(raws) - 2):
+        if raws[i].text == "(" and raws[i + 1].sep == "%" and raws[i + 2].text == ")":
+            return [
+                replace(r, num=_Num(r.num.lo, r.num.hi, "%"))
+                if r.num is not None and r.num.kind == ""
+                else r
+                for r in raws
+            ]
+    return raws
+
+
 def _number_suffixes(raws: list[_Raw]) -> list[_Raw]:
     out: list[_Raw] = []
     for r in raws:
         prev = out[-1] if out else None
         if prev is not None and prev.num is not None and not r.sep:
             word = r.text
-            if word in _MAGNITUDES or (word == "k" and prev.text != "#mag"):
+            if word in _MAGNITUDES or (word in _SPOKEN_K and prev.text != "#mag"):
                 mag = _MAGNITUDES.get(word, 1e3)
                 prev.num = _Num(prev.num.lo * mag, prev.num.hi * mag, prev.num.kind)
                 prev.text, prev.end = "#mag", r.end
@@ -531,7 +579,10 @@ _RULE_NEAR = near("dismissal.rule-out")
 _OPTION_STEMS = _stems_of(context_words("dismissal.not-an-option"))
 _EVIDENCE_STEMS = _stems_of(context_words("refusal.no-evidence"))
 _NOT_EVIDENCE = _stems_of(near("refusal.no-evidence")) - _NEG_STEMS
+_WITHOUT_EVIDENCE = _stems_of(context_words("refusal.without-evidence"))
+_WITHOUT = near("refusal.without-evidence")
 _RELATIVE_STEMS = _stems_of(context_words("continuation.relative"))
+_NOT_YET = context_words("suspect.not-yet")
 _COPULA = near("continuation.relative")
 # A subject after `unlike X` starts the main clause: "unlike a bad batch it's persistent".
 _SUBJECTS = context_words("termination.subject")
@@ -707,6 +758,15 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         if word in _PLACE_STEMS and prev in _PINPOINT_STEMS:
             prev = word  # "right where it diverges": a place, not a new clause
             continue
+        if (
+            word in _NOT_YET
+            and _ends_clause(raws, i)
+            and any(t.neg == 1 and t.clause == clause for t in out)
+        ):
+            # "adam state not formed yet": what is still to come, not denied (suspect.not-yet)
+            out.append(_cue_tok(word, r, r.end, 0, False, clause, side, lead, ("suspect.not-yet",)))
+            prev = word
+            continue
         if word in _CLAUSE_STEMS or word in _STRONG_STEMS:
             clause += 1
             side += word in _STRONG_STEMS
@@ -756,6 +816,11 @@ def _word_token(r: _Raw, clause: int, side: int, leads: tuple[str, ...]) -> _Tok
         cues += ("suspect.check",)
     neg = 2 if word in _SOFT_STEMS or word in _DISMISS_STEMS else 0
     return _Tok(word, r.num, r.start, r.end, neg, False, clause, side, cues=cues, leads=leads)
+
+
+def _ends_clause(raws: list[_Raw], i: int) -> bool:
+    """Does the word before raws[i] end its clause (a break, a clause word or the end follows)?"""
+    return i >= len(raws) or bool(raws[i].sep) or raws[i].text in _CLAUSE_STEMS
 
 
 def _cancels(out: list[_Tok], clause: int) -> bool:
@@ -847,6 +912,34 @@ def _mark_dismissed(toks: list[_Tok]) -> list[_Tok]:
         if nxt.word in _EVIDENCE_STEMS:
             for k in (q, q + 1):
                 out[k] = replace(out[k], cues=(*out[k].cues, "refusal.no-evidence"))
+            if (
+                q
+                and toks[q - 1].neg == 1
+                and toks[q - 1].clause == tok.clause
+                and _WITHOUT_EVIDENCE
+            ):
+                # refusal.without-evidence as a reply: "Bit flips? Not without evidence." is a
+                # clause of refusal words only, so refusal.no-evidence carries it back
+                k = q - 1
+                out[k] = replace(out[k], cues=(*out[k].cues, "refusal.no-evidence"))
+    return out
+
+
+def _mark_without_evidence(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
+    """Context rule refusal.without-evidence: "blame cosmic rays without (hard) evidence" refuses
+    the claim its clause makes before it: `without`, at most one word, then `evidence`."""
+    if not context_words("refusal.without-evidence"):
+        return toks
+    out = list(toks)
+    for q, tok in enumerate(toks):
+        if tok.word not in _WITHOUT_EVIDENCE:
+            continue
+        for k in (q - 1, q - 2):
+            if k < 0 or toks[k].clause != tok.clause:
+                break
+            if text[toks[k].start - offset : toks[k].end - offset] in _WITHOUT:
+                out[q] = replace(tok, cues=(*tok.cues, "refusal.without-evidence"))
+                break
     return out
 
 
@@ -875,7 +968,7 @@ def _read_sentence(text: str, offset: int) -> tuple[list[_Tok], list[_Tok]]:
         if retract:
             toks[q] = replace(toks[q], cues=(*toks[q].cues, *retract))
     toks = _mark_rejected_list(toks, text, offset)
-    toks = _mark_dismissed(toks)
+    toks = _mark_without_evidence(_mark_dismissed(toks), text, offset)
     if len(toks) == len(full):
         return toks, toks
     live = iter(toks)
