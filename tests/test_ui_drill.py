@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -85,7 +85,13 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 
 def _run(
-    store: Store, typed: str, *, flip: bool = False, grade: Grader | None = grader, new: int = 3
+    store: Store,
+    typed: str,
+    *,
+    flip: bool = False,
+    grade: Grader | None = grader,
+    new: int = 3,
+    at: datetime = T0,
 ) -> tuple[str, Drill]:
     console = Console(file=io.StringIO(), width=80, color_system=None, force_terminal=False)
     drill = Drill(
@@ -94,7 +100,7 @@ def _run(
         LIB,
         DrillOptions(new_limit=new),
         grader=grade,
-        clock=lambda: T0,
+        clock=lambda: at,
     )
     run_drill(console, drill, LineReader(io.StringIO(typed), console), flip=flip)
     return console.file.getvalue(), drill  # type: ignore[attr-defined]
@@ -113,6 +119,16 @@ def test_feedback_shows_verdict_points_flags_answer_explanation_and_proposal(sto
     assert "proposed: again (Enter to accept)" in screen
     assert "1 again 1m · 2 hard 5m · 3 good 10m · 4 easy 8d" in screen
     assert "\x1b" not in screen
+
+
+def test_the_saved_line_counts_the_days_the_rating_key_showed_in_any_timezone(
+    store: Store,
+) -> None:
+    tokyo_evening = datetime(2026, 12, 2, 20, 0, tzinfo=timezone(timedelta(hours=9)))
+    screen, _ = _run(store, "lr lower\n4\n", new=1, at=tokyo_evening)
+    shown = screen.split("4 easy ")[1].split()[0]
+    assert shown.endswith("d")
+    assert f"saved: easy · next in {shown}" in screen
 
 
 def test_enter_takes_the_proposed_rating_and_keys_override_it(store: Store) -> None:

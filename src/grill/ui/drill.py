@@ -44,6 +44,7 @@ __all__ = [
     "format_duration",
     "format_until",
     "next_dues",
+    "short_until",
     "render_feedback",
     "render_question",
     "render_readiness",
@@ -93,7 +94,8 @@ def format_until(due: datetime, now: datetime) -> str:
     return format_duration(local - now)
 
 
-def _short_until(due: datetime, now: datetime) -> str:
+def short_until(due: datetime, now: datetime) -> str:
+    """`format_until` in one unit, for a column: "2d", "10m"."""
     return format_until(due, now).split(" ")[0]
 
 
@@ -188,7 +190,7 @@ def next_dues(drill: Drill) -> dict[Rating, str]:
     """For the rating keys: how long until the current card is due again after each rating."""
     dues = drill.dues()
     now = drill.shown_at
-    return {} if now is None else {r: _short_until(due, now) for r, due in dues.items()}
+    return {} if now is None else {r: short_until(due, now) for r, due in dues.items()}
 
 
 def _rating_hint(proposed: Rating | None, whens: dict[Rating, str]) -> Text:
@@ -419,7 +421,8 @@ def _take_rating(
     review = drill.rate(rating, answer=answer, response_ms=response_ms)
     when = ""
     if review.after is not None:
-        when = f" · next in {format_until(review.after.due, review.reviewed_at)}"
+        answered = review.reviewed_at.astimezone(drill.clock().tzinfo)  # stored in UTC
+        when = f" · next in {format_until(review.after.due, answered)}"
     console.print(Text(f"saved: {rating.label}{when}", style="dim"))
 
 

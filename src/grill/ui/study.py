@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from grill.model import Card, Orphan, Review
-from grill.ui.drill import format_duration, format_until
+from grill.ui.drill import format_duration, format_until, short_until
 from grill.ui.plain import when as _when
 
 __all__ = [
@@ -37,7 +37,7 @@ def render_history(
     table.add_column("answer", overflow="fold", ratio=1)
     for r in reviews:
         when = r.reviewed_at.astimezone(now.tzinfo)
-        interval = "-" if r.after is None else format_until(r.after.due, when).split(" ")[0]
+        interval = "-" if r.after is None else short_until(r.after.due, when)
         edited = card is not None and r.content_hash and r.content_hash != card.content_hash
         answer = Text(r.answer or "")
         if edited:
