@@ -223,6 +223,20 @@ def test_a_share_decayed_to_is_wrong_said_by() -> None:
     assert _verdict(quick, "to 10% of the peak") == "correct"
 
 
+def test_a_share_decayed_to_is_wrong_said_as_where_it_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    card = _card("Cosine decay common?", "Yes. Decay to 10% of peak typically.")
+    assert _verdict(card, "yes, from the peak down to 10% of it") == "correct"
+    assert _verdict(card, "yes: it starts at peak and ends near 10% of peak") == "correct"
+    trap = "yes, cosine starts at 10% of peak and climbs to the full peak by the end"
+    assert _verdict(card, trap) == "wrong"
+    assert _verdict(card, "yes, it goes from 10% of peak up to peak") == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.to-from")
+    again = _card("Cosine decay common?", "Yes. Decay to 10% of peak typically.")
+    assert _verdict(again, trap) != "wrong"
+
+
 def test_two_shares_of_partner_words_said_swapped_are_wrong() -> None:
     card = _card("Replay ratio?", "~40% old / 60% new.")
     assert _verdict(card, "about 40% old, 60% new") == "correct"
@@ -431,6 +445,7 @@ def test_a_rate_the_card_gives_per_unit_said_per_another_unit_is_wrong() -> None
         "linear: doubling the batch doubles the compute per epoch",
         "linear per step, and per-token compute doubles too",
         "linear, 2x per step, so the compute per token also doubles",
+        "Linear: doubling the batch doubles the compute spent per token.",
     ):
         assert _verdict(card, trap) == "wrong", trap
 
@@ -520,6 +535,21 @@ def test_two_partners_given_each_others_directions_is_wrong(
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.swapped-directions")
     swapped = "val loss keeps decreasing while train loss goes up"
     assert _verdict(_card(question, answer), swapped) != "wrong"
+
+
+def test_pulling_toward_another_point_than_the_cards_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ewc = ("What does EWC do?", "Regularize toward old weights, weighted by Fisher information.")
+    card = _card(*ewc)
+    assert _verdict(card, "pulls weights back toward the old ones, weighted by Fisher") == "correct"
+    for wrong in (
+        "regularizes weights toward zero, weighted by the Fisher information",
+        "a penalty pulling each weight toward its initialisation, Fisher-weighted",
+    ):
+        assert _verdict(card, wrong) == "wrong", wrong
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.targets")
+    assert _verdict(_card(*ewc), "regularizes toward zero, weighted by Fisher info") != "wrong"
 
 
 def test_restarting_from_another_point_or_dropping_a_remedy_is_wrong(

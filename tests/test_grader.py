@@ -590,6 +590,11 @@ def test_case_parts_need_their_items() -> None:
         "Bit flips? Not without evidence.",
         "a counterexample to bit flips: it recurs at the same step",
         "'must be bit flips' is what ppl say when they haven't checked the logs",
+        "restarting from scratch, which some guides suggest, is not something I'd do",
+        "blaming bit flips, which people love, and which sounds clever, is not an option",
+        "restarting from scratch would be silly",
+        "blaming bit flips is pointless",
+        "Myth: every spike means a restart from scratch.",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -607,6 +612,8 @@ def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
         "bit flips. no other option fits",
         "restart from scratch: there's no evidence a rollback helps",
         "bit flips, without a doubt",
+        "bit flips, which nobody checks for, are the cause",
+        "restart from scratch, which is the safe choice",
     ],
 )
 def test_a_red_flag_beside_those_words_still_counts(committed: str) -> None:

@@ -6,7 +6,7 @@ answers whose traps each bury one false claim; `tests/grading/dev4.jsonl` is a f
 subtle traps per card, and `tests/grading/dev5.jsonl` a fifth, whose correct answers often reject a
 wrong idea first; `tests/grading/holdout.jsonl`, `holdout2.jsonl` and `holdout3.jsonl` only
 measure it, and `fresh1.jsonl` measured it at first contact, in voices none of the others use,
-as `fresh5.jsonl`, `fresh6.jsonl` and `fresh7.jsonl` do for writers blind to the grader and the other sets.
+as `fresh5.jsonl` to `fresh7.jsonl` do for writers blind to the grader and the other sets.
 These tests check what can be checked without a grader: every line parses, every card exists,
 kinds and labels agree, each card has enough answers (and, in dev, every kind; in dev2, at least
 two traps; in dev3, at least three), the loss-spike case follows the case rule, and no answer is

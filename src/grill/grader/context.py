@@ -106,7 +106,7 @@ _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail cr
 
 _JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition folklore unfounded
     baseless unjustified unwarranted speculative premature overkill counterexample
-    counterexamples"""
+    counterexamples silly pointless foolish absurd ridiculous"""
 """Words that judge an idea named beside them as a poor one ("blaming the hardware is lazy")."""
 
 TRIGGERS: tuple[Trigger, ...] = (
@@ -129,6 +129,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         ":",
         "What I would not do: restart from scratch, blame bit flips, or grow the batch.",
         "Not on my list: retraining from step zero, a larger batch.",
+        "Myth: every spike means a restart from scratch.",
     ),
     _t(
         "negation.verbal",
@@ -434,6 +435,16 @@ TRIGGERS: tuple[Trigger, ...] = (
         "that which who",
         "a learning rate that is too low",
         near="is are was were",
+    ),
+    _t(
+        "continuation.relative-aside",
+        Category.CONTINUATION,
+        BOTH,
+        CLAUSE,
+        "which who",
+        "raising the batch, which some guides suggest, is not something I'd do",
+        "the spike, which came at step 40k, was a bad batch",
+        near="is are was were would will isn't wasn't",
     ),
     _t(
         "continuation.aside",

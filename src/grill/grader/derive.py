@@ -63,6 +63,7 @@ RULES = (
     "derive.numbers",  # a number far from the card's own is wrong
     "derive.denials",  # what the explanation says is not so, said as so, is wrong
     "derive.to-by",  # a share the card decays *to* is wrong said *by*
+    "derive.to-from",  # ... or said as where it starts ("starts at 10% of peak")
     "derive.swapped-numbers",  # "5-15% old / 85-95% new" said the other way round is wrong
     "derive.roles",  # two partner words ("new ... old") keep their order: swapped is wrong
     "derive.alternatives",  # a growth the card names ("linear") said as another is wrong
@@ -77,6 +78,7 @@ RULES = (
     "derive.ends",  # "from 0 to peak" said as "from the peak to zero"
     "derive.swapped-directions",  # "train down, val up" said as "val down, train up"
     "derive.origins",  # "restart from checkpoint" said as "restart from scratch"
+    "derive.targets",  # "regularize toward old weights" said as "toward zero"
     "derive.subject-swapped",  # "BF16 has FP32's range" said of FP16
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
     "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
@@ -276,6 +278,8 @@ def _number_checks(item: str, target: bool = False) -> list[str]:
             after = [w for w in sentence[i + 1 : i + 3] if w not in _PREPOSITIONS]
             if m and m["kind"] == "%" and (sentence[i - 1 : i] == ["to"] or target):
                 out += [f"by {token}", f"= {token} off"] if _on("derive.to-by") else []
+                # ... and where it ends is not where it starts ("starts at 10% of peak")
+                out += [f"= (start|begin|from) {token}"] if _on("derive.to-from") else []
             if not m or not after or after[0].startswith("{") or after[0] in _HEDGES:
                 continue
             lo, kind = float(m["lo"]), m["kind"]
@@ -304,6 +308,7 @@ def _per_units(sentence: list[str], i: int, token: str, word: str) -> list[str]:
     for other in sorted(_UNITS - {unit}):
         out += [
             f"= {token} {word} per {other}",
+            f"= {token} {word} (spent|used|need|done|cost) per {other}",
             f"= per {other} {word} {token}",
             f"= {word} per {other} {token}",
         ]
@@ -435,6 +440,8 @@ _GROWTHS = (
 )
 _SCHEDULES = ("cosin", "linear", "step decay", "constant", "exponential", "invers sqrt", "wsd")
 _ORIGINS = ("ckpt", "scratch", "begin", "random init", "initial", "step {0}")
+_TARGETS = ("old", "{0}", "origin", "initial", "mean", "averag", "pretrain")
+"""What a penalty or a decay pulls weights toward."""
 
 
 @dataclass(frozen=True)
@@ -466,6 +473,15 @@ _FAMILIES = (
         needs="from",
         lead="from ",
         more=("(begin|start) (afresh|anew)", "reinitial"),
+    ),
+    # "regularize toward old weights" said as "toward zero" is another penalty (weight decay)
+    _Family(
+        "another-target",
+        "pulls toward another point",
+        _TARGETS,
+        "derive.targets",
+        needs="toward",
+        lead="toward ",
     ),
 )
 

@@ -644,12 +644,15 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
     unlike = False
     lead = _Leads()
     conds: set[int] = set()
+    opens: dict[int, str] = {}  # each clause's first word, read or dropped
     prev = ""
     i = 0
     while i < len(raws):
         r = raws[i]
         i += 1
         nxt = raws[i].text if i < len(raws) else ""
+        if not r.sep:
+            opens.setdefault(clause, r.text)
 
         if r.sep:
             # "check the lr isn't tiny, that nothing is frozen": the list of checks goes on
@@ -769,6 +772,7 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             continue
         if word in _CLAUSE_STEMS or word in _STRONG_STEMS:
             clause += 1
+            opens[clause] = r.text
             side += word in _STRONG_STEMS
             lead.open(word)
             if word in _CONDITION_STEMS:
@@ -786,7 +790,31 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         if r.stop:
             continue
         out.append(_word_token(r, clause, side, lead.take()))
-    return out
+    return _join_relative_asides(out, opens)
+
+
+_RELATIVE_ASIDE = context_words("continuation.relative-aside")
+_ASIDE_VERBS = near("continuation.relative-aside")
+_ASIDE_LINKS = frozenset({"and", "or"})
+
+
+def _join_relative_asides(toks: list[_Tok], opens: dict[int, str]) -> list[_Tok]:
+    """Context rule continuation.relative-aside: "raising the batch, which some guides suggest,
+    is not something I'd do" is one clause: a clause that opens with its verb after relative
+    asides carries on the clause before them (whose subject it has)."""
+    merge: dict[int, int] = {}
+    for c in sorted(opens):
+        if opens[c] not in _ASIDE_VERBS:
+            continue
+        k, relative = c - 1, False
+        while k > 0 and (k not in opens or opens[k] in _RELATIVE_ASIDE or opens[k] in _ASIDE_LINKS):
+            relative = relative or opens.get(k, "") in _RELATIVE_ASIDE
+            k -= 1
+        if relative and k >= 0 and k in opens:
+            merge.update({j: merge.get(k, k) for j in range(k + 1, c + 1)})
+    if not merge:
+        return toks
+    return [replace(t, clause=merge[t.clause]) if t.clause in merge else t for t in toks]
 
 
 def _cue_tok(
@@ -982,15 +1010,15 @@ def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
 
 def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
     """Context rule negation.list: "What I would not do: A, B, or C." rejects A, B and C: a
-    colon after a short negated lead-in opens its scope."""
+    colon after a short negated or dismissive lead-in ("Myth: ...") opens its scope."""
     colon = text.find(":")
     if colon < 0 or not context_words("negation.list"):
         return toks
     lead = [t for t in toks if t.end - offset <= colon]
     if not lead or len(lead) > LIST_LEAD or len(lead) == len(toks):
         return toks
-    if not any(t.neg == 1 for t in lead):
-        return toks
+    if not any(t.neg == 1 or "dismissal" in t.cues for t in lead):
+        return toks  # "What I would not do:", "Myth:", "The lazy answer:"
     out = list(toks)
     first = out[len(lead)]
     out[len(lead)] = replace(first, leads=(*first.leads, "negation.list"))
