@@ -235,7 +235,19 @@ def evaluate(library: Library, rows: Sequence[Row], ids: dict[str, str] | None =
 
 
 PINNED = Path(__file__).with_name("pinned.json")
-TUNING = ("dev", "dev2", "dev3", "dev4", "dev5", "fresh1", "fresh3", "fresh4", "fresh5", "fresh6")
+TUNING = (
+    "dev",
+    "dev2",
+    "dev3",
+    "dev4",
+    "dev5",
+    "fresh1",
+    "fresh3",
+    "fresh4",
+    "fresh5",
+    "fresh6",
+    "fresh7",
+)
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
 
