@@ -392,6 +392,30 @@ def test_a_forecast_far_beyond_the_logs_gaps_weighs_the_candidates_more_evenly()
     assert weight_of_top(end_of(8) + timedelta(days=30)) < weight_of_top(end_of(9)) - 0.02
 
 
+def test_a_far_forecast_keeps_each_candidates_time_scale_posterior() -> None:
+    # the doubt about how far out the log's verdict holds is counted once, in the candidates'
+    # weights: each one's time scale keeps the posterior its log gave it
+    traces = learner(half_life=1.0, days=8)
+    fitted = fit(traces, end_of(8))
+    for cand in fitted.candidates:
+        posterior = dict(cand.posterior())
+        near = {
+            c.kappa: c.weight
+            for c in components(fitted, traces, end_of(9))
+            if c.name == cand.model.name
+        }
+        far = {
+            c.kappa: c.weight
+            for c in components(fitted, traces, end_of(8) + timedelta(days=30))
+            if c.name == cand.model.name
+        }
+        for comps in (near, far):
+            top = sorted(comps, key=comps.get, reverse=True)[:2]  # type: ignore[arg-type]
+            if len(top) == 2:
+                ratio = comps[top[0]] / comps[top[1]]
+                assert ratio == pytest.approx(posterior[top[0]] / posterior[top[1]], rel=1e-6)
+
+
 def test_a_model_that_overpredicted_the_later_reviews_is_recalibrated_down() -> None:
     def rows(n: int, p: float, observed: float) -> list[tuple[float, bool]]:
         return [(p, i < observed * n) for i in range(n)]

@@ -129,10 +129,9 @@ class Candidate:
         """The model's chance of recall, recalibrated by `shift`."""
         return recalibrated(self.model.recall(strength, elapsed, kappa), self.shift)
 
-    def posterior(self, stretch: float = 1.0) -> tuple[tuple[float, float], ...]:
-        """(kappa, weight) pairs; `stretch` > 1 weakens the evidence (for a forecast further
-        beyond the gaps the log has seen); points under 1e-6 are dropped."""
-        return _normalised(self.loglik, stretch)
+    def posterior(self) -> tuple[tuple[float, float], ...]:
+        """(kappa, weight) pairs; points under 1e-6 are dropped."""
+        return _normalised(self.loglik)
 
     @property
     def kappas(self) -> tuple[tuple[float, float], ...]:
@@ -178,12 +177,13 @@ class MemoryFit:
     version: int = FIT_VERSION
     notes: tuple[str, ...] = field(default=())
     speed: float = 1.0
-    reach: float = 1.0
-    """Days: the longest gaps the log has seen (90th percentile of the cross-day gaps). A
-    forecast further out than this weakens kappa's evidence in proportion (forecast.py)."""
     """How fast this person forgets against FSRS's average learner, at their own review gaps:
     the forgetting the fitted mixture predicts over the forgetting the average learner predicts
     (1 = average, 2 = forgets twice as often)."""
+    reach: float = 1.0
+    """Days: the longest gaps the log has seen (90th percentile of the cross-day gaps). A
+    forecast further out than this weakens the split's verdict between the candidates in
+    proportion (forecast.py)."""
 
     @property
     def fitted(self) -> bool:
@@ -491,13 +491,13 @@ def _loglik_grid(
 def _posterior(
     all_traces: Sequence[Trace], evidence: Sequence[Trial], model: Model, tau: float
 ) -> tuple[tuple[float, float], ...]:
-    return _normalised(_loglik_grid(all_traces, evidence, model, tau), 1.0)
+    return _normalised(_loglik_grid(all_traces, evidence, model, tau))
 
 
-def _normalised(loglik: Sequence[float], stretch: float) -> tuple[tuple[float, float], ...]:
-    """kappa's posterior on the grid: the prior times the likelihood weakened by `stretch`."""
+def _normalised(loglik: Sequence[float]) -> tuple[tuple[float, float], ...]:
+    """kappa's posterior on the grid: the prior times the (tempered) likelihood."""
     logp = [
-        x / stretch - math.log(k) ** 2 / (2 * KAPPA_PRIOR_SD**2)
+        x - math.log(k) ** 2 / (2 * KAPPA_PRIOR_SD**2)
         for x, k in zip(loglik, KAPPA_GRID, strict=True)
     ]
     top = max(logp)

@@ -56,11 +56,14 @@ class Forecaster:
     the traces once (a replay is causal, so a moment's state is the one after its last review
     before that moment).
 
-    Components are the heaviest holding 99.9% of the weight (at most 40), renormalised. kappa's
-    evidence, and the split's verdict between the candidates, come from the gaps the log has
-    seen; a forecast whose median gap since the last review is `stretch` times the log's reach
-    weakens both by that factor (what a log of one-day gaps says about a week later is less sure
-    than what it says about tomorrow, and the candidates disagree most out there)."""
+    Components are the heaviest holding 99.9% of the weight (at most 40), renormalised. The
+    split's verdict between the candidates comes from the gaps the log has seen; a forecast whose
+    median gap since the last review is `stretch` times the log's reach weakens it by that
+    factor (what a log of one-day gaps says about which curve holds a week later is less sure
+    than what it says about tomorrow, and the candidates disagree most out there). Each
+    candidate's time scale kappa keeps its posterior: weakening it too counted the same doubt
+    twice (simulated learners, `scripts/simulate --calibrate`: intervals up to ±11 cards that
+    held the truth more often than 80% of the time, for learners who forget fast)."""
 
     def __init__(self, fit: MemoryFit, traces: Sequence[Trace | None]) -> None:
         self.fit = fit
@@ -89,7 +92,7 @@ class Forecaster:
             (
                 (cw * w, c, k)
                 for c, cw in zip(self.fit.candidates, weights, strict=True)
-                for k, w in c.posterior(stretch)
+                for k, w in c.posterior()
             ),
             key=lambda x: -x[0],
         )
@@ -120,7 +123,7 @@ class Forecaster:
 def weakened(weights: Sequence[float], stretch: float) -> list[float]:
     """The candidates' weights with their evidence weakened by `stretch` (w ** (1 / stretch),
     renormalised): the split judged them on the log's own gaps, and the further a forecast
-    reaches beyond those, the less that verdict says about it (as for kappa)."""
+    reaches beyond those, the less that verdict says about it."""
     raw = [max(w, 1e-300) ** (1 / stretch) for w in weights]
     total = sum(raw)
     return [r / total for r in raw]
