@@ -6,7 +6,7 @@ answers whose traps each bury one false claim; `tests/grading/dev4.jsonl` is a f
 subtle traps per card, and `tests/grading/dev5.jsonl` a fifth, whose correct answers often reject a
 wrong idea first; `tests/grading/holdout.jsonl`, `holdout2.jsonl` and `holdout3.jsonl` only
 measure it, and `fresh1.jsonl` measured it at first contact, in voices none of the others use,
-as `fresh5.jsonl` to `fresh7.jsonl` do for writers blind to the grader and the other sets.
+as `fresh5.jsonl` to `fresh8.jsonl` do for writers blind to the grader and the other sets.
 These tests check what can be checked without a grader: every line parses, every card exists,
 kinds and labels agree, each card has enough answers (and, in dev, every kind; in dev2, at least
 two traps; in dev3, at least three), the loss-spike case follows the case rule, and no answer is
@@ -51,6 +51,7 @@ SETS = (
     "fresh5",
     "fresh6",
     "fresh7",
+    "fresh8",
 )
 MIN_PER_CARD = {
     "dev": 6,
@@ -68,6 +69,7 @@ MIN_PER_CARD = {
     "fresh5": 3,
     "fresh6": 3,
     "fresh7": 3,
+    "fresh8": 3,
 }
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
 MIN_CASE = {
@@ -86,6 +88,7 @@ MIN_CASE = {
     "fresh5": 12,
     "fresh6": 12,
     "fresh7": 12,
+    "fresh8": 12,
 }
 
 
