@@ -268,6 +268,22 @@ def test_a_growth_the_card_names_said_as_another_is_wrong() -> None:
     assert _verdict(card, "the lr scales linearly with the batch") == "correct"
     assert _verdict(card, "scale the lr with the square root of the batch size") == "wrong"
     assert _verdict(card, "lr scales linearly with the batch, not its square root") == "correct"
+    for wrong in ("lr ∝ 1/B", "the lr is inversely proportional to the batch"):
+        assert _verdict(card, wrong) == "wrong", wrong
+    # a growth the question names is the card's too, whatever the short answer says
+    quick = _card("Linear scaling on batch?", "Scale LR.")
+    assert _verdict(quick, "scale the lr with the batch") == "correct"
+    for wrong in (
+        "η ∝ 1/B",
+        "lr scales with the inverse of the batch",
+        "grow the lr quadratically",
+    ):
+        assert _verdict(quick, wrong) == "wrong", wrong
+    assert _verdict(quick, "keep the LR where it is and only lengthen warmup") == "wrong"
+    # every family of a card is checked, not only the first that names one
+    both = _card("After a spike?", "Restart from checkpoint; scale the LR linearly with batch.")
+    assert _verdict(both, "restart from checkpoint and scale the lr linearly") == "correct"
+    assert _verdict(both, "restart from scratch and scale the lr linearly") == "wrong"
 
 
 def test_cards_with_nothing_to_derive_from_load_and_are_warned_about() -> None:

@@ -595,6 +595,10 @@ def test_case_parts_need_their_items() -> None:
         "restarting from scratch would be silly",
         "blaming bit flips is pointless",
         "Myth: every spike means a restart from scratch.",
+        "Was it a bit-flip? Almost never.",
+        "Not on the list:\n- starting over from step 0\n- blaming hardware bit-flips",
+        "Slide 3: Not on the list\n- restarting from scratch\n- cosmic ray bit flips",
+        "causes: a bad batch | not a fix: blaming bit flips",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -1303,3 +1307,57 @@ def test_the_built_in_case_reads_red_flags_in_a_learners_words() -> None:
     flags = [f.id for f in grade_case(case, answer).red_flags]
     assert flags == ["blame_bitflips", "increase_batch_size"]
     assert not grade_case(case, "a bit more clipping, and flip fp16 to bf16").red_flags
+
+
+def test_a_list_its_lead_in_rejects_earns_no_part() -> None:
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    listed = (
+        "causes: fp16 overflow, a poison batch | prevention: pre-layernorm, per-layer grad norms"
+        " | not a fix: turning the LR down and calling it done"
+    )
+    assert [p.part for p in grade_case(case, listed).parts if p.covered] == [
+        "culprits",
+        "prevention",
+    ]
+    headed = (
+        "causes: fp16 overflow\nprevention: pre-LN\nNot a fix:\n- lowering the LR\n- rolling back"
+    )
+    assert "triage" not in [p.part for p in grade_case(case, headed).parts if p.covered]
+    # a lead-in that only contrasts ("not X but Y:") rejects no list, and a bullet is no lead-in
+    told = "causes: fp16 overflow\nprevention: pre-LN\nwhat I'd do:\n- roll back\n- lower the LR"
+    assert grade_case(case, told).verdict is Verdict.CORRECT
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "expected"),
+    [
+        # "that's" is "that is": the relative clause says what the learning rate is
+        (
+            "flat-early-loss",
+            "a learning rate that's too high, frozen weights, a broken graph",
+            "wrong",
+        ),
+        (
+            "flat-early-loss",
+            "a learning rate that's too low, frozen weights, a broken graph",
+            "correct",
+        ),
+        # a bound is no denial: "never goes above one" caps the norm at one
+        ("clip-value", "clip so the norm over all parameters never goes above one", "correct"),
+        ("clip-value", "global norm, no more than 1.0", "correct"),
+        ("clip-value", "not 1.0; clip the global norm at 5", "wrong"),
+    ],
+)
+def test_a_relative_copula_and_a_bound_are_read(ref: str, answer: str, expected: str) -> None:
+    from grill.deck import load_library
+
+    got = grade(load_library(user_decks=False).card(ref), answer)
+    assert got.verdict.label == expected, (answer, got.flags)
+
+
+def test_eta_is_the_learning_rate() -> None:
+    from grill.grader import normalise
+
+    assert normalise("halve eta; η too high") == [["decreas", "lr"], ["lr", "too", "high"]]

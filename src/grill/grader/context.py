@@ -106,7 +106,7 @@ _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail cr
 
 _JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition folklore unfounded
     baseless unjustified unwarranted speculative premature overkill counterexample
-    counterexamples silly pointless foolish absurd ridiculous"""
+    counterexamples silly foolish absurd ridiculous"""
 """Words that judge an idea named beside them as a poor one ("blaming the hardware is lazy")."""
 
 TRIGGERS: tuple[Trigger, ...] = (
@@ -130,6 +130,17 @@ TRIGGERS: tuple[Trigger, ...] = (
         "What I would not do: restart from scratch, blame bit flips, or grow the batch.",
         "Not on my list: retraining from step zero, a larger batch.",
         "Myth: every spike means a restart from scratch.",
+    ),
+    _t(
+        "negation.list-rejected",
+        N,
+        F,
+        SENTENCE,
+        ":",
+        "Not a fix: turning the LR down and calling it done.",
+        "Not on the list:\n- starting over from step 0",
+        near="fix fixes cause causes culprit culprits option options answer answers list do"
+        " doing try trying recommend recommended solution solutions remedy remedies",
     ),
     _t(
         "negation.verbal",
@@ -243,6 +254,16 @@ TRIGGERS: tuple[Trigger, ...] = (
         1,
         "only sure necessarily",
         "not only the lr but also clipping",
+    ),
+    _t(
+        "pseudo.bound",
+        P,
+        F,
+        1,
+        "above exceed exceeds exceeded exceeding beyond more higher greater larger bigger",
+        "the norm never goes above one: a cap at one, not a denial of it",
+        "no more than 1.0",
+        near="than",  # for the comparatives: "no higher than 1"
     ),
     _t(
         "condition",

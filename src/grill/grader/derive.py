@@ -444,6 +444,11 @@ _TARGETS = ("old", "{0}", "origin", "initial", "mean", "averag", "pretrain")
 """What a penalty or a decay pulls weights toward."""
 
 
+_PHRASED = {"invers": "inverse", "invers sqrt": "inverse sqrt"}
+"""Members as a phrase says them: a phrase's words are stemmed again, and "invers" is not a
+fixed point of the stemmer."""
+
+
 @dataclass(frozen=True)
 class _Family:
     """Answers that exclude each other, and how another of them is said."""
@@ -502,7 +507,8 @@ def _alternatives(answer: str, card_text: str = "") -> list[tuple[str, str, list
             continue
         others = [m for m in family.members if m not in named and f" {m} " not in text]
         if others:
-            phrases = [family.lead + "(" + "|".join(others) + ")", *family.more]
+            phrased = "|".join(_PHRASED.get(m, m) for m in others)
+            phrases = [f"{family.lead}({phrased})", *family.more]
             out.append((family.id, family.says, phrases))
     return out
 
@@ -576,7 +582,10 @@ def derive_rubric(
     if numbers:
         says = f"a number far from the card's own ({answer.strip()})"
         wrong.append({"id": "number-out-of-range", "says": says, "match": numbers})
-    for wid, says, match in _alternatives(answer, f"{question} {explanation or ''}"):
+    # a growth the question names ("Linear scaling rule?") is the card's as much as the answer's
+    for wid, says, match in _alternatives(
+        f"{question} {answer}", f"{question} {explanation or ''}"
+    ):
         wrong.append({"id": wid, "says": f"{says} ({answer.strip()})", "match": match})
     denied = _denials(explanation, asked, common) + _passed_over(explanation, asked, common)
     if denied:

@@ -59,7 +59,7 @@ _IDK = re.compile(
 )
 
 _LEXICON_TEXT = """
-lr: learning rate, learning-rate, step size, stepsize, lrs, learn rate
+lr: learning rate, learning-rate, step size, stepsize, lrs, learn rate, eta
 batch size: bs, bsz, batchsize, minibatch size, mini batch size
 bf16: bfloat16, bfloat, brain float, brainfloat, brainfloat16, b16
 fp16: float16, half precision, f16, half float
@@ -139,6 +139,8 @@ activation: activations, acts
 memory: mem, vram, hbm
 speedup: speed up, speed-up, faster, speedups
 linear: linearly, proportional, proportionally, proportionately
+quadratic: quadratically
+cubic: cubically
 cosine: cos, cosine annealing, cosine schedule
 schedule: scheduler, schedules, sched
 old: original, previous, prior, older

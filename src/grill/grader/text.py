@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from grill.grader.context import LIST_LEAD, near
@@ -100,6 +100,7 @@ _UNICODE = str.maketrans(
         "\u279c": " > ",
         "\u00d7": " x",
         "\u221d": " proportional to ",
+        "\u03b7": " eta ",  # the learning rate's usual symbol
         "\u2191": " increase ",
         "\u2b06": " increase ",
         "\u21d1": " increase ",
@@ -122,6 +123,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
     (re.compile(r"\bper cent\b"), "percent"),
+    # "lr ∝ 1/B", "proportional to 1 / batch": inversely
+    (re.compile(r"\bproportional to 1 ?/ ?"), "inversely proportional to "),
     (re.compile(r"\bno matter\b"), "regardless"),  # not a negation: "no matter how large"
     (re.compile(r"\bnot (?:a lot|lots|a ton|a great deal|a whole lot|that much)\b"), "not much"),
     # what others wrongly say: "some people read it as underfitting, but ..."
@@ -145,6 +148,14 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     # "leave the LR alone", "leave it alone": it is kept as it is, not acted on
     (re.compile(r"\b(leav(?:e|es|ing)|left) ((?:[a-z0-9_-]+ ){1,3}?)alone\b"), r"\1 \2unchanged"),
+    # "keep the LR where it is", "leave the warmup as it was": the same
+    (
+        re.compile(
+            r"\b(keep(?:s|ing)?|kept|leav(?:e|es|ing)|left|hold(?:s|ing)?|held) "
+            r"((?:[a-z0-9_-]+ ){1,3}?)(?:where|as) (?:it|they) (?:is|are|was|were)\b"
+        ),
+        r"\1 \2unchanged",
+    ),
     # "ten-ish", "10ish": about that number
     (re.compile(r"(?<=[0-9a-z])-ish\b|(?<=[0-9])ish\b"), ""),
     # "double-check the lr" checks it: not a multiplier ("double the lr")
@@ -295,6 +306,10 @@ def _split_word(word: str, start: int) -> list[_Raw]:
             stem = {"won't": "will", "can't": "can", "shan't": "shall"}.get(part, part[:-3])
             out.append(_Raw(stem, pos, end - 3))
             out.append(_Raw("n't", end - 3, end))
+        elif part.endswith(("'s", "'re")) and part[: part.index("'")] in _RELATIVE_STEMS:
+            # "a learning rate that's too high": the relative clause's copula is read
+            out.append(_Raw(part[: part.index("'")], pos, end))
+            out.append(_Raw("is", end, end, stop=True))
         elif part.endswith(("'s", "'re", "'ve", "'ll", "'d", "'m")):
             out.append(_Raw(part[: part.index("'")], pos, end))
         else:
@@ -582,6 +597,7 @@ _NOT_EVIDENCE = _stems_of(near("refusal.no-evidence")) - _NEG_STEMS
 _WITHOUT_EVIDENCE = _stems_of(context_words("refusal.without-evidence"))
 _WITHOUT = near("refusal.without-evidence")
 _RELATIVE_STEMS = _stems_of(context_words("continuation.relative"))
+_DEGREE = _stems_of("almost nearly virtually practically".split())
 _NOT_YET = context_words("suspect.not-yet")
 _COPULA = near("continuation.relative")
 # A subject after `unlike X` starts the main clause: "unlike a bad batch it's persistent".
@@ -666,6 +682,11 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             prev = "#"
             continue
         word = r.text
+        if word in _DEGREE and nxt in _NEG_STEMS:
+            continue  # "almost never", "virtually no": the negator alone says it
+        if word in _NEG_STEMS and _bound_after(raws, i):
+            prev = word
+            continue  # pseudo.bound: "never goes above one" caps at one, denies nothing
         if (
             word in _NEG_STEMS
             and nxt in _NOT_A_NEGATION
@@ -881,6 +902,24 @@ def _bad_before(out: list[_Tok], clause: int) -> bool:
     return any(t.word in _BAD_STEMS for t in near) and not any(t.neg for t in near)
 
 
+_BOUNDS = _stems_of(context_words("pseudo.bound"))
+_COMPARATIVES = _stems_of("more higher greater larger bigger".split())
+_THAN = _stems_of(near("pseudo.bound"))
+
+
+def _bound_after(raws: list[_Raw], i: int) -> bool:
+    """After a negator: a bound within two words ("never goes above", "doesn't exceed", "no
+    more than"); a comparative counts only with `than` after it."""
+    for k in range(i, min(i + 2, len(raws))):
+        if raws[k].sep:
+            return False
+        word = raws[k].text
+        if word in _BOUNDS:
+            then = raws[k + 1].text if k + 1 < len(raws) else ""
+            return word not in _COMPARATIVES or then in _THAN
+    return False
+
+
 def _blame_after(raws: list[_Raw], i: int) -> int:
     """After `before`: how many words up to a verb of blaming ("before anyone pins it on"), or 0."""
     for k in range(i, min(i + 3, len(raws))):
@@ -1010,19 +1049,74 @@ def _analyse_sentence(text: str, offset: int) -> list[_Tok]:
 
 def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
     """Context rule negation.list: "What I would not do: A, B, or C." rejects A, B and C: a
-    colon after a short negated or dismissive lead-in ("Myth: ...") opens its scope."""
-    colon = text.find(":")
-    if colon < 0 or not context_words("negation.list"):
+    colon after a short negated or dismissive lead-in ("Myth: ...") opens its scope. Each
+    colon has its own lead-in, from the colon or `|` before it ("causes: A | not a fix: B")."""
+    if not context_words("negation.list"):
         return toks
-    lead = [t for t in toks if t.end - offset <= colon]
-    if not lead or len(lead) > LIST_LEAD or len(lead) == len(toks):
-        return toks
-    if not any(t.neg == 1 or "dismissal" in t.cues for t in lead):
-        return toks  # "What I would not do:", "Myth:", "The lazy answer:"
     out = list(toks)
-    first = out[len(lead)]
-    out[len(lead)] = replace(first, leads=(*first.leads, "negation.list"))
+    start = 0
+    for m in _LIST_MARKS.finditer(text):
+        mark, begin = m.group(), start
+        start = m.end()
+        if mark != ":":
+            continue
+        lead = [t for t in toks if begin <= t.start - offset and t.end - offset <= m.start()]
+        after = next((k for k, t in enumerate(toks) if t.start - offset >= m.end()), None)
+        if after is not None:
+            out[after] = _led(out[after], _list_leads(lead))
     return out
+
+
+_LIST_MARKS = re.compile(r"[:|]")
+_ROLE_STEMS = _stems_of(near("negation.list-rejected"))
+
+
+def _list_leads(lead: Sequence[_Tok]) -> tuple[str, ...]:
+    """The triggers a list's lead-in opens: negation.list when it rejects the list ("What I
+    would not do", "Myth", "The lazy answer"); negation.list-rejected too when its negator
+    names the list's role ("not a fix", "not on the list", "what I would not do"), so that
+    what the list names is not credited either."""
+    if (
+        not lead
+        or len(lead) > LIST_LEAD
+        or not any(t.neg == 1 or "dismissal" in t.cues for t in lead)
+    ):
+        return ()
+    role = any(
+        t.neg == 1 and any(n.word in _ROLE_STEMS for n in lead[k + 1 : k + 3])
+        for k, t in enumerate(lead)
+    )
+    return tuple(
+        id
+        for id, on in (("negation.list", True), ("negation.list-rejected", role))
+        if on and context_words(id)
+    )
+
+
+def _led(tok: _Tok, ids: tuple[str, ...]) -> _Tok:
+    return replace(tok, leads=(*tok.leads, *ids)) if ids else tok
+
+
+_BULLET = re.compile(r"\s*(?:[-*•]|\d+[.)])\s")
+
+
+def _headed_lists(
+    pieces: Sequence[tuple[int, str]], read: list[tuple[list[_Tok], list[_Tok]]]
+) -> None:
+    """A line that is a list's lead-in ("Not on the list", "What I would not do:") opens its
+    triggers over the bullet lines under it (negation.list, negation.list-rejected)."""
+    ids: tuple[str, ...] = ()
+    for (toks, full), (offset, piece) in zip(read, pieces, strict=True):
+        if _BULLET.match(piece):
+            if ids:
+                k = next(i for i, t in enumerate(full) if not t.silent)
+                first = _led(full[k], ids)
+                full[k] = first
+                toks[0] = first
+            continue
+        body = piece.rstrip().rstrip(":")
+        cut = offset + max(body.rfind(":"), body.rfind("|")) + 1
+        ids = _list_leads([t for t in toks if t.start >= cut])
 
 
 _STOP_VERBS = _stems_of(context_words("negation.stop"))
@@ -1056,10 +1150,14 @@ def _analyse(text: str) -> _Answer:
     """An answer read: its sentences' tokens, and the scope of every context trigger in them."""
     folded = _fold(text)
     read: list[tuple[list[_Tok], list[_Tok]]] = []
+    pieces: list[tuple[int, str]] = []
     for offset, piece in _sentences(folded):
         toks, full = _read_sentence(piece, offset)
         if toks:
             read.append((toks, full))
+            pieces.append((offset, piece))
+    if context_words("negation.list"):
+        _headed_lists(pieces, read)
     key = [list(spans(full)) for _, full in read]
     wide = [list(spans(full, wide=True)) for _, full in read]
     for s in range(1, len(read)):
