@@ -247,6 +247,7 @@ TUNING = (
     "fresh5",
     "fresh6",
     "fresh7",
+    "fresh8",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
