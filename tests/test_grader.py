@@ -1361,3 +1361,12 @@ def test_eta_is_the_learning_rate() -> None:
     from grill.grader import normalise
 
     assert normalise("halve eta; η too high") == [["decreas", "lr"], ["lr", "too", "high"]]
+
+
+def test_words_as_typed_in_a_hurry_are_read() -> None:
+    from grill.grader import normalise
+
+    assert normalise("unscale b4 the step") == [["divid", "befor", "step"]]
+    assert normalise("5-15 pct old") == [["{5-15%}", "old"]]
+    assert normalise("grab the lowest point") == [["pick", "minimum"]]
+    assert normalise("it grows quadratically") == [["increas", "quadratic"]]

@@ -162,7 +162,9 @@ order magnitude: order of magnitude, orders of magnitude, oom
 forget: forgetting, forgets, forgot, forgotten, lose, loses, losing, erase, erases, wipe out,
     wipes out, overwrite, overwrites
 only: just, simply, merely, solely
-pick: choose, chose, chosen, select, selected, selecting, take, taking, took, taken
+pick: choose, chose, chosen, select, selected, selecting, take, taking, took, taken,
+    grab, grabbing, grabbed
+minimum: lowest point, low point, bottom of the curve, bottom of the loss curve
 skip: skipping, discard, discarding, ignore, ignoring
 ratio: fraction, proportion, share, mix ratio
 replay: rehearsal, replay buffer, replaying

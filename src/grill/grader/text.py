@@ -164,6 +164,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bw/o\b"), "without"),
     (re.compile(r"\bw/"), "with "),
     (re.compile(r"\bb/c\b"), "because"),
+    # texting: "unscale b4 the step", "5-15 pct"
+    (re.compile(r"\bb4\b"), "before"),
+    (re.compile(r"(?<=\d) ?pct\b"), " percent"),
     (re.compile(r"(\d+(?:\.\d+)?)\s*\^\s*(-?\d+)"), lambda m: f"{m.group(1)}e{m.group(2)}"),
     (re.compile(r"-+>|=+>|<-+"), " > "),
     # "fp16 -> bf16": from one to the other (the arrow still ends a clause)
