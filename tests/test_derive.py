@@ -618,3 +618,13 @@ def test_what_the_card_says_of_one_partner_said_of_the_other_is_wrong(
         "FP16 vs BF16?", "BF16 has FP32-equivalent exponent range; no loss scaling needed."
     )
     assert _verdict(again, swapped) != "wrong"
+
+
+def test_a_deck_made_from_the_seed_csv_passes_its_own_checks() -> None:
+    # `grill decks validate` on a deck just made by `grill decks new --from-csv` finds nothing
+    from grading.agreement import SEED_CSV, csv_library
+    from grill.grader import check_deck
+
+    library, _ = csv_library(SEED_CSV)
+    problems = [p for deck in library.decks for p in check_deck(deck)]
+    assert problems == []

@@ -964,7 +964,7 @@ def _independent(answer: str) -> list[str]:
     out: list[str] = []
     for thing in dict.fromkeys(things):
         out += [
-            f"(sam|fix|constant|identical|universal) .. (every|all|any|across) {thing}",
+            f"(sam|fix|constant|identical|universal) .. (every|all|across) {thing}",
             f"(whatever|regardless|irrespective|independent) .. {thing}",
             f"not (depend|vary) .. {thing}",
         ]
