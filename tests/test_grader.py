@@ -599,6 +599,7 @@ def test_case_parts_need_their_items() -> None:
         "Not on the list:\n- starting over from step 0\n- blaming hardware bit-flips",
         "Slide 3: Not on the list\n- restarting from scratch\n- cosmic ray bit flips",
         "causes: a bad batch | not a fix: blaming bit flips",
+        "Bit flips, certainly, and cosmic rays too; no, that is not where I would look.",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:

@@ -222,7 +222,8 @@ def _carried(view: _View, s: int, positions: Sequence[int], strict: bool) -> tup
     retraction takes back a claim any of whose words it covers; a refusal ("..., so I
     wouldn't") a misconception that ends before it."""
     refused = retracted = ""
-    for span in view.answer.scopes[s].carried:
+    scope = view.answer.scopes[s]
+    for span in scope.carried_wide if strict else scope.carried:
         if span.category is Category.RETRACTION:
             if not retracted and any(span.start <= p < span.end for p in positions):
                 retracted = span.trigger

@@ -179,11 +179,14 @@ def _joins(cue: str, id: str) -> bool:
     return trig is not None and trig.joins == id
 
 
-def carried(before: Sequence[Cued], opening: Sequence[Cued], question: bool) -> Span | None:
+def carried(
+    before: Sequence[Cued], opening: Sequence[Cued], question: bool, whole: bool = False
+) -> Span | None:
     """A sentence that opens with a retraction clause takes back the sentence before when that
-    one is a question ("cosine? no - inverse sqrt"), else that sentence's last clause; one that
-    opens with a refusal clause refuses it the same way ("blame the hardware; there was no
-    evidence for it")."""
+    one is a question ("cosine? no - inverse sqrt") or `whole` is asked, else that sentence's
+    last clause; one that opens with a refusal clause refuses it the same way ("blame the
+    hardware; there was no evidence for it"). Misconceptions and red flags read the whole
+    sentence: "bit-flips, certainly, and perhaps the moon too; no, ..." takes back both."""
     live = [t for t in opening if not t.silent]
     if not live or not before:
         return None
@@ -192,7 +195,7 @@ def carried(before: Sequence[Cued], opening: Sequence[Cued], question: bool) -> 
     if trig is None or trig.category not in (Category.RETRACTION, Category.SOFT_NEGATION):
         return None
     last = before[-1].clause
-    start = 0 if question else next(p for p, t in enumerate(before) if t.clause == last)
+    start = 0 if question or whole else next(p for p, t in enumerate(before) if t.clause == last)
     return Span(trig.category, trig.id, -1, start, len(before), True)
 
 
@@ -207,6 +210,7 @@ class Scope:
     cond: tuple[bool, ...]  # in a condition (`if ...`): its negation is part of the condition
     suspect: tuple[bool, ...]  # under a check: a negator here does not deny a key point
     carried: tuple[Span, ...]  # clause-shaped spans (retraction, refusal): read on a whole hit
+    carried_wide: tuple[Span, ...] = ()  # the same, for misconceptions and red flags
 
     @classmethod
     def of(cls, n: int, key: Sequence[Span], wide: Sequence[Span]) -> Scope:
@@ -218,6 +222,7 @@ class Scope:
             _marked(n, key, lambda s: s.trigger == "condition"),
             _marked(n, key, lambda s: s.category is Category.SUSPECT),
             tuple(s for s in key if _is_alone(s)),
+            tuple(s for s in wide if _is_alone(s)),
         )
 
 
