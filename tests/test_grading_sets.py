@@ -35,24 +35,6 @@ KIND_LABEL = {
 }
 PARTS = ("culprits", "triage", "prevention")
 RED_FLAGS = ("restart_from_scratch", "blame_bitflips", "only_lower_lr", "increase_batch_size")
-SETS = (
-    "dev",
-    "dev2",
-    "dev3",
-    "dev4",
-    "dev5",
-    "holdout",
-    "holdout2",
-    "holdout3",
-    "fresh1",
-    "fresh2",
-    "fresh3",
-    "fresh4",
-    "fresh5",
-    "fresh6",
-    "fresh7",
-    "fresh8",
-)
 MIN_PER_CARD = {
     "dev": 6,
     "dev2": 5,
@@ -71,6 +53,7 @@ MIN_PER_CARD = {
     "fresh7": 3,
     "fresh8": 3,
 }
+SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
 MIN_CASE = {
     "dev": 10,
