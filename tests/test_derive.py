@@ -628,3 +628,19 @@ def test_a_deck_made_from_the_seed_csv_passes_its_own_checks() -> None:
     library, _ = csv_library(SEED_CSV)
     problems = [p for deck in library.decks for p in check_deck(deck)]
     assert problems == []
+
+
+def test_a_missing_thing_is_also_said_with_a_negator(monkeypatch: pytest.MonkeyPatch) -> None:
+    causes = (
+        "Loss spikes mid-training?",
+        "Bad batch; numerical instability; missing gradient clip.",
+    )
+    card = _card(*causes)
+    for right in (
+        "a bad batch, fp16 numerics blowing up, or the run going w/o grad clipping",
+        "bad batch, numerical instability, no gradient clipping",
+        "bad batch, numerical instability, missing gradient clipping",
+    ):
+        assert _verdict(card, right) == "correct", right
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.absent")
+    assert _verdict(_card(*causes), "a bad batch, or training w/o grad clipping") != "correct"

@@ -79,6 +79,7 @@ RULES = (
     "derive.swapped-directions",  # "train down, val up" said as "val down, train up"
     "derive.origins",  # "restart from checkpoint" said as "restart from scratch"
     "derive.targets",  # "regularize toward old weights" said as "toward zero"
+    "derive.absent",  # "missing gradient clip" also said "no grad clipping", "w/o clipping"
     "derive.subject-swapped",  # "BF16 has FP32's range" said of FP16
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
     "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
@@ -172,6 +173,19 @@ def _phrases(words: list[str], common: frozenset[str] = frozenset()) -> list[str
     if fixed == ["not"] and len(free) <= 1:
         out.append("(nothing|none)")  # "nothing extra" said as "none"
     return [_roles(p, words) for p in out if p][:_MAX_PHRASES]
+
+
+_ABSENCE = frozenset({"miss", "absent"})
+"""Words an item uses to say a thing is not there ("missing gradient clip")."""
+
+
+def _absent(words: list[str], common: frozenset[str]) -> list[str]:
+    """An item that says a thing is missing is also said with a negator: "missing gradient
+    clip" as "no grad clipping", "w/o clipping" (derive.absent)."""
+    if not _on("derive.absent") or not set(words) & _ABSENCE:
+        return []
+    rest = [w for w in words if w not in _ABSENCE]
+    return [f"not {p}" for p in _phrases(rest, common) if p and not p.startswith("not ")]
 
 
 def _roles(phrase: str, words: list[str]) -> str:
@@ -555,7 +569,7 @@ def derive_rubric(
     for main, alternatives, words in items:
         if not words or set(words) <= _VERDICT:
             continue
-        match = _phrases(words, common)
+        match = _phrases(words, common) + _absent(words, common)
         for alt in alternatives:
             match += [p for p in _phrases(_words(alt, frozenset()), common) if p not in match]
         others = [w for _, _, w in items if w is not words]
