@@ -1371,3 +1371,7 @@ def test_words_as_typed_in_a_hurry_are_read() -> None:
     assert normalise("5-15 pct old") == [["{5-15%}", "old"]]
     assert normalise("grab the lowest point") == [["pick", "minimum"]]
     assert normalise("it grows quadratically") == [["increas", "quadratic"]]
+    assert normalise("wasted gpu hours; grows in a straight line") == [
+        ["wast", "comput"],
+        ["increas", "linear"],
+    ]

@@ -138,7 +138,8 @@ matmul: matrix multiplication, matrix multiply, gemm, gemms, matmuls, mat mul,
 activation: activations, acts
 memory: mem, vram, hbm
 speedup: speed up, speed-up, faster, speedups
-linear: linearly, proportional, proportionally, proportionately
+linear: linearly, proportional, proportionally, proportionately, in a straight line
+compute: gpu hours, gpu-hours, gpu time, gpu cycles
 quadratic: quadratically
 cubic: cubically
 cosine: cos, cosine annealing, cosine schedule
