@@ -188,8 +188,10 @@ def test_undo_from_the_answer_prompt_and_the_rating_key(store: Store) -> None:
 def test_q_ends_the_session_with_its_summary(store: Store) -> None:
     screen, _ = _run(store, "lr lower\nq\n")
     assert "session summary" in screen
-    # q at the rating prompt keeps the graded answer with its proposed rating
+    # q at the rating prompt keeps the graded answer with its proposed rating, and says so
     assert [r.rating for r in store.reviews()] == [Rating.GOOD]
+    assert "saved: good, the proposed rating" in screen
+    assert screen.index("saved: good") < screen.index("session summary")
 
 
 def test_ctrl_c_anywhere_ends_with_the_summary(store: Store) -> None:

@@ -243,14 +243,18 @@ def render_readiness(console: Console, ready: Readiness, *, interview: datetime 
     now or on the interview day (if study stopped here)."""
     when = f"on {interview:%a %d %b} (interview)" if interview else "if asked cold now"
     text = Text.assemble(
-        ("ready     ", "bold"),
         f"expected {ready.expected:.1f}/{ready.total} cold"
         + (f" ({ready.interval})" if ready.interval else "")
         + f" · P(≥{ready.target}) ",
         (f"{ready.p_target:.0%}", "bold"),
         f" · {when}",
     )
-    console.print(text)
+    # the summary's layout: the label column as wide as its "reviewed", wrapped text indented
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True, min_width=len("reviewed"))
+    grid.add_column(overflow="fold")
+    grid.add_row("ready", text)
+    console.print(grid)
 
 
 def _outlook(summary: DrillSummary, now: datetime) -> str:
@@ -296,7 +300,10 @@ def run_drill(
         _hang_up_restored(previous)
     if drill.current is None and drill.left == 0:
         status = SessionStatus.DONE
+    kept = drill.proposed
     summary = drill.finish(status)
+    if kept is not None:  # ended at the rating prompt: the answer is saved, and the screen says so
+        console.print(Text(f"saved: {kept.label}, the proposed rating", style="dim"))
     if summary.session_id is None:
         console.print(Text(_nothing_due(summary, drill.clock())))
     else:
