@@ -278,3 +278,18 @@ def test_a_submitted_answer_is_echoed_wrapped_at_words_under_its_prompt() -> Non
         "  during warmup then descends",
         "  and plateaus",
     ]
+
+
+def test_the_ready_row_wraps_under_its_column_in_a_narrow_window() -> None:
+    from grill.deck import load_library
+    from grill.readiness import readiness
+    from grill.ui.drill import render_readiness
+
+    deck = load_library(user_decks=False).main_deck()
+    assert deck is not None
+    ready = readiness(deck, {deck.cards[0].id: 0.9}, datetime(2026, 12, 4, tzinfo=UTC), 28)
+    console = Console(file=io.StringIO(), width=50, color_system=None)
+    render_readiness(console, ready, interview=None)
+    lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert len(lines) > 1 and lines[0].startswith("ready     expected 0.9/45")
+    assert all(line.startswith(" " * 10) for line in lines[1:]), lines
