@@ -644,3 +644,20 @@ def test_a_missing_thing_is_also_said_with_a_negator(monkeypatch: pytest.MonkeyP
         assert _verdict(card, right) == "correct", right
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.absent")
     assert _verdict(_card(*causes), "a bad batch, or training w/o grad clipping") != "correct"
+
+
+def test_more_savings_of_a_thing_is_less_of_it() -> None:
+    card = _card(
+        "FP8 training?",
+        "Hopper/Blackwell native. Even more memory savings; needs per-tensor scale.",
+    )
+    for right in (
+        "native on Hopper and Blackwell, halves memory again vs bf16, needs per-tensor scaling",
+        "H100/B200 native, less mem, per-tensor scale",
+        "native on hopper and blackwell; saves even more memory than bf16; per-tensor scales",
+    ):
+        assert _verdict(card, right) == "correct", right
+    assert (
+        _verdict(card, "native on hopper, uses more memory than bf16, per-tensor scaling")
+        == "wrong"
+    )

@@ -1375,3 +1375,14 @@ def test_words_as_typed_in_a_hurry_are_read() -> None:
         ["wast", "comput"],
         ["increas", "linear"],
     ]
+
+
+def test_a_saving_is_less_of_what_is_saved() -> None:
+    from grill.grader import normalise
+
+    # "more memory savings" is less memory: "more" is not of the memory
+    less = [["decreas", "memory"]]
+    assert normalise("more memory savings") == less
+    assert normalise("saves even more memory") == less
+    assert normalise("saves memory") == less
+    assert normalise("uses more memory") != less

@@ -123,6 +123,17 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
     (re.compile(r"\bper cent\b"), "percent"),
+    # "more memory savings", "a bigger compute reduction": less of it ("more" is not of the memory)
+    (
+        re.compile(
+            r"\b(?:more|bigger|larger|greater|extra|further) ((?:[a-z0-9-]+ ){0,2}?)"
+            r"(?:savings?|reductions?)\b"
+        ),
+        r"less \1",
+    ),
+    # "saves (even) more memory", "saves memory": less of it
+    (re.compile(r"\bsav(?:e|es|ed|ing) (?:(?:even|much|far|a lot|way) )?more\b"), "less"),
+    (re.compile(r"\bsav(?:e|es|ed|ing) (memory|compute|bandwidth|vram|flops)\b"), r"less \1"),
     # "lr ∝ 1/B", "proportional to 1 / batch": inversely
     (re.compile(r"\bproportional to 1 ?/ ?"), "inversely proportional to "),
     (re.compile(r"\bno matter\b"), "regardless"),  # not a negation: "no matter how large"
