@@ -179,14 +179,12 @@ def _joins(cue: str, id: str) -> bool:
     return trig is not None and trig.joins == id
 
 
-def carried(
-    before: Sequence[Cued], opening: Sequence[Cued], question: bool, whole: bool = False
-) -> Span | None:
+def carried(before: Sequence[Cued], opening: Sequence[Cued], question: bool) -> Span | None:
     """A sentence that opens with a retraction clause takes back the sentence before when that
-    one is a question ("cosine? no - inverse sqrt") or `whole` is asked, else that sentence's
-    last clause; one that opens with a refusal clause refuses it the same way ("blame the
-    hardware; there was no evidence for it"). Misconceptions and red flags read the whole
-    sentence: "bit-flips, certainly, and perhaps the moon too; no, ..." takes back both."""
+    one is a question ("cosine? no - inverse sqrt"), else that sentence's last clause; one that
+    opens with a refusal clause refuses it the same way ("blame the hardware; there was no
+    evidence for it"). Misconceptions and red flags read it over the whole sentence before
+    (grill.grader.text): "bit-flips, certainly, and the moon too; no, ..." takes back both."""
     live = [t for t in opening if not t.silent]
     if not live or not before:
         return None
@@ -195,7 +193,7 @@ def carried(
     if trig is None or trig.category not in (Category.RETRACTION, Category.SOFT_NEGATION):
         return None
     last = before[-1].clause
-    start = 0 if question or whole else next(p for p, t in enumerate(before) if t.clause == last)
+    start = 0 if question else next(p for p, t in enumerate(before) if t.clause == last)
     return Span(trig.category, trig.id, -1, start, len(before), True)
 
 

@@ -1180,7 +1180,7 @@ def _analyse(text: str) -> _Answer:
         span = carried(before, read[s][1], "?" in gap)
         if span is not None:
             key[s - 1].append(span)
-            wide[s - 1].append(carried(before, read[s][1], "?" in gap, whole=True) or span)
+            wide[s - 1].append(replace(span, start=0))  # red flags: the whole sentence
     scopes = tuple(
         Scope.of(len(toks), k, w) for (toks, _), k, w in zip(read, key, wide, strict=True)
     )
