@@ -598,6 +598,8 @@ def test_case_parts_need_their_items() -> None:
         "Was it a bit-flip? Almost never.",
         "Not on the list:\n- starting over from step 0\n- blaming hardware bit-flips",
         "Slide 3: Not on the list\n- restarting from scratch\n- cosmic ray bit flips",
+        "Not on the list:\n* restarting from scratch\n* cosmic ray bit flips",
+        "Things I would not do:\n1. restart from scratch\n2. blame bit flips",
         "causes: a bad batch | not a fix: blaming bit flips",
         "Bit flips, certainly, and cosmic rays too; no, that is not where I would look.",
     ],

@@ -117,8 +117,9 @@ _UNICODE = str.maketrans(
 )
 _Repl = str | Callable[[re.Match[str]], str]
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
-    # list markers are not numbers: `1.`, `2)`, `(3)`, `a)`, `•` opening a line; `(2)`, `3)` inline
-    (re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.)]|\(?[a-h]\)|[•·▪‣◦*+])[ \t]+"), "\n"),
+    # list markers are not numbers: `1.`, `2)`, `(3)`, `a)`, `•` opening a line; `(2)`, `3)` inline;
+    # each opening a line is read as the one bullet `- ` (`_headed_lists` knows a bullet by it)
+    (re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.)]|\(?[a-h]\)|[•·▪‣◦*+])[ \t]+"), "\n- "),
     (re.compile(r"\(\d{1,2}\)(?=\s)|(?<=[,;:]\s)\d{1,2}\)(?=\s)"), " , "),
     (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
@@ -1111,7 +1112,7 @@ def _led(tok: _Tok, ids: tuple[str, ...]) -> _Tok:
     return replace(tok, leads=(*tok.leads, *ids)) if ids else tok
 
 
-_BULLET = re.compile(r"\s*(?:[-*•]|\d+[.)])\s")
+_BULLET = re.compile(r"\s*-\s")  # every list marker opening a line is read as this (`_PRE`)
 
 
 def _headed_lists(
