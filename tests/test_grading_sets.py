@@ -52,6 +52,7 @@ MIN_PER_CARD = {
     "fresh6": 3,
     "fresh7": 3,
     "fresh8": 3,
+    "fresh9": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -72,6 +73,7 @@ MIN_CASE = {
     "fresh6": 12,
     "fresh7": 12,
     "fresh8": 12,
+    "fresh9": 12,
 }
 
 
