@@ -1388,3 +1388,33 @@ def test_a_saving_is_less_of_what_is_saved() -> None:
     assert normalise("saves even more memory") == less
     assert normalise("saves memory") == less
     assert normalise("uses more memory") != less
+
+
+def test_a_self_correction_struck_through_is_not_read() -> None:
+    from grill.grader import normalise
+
+    assert normalise("~~underflow~~ overflow") == [["overflow"]]
+    assert normalise("clip ~~per layer~~ on the global norm") == [["clip", "global", "norm"]]
+
+
+def test_odd_ways_of_saying_a_number_or_a_growth_are_read() -> None:
+    from grill.grader import normalise
+
+    assert normalise("down to a couple of percent") == [["down", "to", "{2%}"]]
+    assert normalise("a couple thousand steps") == [["{2000}", "step"]]
+    # a power written as a superscript or a caret is a growth, not the number 2
+    assert normalise("lr times (b / b0)²") == normalise("lr times (b / b0) squared")
+    assert normalise("lr ~ bs^2") == [["lr", "batch", "siz", "quadratic"]]
+    assert normalise("lr ~ bs**2") == [["lr", "batch", "siz", "quadratic"]]
+    assert normalise("raise the lr in step with the batch") == [["increas", "lr", "linear", "batch"]]
+    assert normalise("raise the lr in lockstep with it") == [["increas", "lr", "linear"]]
+
+
+def test_odds_of_zero_give_no_weight_and_noise_averaged_away_is_less() -> None:
+    from grill.grader import normalise
+
+    assert normalise("zero weight on bit flips")[0][0] == "not"
+    assert normalise("0% chance it's bit flips")[0][0] == "not"
+    assert normalise("a bigger batch averages away more noise") == [
+        ["increas", "batch", "averag", "away", "decreas", "nois"]
+    ]

@@ -140,8 +140,8 @@ memory: mem, vram, hbm
 speedup: speed up, speed-up, faster, speedups
 linear: linearly, proportional, proportionally, proportionately, in a straight line
 compute: gpu hours, gpu-hours, gpu time, gpu cycles
-quadratic: quadratically
-cubic: cubically
+quadratic: quadratically, squared
+cubic: cubically, cubed
 cosine: cos, cosine annealing, cosine schedule
 schedule: scheduler, schedules, sched
 old: original, previous, prior, older

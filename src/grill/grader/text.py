@@ -113,6 +113,8 @@ _UNICODE = str.maketrans(
         "\u2264": "<",
         "\u2260": " not ",
         "\u2265": ">",
+        "\u00b2": " squared ",  # "(B_new / B_old)²": NFKC would read it as a digit 2
+        "\u00b3": " cubed ",
     }
 )
 _Repl = str | Callable[[re.Match[str]], str]
@@ -124,6 +126,29 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
     (re.compile(r"\bper cent\b"), "percent"),
+    # a self-correction struck through: "~~vanishing~~ exploding grads" says only "exploding"
+    (re.compile(r"~~[^~\n]*~~"), " "),
+    # "(B_new / B_old)^2", "batch^2": squared, not a number 2
+    (re.compile(r"(?<=[a-z)\]])\s*\*\*\s*2\b|(?<=[a-z)\]])\s*\^\s*2\b"), " squared "),
+    # "a couple of percent": two of them, a number said in words
+    (re.compile(r"\ba couple (?:of )?(?=[a-z0-9])"), "two "),
+    # "raise the LR in step with the batch", "in lockstep with it": in proportion
+    (re.compile(r"\bin (?:lock ?)?step with\b"), "proportionally with"),
+    # "zero weight on bit flips", "0% chance it's hardware": none given to it
+    (
+        re.compile(
+            r"\b(?:zero|0 ?%?) (weight|chance|credence|probability|likelihood|odds|prior)\b"
+        ),
+        r"no \1",
+    ),
+    # "a bigger batch averages away more noise": less of it is left
+    (
+        re.compile(
+            r"\b((?:averag|cancel|filter|wash|smooth)[a-z]*) (away|out) "
+            r"(?:even |much |far |a lot |way )?more\b"
+        ),
+        r"\1 \2 less",
+    ),
     # "more memory savings", "a bigger compute reduction": less of it ("more" is not of the memory)
     (
         re.compile(
