@@ -1291,6 +1291,30 @@ def test_a_flag_names_the_rule_that_fired() -> None:
             "yes; grads fall out of range, so multiply the loss by a big constant, then unscale",
             "correct",
         ),
+        (
+            "fp16-loss-scaling",
+            "yes: without scaling big grads overflow, so multiply the loss by 1024, then unscale",
+            "wrong",
+        ),
+        ("lr-too-high", "nans, exploding grads, and a growing train/val gap", "wrong"),
+        ("lr-too-high", "nans, exploding grads, loss bouncing", "correct"),
+        (
+            "cosine-decay",
+            "yes: it keeps the lr constant, then decays steeply over the final stretch to 10%",
+            "wrong",
+        ),
+        ("small-batch-generalization", "yes, noise drives it to sharper minima", "wrong"),
+        (
+            "small-batch-generalization",
+            "sometimes; noise as implicit regularizer, and sharp minima generalize better",
+            "wrong",
+        ),
+        ("batch-compute-cost", "linear, it doubles compute per token", "wrong"),
+        ("grad-norm-healthy", "it hovers high and only comes down at the end", "wrong"),
+        ("grad-norm-healthy", "a steady decrease, smooth", "correct"),
+        ("per-layer-grad-norm", "finds which layers are throughput bottlenecks", "wrong"),
+        ("linear-scaling-rule", "scale the lr with the batch ratio squared", "wrong"),
+        ("log-y-axis", "the early dynamics show, and small changes get compressed", "wrong"),
     ],
 )
 def test_built_in_rubrics_read_these_claims_in_other_words(
@@ -1310,6 +1334,8 @@ def test_the_built_in_case_reads_red_flags_in_a_learners_words() -> None:
     flags = [f.id for f in grade_case(case, answer).red_flags]
     assert flags == ["blame_bitflips", "increase_batch_size"]
     assert not grade_case(case, "a bit more clipping, and flip fp16 to bf16").red_flags
+    halved = "the lr is too high here, and the entire fix is to halve it"
+    assert [f.id for f in grade_case(case, halved).red_flags] == ["only_lower_lr"]
 
 
 def test_a_list_its_lead_in_rejects_earns_no_part() -> None:
