@@ -217,6 +217,20 @@ def test_a_bare_nothing_may_open_a_sentence_that_goes_on_to_say_why() -> None:
         assert verdict(c, no) == "wrong", no
 
 
+def test_a_negation_its_sentence_goes_on_to_except_states_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    c = card(pt("none", "no extra"))
+    assert verdict(c, "no extra tricks needed") == "correct"
+    for no in (
+        "no extra tricks, except a loss scaler for big models",
+        "no extra tricks, apart from a loss scaler",
+    ):
+        assert verdict(c, no) == "wrong", no
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "phrase.excepted")
+    assert verdict(c, "no extra tricks, except a loss scaler for big models") == "correct"
+
+
 def test_numbers_as_dictated_hedged_or_with_a_unit_note() -> None:
     assert normalise("two kay to eight kay steps") == normalise("2k-8k steps")
     assert normalise("loss over ten-ish x the average") == normalise("loss over 10x the average")

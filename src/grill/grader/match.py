@@ -267,10 +267,22 @@ def _bag_matches(
             continue
         seen.add(key)
         if variant.negated:
-            if len({sentence[p].side for p in key}) == 1:
+            if len({sentence[p].side for p in key}) == 1 and not _excepted(sentence, key):
                 yield key, ""
         else:
             yield key, _negated(view, s, key, strict)
+
+
+def _excepted(sentence: Sequence[_Tok], key: tuple[int, ...]) -> bool:
+    """Rule phrase.excepted: a negation its sentence goes on to except ("nothing extra, except
+    loss scaling past a few billion params") does not state the negated phrase: the exception
+    names what is needed after all."""
+    if _EXCEPTED in disabled():
+        return False
+    side = sentence[key[-1]].side
+    return any(
+        "termination.except" in t.leads and t.side > side for t in sentence[key[-1] + 1 :]
+    )
 
 
 def _any_order(
@@ -366,7 +378,8 @@ def _bare_negation(view: _View) -> _Hit | None:
 
 
 _NOTHING = "phrase.nothing-clause"
-MATCH_RULES = (_NOTHING,)
+_EXCEPTED = "phrase.excepted"
+MATCH_RULES = (_NOTHING, _EXCEPTED)
 """The phrase language's own rules with an id, for ablation (`GRILL_GRADER_WITHOUT`)."""
 _NOTHING_WORDS = frozenset({"nothing", "none", "nada", "zilch", "nothin"})
 

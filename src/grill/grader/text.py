@@ -789,6 +789,7 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         if word in _EXCEPT_STEMS or (word in _APART_STEMS and nxt in _FROM_THAN):
             clause, side = clause + 1, side + 1  # "nothing extra except loss scaling"
             lead.cut()
+            lead.add("termination.except")  # what follows is excepted (phrase.excepted)
         if word in _MAKE_SURE[0] and nxt in _MAKE_SURE[1]:
             lead.add("suspect.make-sure")
         if word in _NEG_PREDICATES:
