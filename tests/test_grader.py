@@ -1450,6 +1450,14 @@ def test_odd_ways_of_saying_a_number_or_a_growth_are_read() -> None:
     assert normalise("raise the lr in lockstep with it") == [["increas", "lr", "linear"]]
 
 
+def test_a_power_is_its_value_and_division_signs_are_read() -> None:
+    from grill.grader import normalise
+
+    assert normalise("scale the loss by 2^16") == normalise("scale the loss by 65536")
+    assert normalise("below 10^-8") == normalise("below 1e-8")
+    assert normalise("grads ÷ const") == [["grad", "divid", "by", "constant"]]
+
+
 def test_odds_of_zero_give_no_weight_and_noise_averaged_away_is_less() -> None:
     from grill.grader import normalise
 

@@ -113,6 +113,7 @@ _UNICODE = str.maketrans(
         "\u2264": "<",
         "\u2260": " not ",
         "\u2265": ">",
+        "\u00f7": " divided by ",
         "\u00b2": " squared ",  # "(B_new / B_old)²": NFKC would read it as a digit 2
         "\u00b3": " cubed ",
     }
@@ -204,7 +205,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # texting: "unscale b4 the step", "5-15 pct"
     (re.compile(r"\bb4\b"), "before"),
     (re.compile(r"(?<=\d) ?pct\b"), " percent"),
-    (re.compile(r"(\d+(?:\.\d+)?)\s*\^\s*(-?\d+)"), lambda m: f"{m.group(1)}e{m.group(2)}"),
+    (re.compile(r"(\d+(?:\.\d+)?)\s*\^\s*(-?\d+)"), lambda m: _power(m)),
     (re.compile(r"-+>|=+>|<-+"), " > "),
     # "fp16 -> bf16": from one to the other (the arrow still ends a clause)
     (re.compile(r"(?<=[a-z0-9]) *> *(?=[a-z])"), " > to "),
@@ -235,6 +236,14 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     (re.compile(r"([a-z])\1{2,}"), r"\1"),  # `sloooow` = `slow`
 )
+
+
+def _power(m: re.Match[str]) -> str:
+    """`2^16` is 65536 and `10^-8` is 1e-08: the power's value, not `2e16`."""
+    try:
+        return f"{float(m.group(1)) ** int(m.group(2)):g}"
+    except (OverflowError, ZeroDivisionError):
+        return m.group(0)
 
 
 def _fraction(m: re.Match[str]) -> str:
