@@ -1329,6 +1329,14 @@ def test_a_flag_names_the_rule_that_fired() -> None:
         ("per-layer-grad-norm", "finds which layers are throughput bottlenecks", "wrong"),
         ("linear-scaling-rule", "scale the lr with the batch ratio squared", "wrong"),
         ("log-y-axis", "the early dynamics show, and small changes get compressed", "wrong"),
+        ("lr-too-high", "jittery loss that never calms, then nans", "correct"),
+        (
+            "loss-curve-phases",
+            "fast early drop, steady descent, then each step buys nothing",
+            "correct",
+        ),
+        ("grad-norm-zero", "that is not genuine convergence", "partial"),
+        ("overfitting-signal", "it does badly on unseen data", "partial"),
     ],
 )
 def test_built_in_rubrics_read_these_claims_in_other_words(
@@ -1446,7 +1454,9 @@ def test_odd_ways_of_saying_a_number_or_a_growth_are_read() -> None:
     assert normalise("lr times (b / b0)²") == normalise("lr times (b / b0) squared")
     assert normalise("lr ~ bs^2") == [["lr", "batch", "siz", "quadratic"]]
     assert normalise("lr ~ bs**2") == [["lr", "batch", "siz", "quadratic"]]
-    assert normalise("raise the lr in step with the batch") == [["increas", "lr", "linear", "batch"]]
+    assert normalise("raise the lr in step with the batch") == [
+        ["increas", "lr", "linear", "batch"]
+    ]
     assert normalise("raise the lr in lockstep with it") == [["increas", "lr", "linear"]]
 
 
