@@ -280,9 +280,7 @@ def _excepted(sentence: Sequence[_Tok], key: tuple[int, ...]) -> bool:
     if _EXCEPTED in disabled():
         return False
     side = sentence[key[-1]].side
-    return any(
-        "termination.except" in t.leads and t.side > side for t in sentence[key[-1] + 1 :]
-    )
+    return any("termination.except" in t.leads and t.side > side for t in sentence[key[-1] + 1 :])
 
 
 def _any_order(
