@@ -1468,6 +1468,15 @@ def test_a_power_is_its_value_and_division_signs_are_read() -> None:
     assert normalise("grads ÷ const") == [["grad", "divid", "by", "constant"]]
 
 
+def test_a_contrast_as_opposed_to_and_a_past_sweep_are_read() -> None:
+    from grill.grader import normalise
+
+    assert normalise("cosine, as opposed to linear") == normalise("cosine, rather than linear")
+    assert normalise("swept the lr") == normalise("sweep the lr")
+    c = card(pt("cos", "cosine"), wrong=(pt("lin", "linear"),))
+    assert verdict(c, "half a cosine wave, as opposed to linear decay") == "correct"
+
+
 def test_odds_of_zero_give_no_weight_and_noise_averaged_away_is_less() -> None:
     from grill.grader import normalise
 

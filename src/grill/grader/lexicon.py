@@ -159,6 +159,7 @@ bounce: bouncing, bounces, bounced, bouncy
 slow: crawl, crawls, crawling, sluggish, sluggishly, glacial
 divide: unscale, unscales, unscaled, unscaling
 constant: const, consts
+sweep: swept
 double: twice, doubling, doubled, doubles
 order magnitude: order of magnitude, orders of magnitude, oom
 forget: forgetting, forgets, forgot, forgotten, lose, loses, losing, erase, erases, wipe out,
