@@ -1471,10 +1471,16 @@ def test_a_power_is_its_value_and_division_signs_are_read() -> None:
 def test_a_contrast_as_opposed_to_and_a_past_sweep_are_read() -> None:
     from grill.grader import normalise
 
-    assert normalise("cosine, as opposed to linear") == normalise("cosine, rather than linear")
+    assert normalise("cosine, as opposed to linear") == normalise("cosine, unlike linear")
     assert normalise("swept the lr") == normalise("sweep the lr")
     c = card(pt("cos", "cosine"), wrong=(pt("lin", "linear"),))
     assert verdict(c, "half a cosine wave, as opposed to linear decay") == "correct"
+    # a contrast of two subjects states both: the second is not rejected
+    from grill.deck import load_library
+
+    both = load_library(user_decks=False).card("overfitting-signal")
+    answer = "train loss keeps falling, as opposed to val loss, which stalls and then rises"
+    assert grade(both, answer).verdict.label == "correct"
 
 
 def test_odds_of_zero_give_no_weight_and_noise_averaged_away_is_less() -> None:

@@ -163,7 +163,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bsav(?:e|es|ed|ing) (memory|compute|bandwidth|vram|flops)\b"), r"less \1"),
     # "lr ∝ 1/B", "proportional to 1 / batch": inversely
     (re.compile(r"\bproportional to 1 ?/ ?"), "inversely proportional to "),
-    (re.compile(r"\bas opposed to\b"), "rather than"),  # a contrast, like "rather than"
+    (re.compile(r"\bas opposed to\b"), "unlike"),  # a contrast: "cosine, as opposed to linear"
     (re.compile(r"\bno matter\b"), "regardless"),  # not a negation: "no matter how large"
     (re.compile(r"\bnot (?:a lot|lots|a ton|a great deal|a whole lot|that much)\b"), "not much"),
     # what others wrongly say: "some people read it as underfitting, but ..."
