@@ -248,6 +248,7 @@ TUNING = (
     "fresh6",
     "fresh7",
     "fresh8",
+    "fresh9",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
