@@ -401,13 +401,16 @@ def test_plan_saves_the_date_and_prints_the_days(store: Store) -> None:
     assert "Interview: Wed 09 Dec 2026, 09:00 (7 study day(s) left" in text
     days = re.findall(r"^ *(\w{3} \d\d \w{3}) +\d+ +\d+ +\d+ *$", text, re.M)
     assert days[0] == "Wed 02 Dec" and days[-1] == "Tue 08 Dec" and len(days) == 7
-    assert re.search(r"If you follow it: +expected \d+\.\d/45 on the day, P\(≥30\)", text)
+    followed = r"If you follow it: +expected \d+\.\d/45 \(80%: [\d.]+-[\d.]+\) on the day, P\(≥30\)"
+    assert re.search(followed, text)
     assert re.search(r"If you stop now: +expected \d+\.\d/45", text)
     data = json.loads(runner.invoke(app, ["plan", "--json"]).stdout)
     assert data["interview"].startswith("2026-12-09T09:00")
     assert len(data["days"]) == 7
     assert sum(d["new"] for d in data["days"]) == pytest.approx(45 - 12)  # every card met
     assert data["followed"]["expected"] > data["not_followed"]["expected"]
+    ahead = data["followed"]
+    assert ahead["expected_low"] <= ahead["expected"] <= ahead["expected_high"]
 
 
 def test_plan_refuses_a_past_date_and_needs_one() -> None:

@@ -25,6 +25,7 @@ from grill.simulate import (
     main,
     project,
     run,
+    spread_over,
 )
 
 
@@ -116,6 +117,32 @@ def test_projection_meets_every_card_before_the_interview() -> None:
     assert all(d.reviews >= d.cards >= d.new for d in result.days)
     assert 12 < result.expected <= 20
     assert 0 < result.p_target <= 1
+
+
+def test_a_projection_carries_the_doubt_about_how_fast_the_person_forgets() -> None:
+    """Each run's learner forgets on its own time scale, drawn from what is known: a spread of
+    time scales spreads the runs' scores, and a learner known to forget five times as fast as
+    the parameters say is projected lower, from its own memory's recall on the day."""
+    now = datetime(2026, 12, 2, 18, tzinfo=UTC)
+    interview = datetime(2026, 12, 9, 9, tzinfo=UTC)
+    args = ([None] * 20, interview, now)
+    sure = project(*args, target=12, per_day=5, runs=6)
+    fast = project(*args, target=12, per_day=5, runs=6, time_scales=((0.2, 1.0),))
+    doubt = project(*args, target=12, per_day=5, runs=6, time_scales=((0.2, 0.5), (1.0, 0.5)))
+    assert fast.expected < sure.expected - 1
+    assert sure.low is not None and sure.high is not None and sure.high - sure.low < 1
+    assert doubt.low is not None and doubt.high is not None
+    assert doubt.low < fast.high + 0.5 and doubt.high > sure.low - 0.5
+    assert doubt.high - doubt.low > 2 * (sure.high - sure.low) + 1
+    assert doubt.interval.startswith("80%: ")
+    assert list(doubt.scores) == sorted(doubt.scores) and len(doubt.scores) == 6
+    assert project(*args, target=12, per_day=5, runs=4).interval == ""  # too few runs
+
+
+def test_time_scales_are_spread_by_their_weights() -> None:
+    assert spread_over(((1.0, 1.0),), 3) == [1.0, 1.0, 1.0]
+    assert spread_over(((2.0, 0.25), (0.5, 0.75)), 4) == [0.5, 0.5, 0.5, 2.0]
+    assert spread_over((), 2) == [1.0, 1.0]
 
 
 def test_a_run_reports_its_progress_step_by_step() -> None:

@@ -70,6 +70,7 @@ __all__ = [
     "learner_rating",
     "main",
     "project",
+    "spread_over",
     "run",
     "run_one",
 ]
@@ -140,10 +141,17 @@ class FsrsMemory:
     review on the same study day as the one before updated by FSRS's short-term rule."""
 
     def __init__(
-        self, rng: random.Random | None, cards: int, parameters: Sequence[float] = _W
+        self,
+        rng: random.Random | None,
+        cards: int,
+        parameters: Sequence[float] = _W,
+        time_scale: float = 1.0,
     ) -> None:
         """A learner drawn from `rng` around `parameters` (FSRS's defaults); with `rng=None`,
-        the learner those parameters describe."""
+        the learner those parameters describe. `time_scale` is grill's kappa
+        (grill.memory.models): elapsed time counts as elapsed / time_scale, so 0.5 is someone
+        who forgets twice as fast as the parameters say."""
+        self.time_scale = time_scale
         noisy = {0, 1, 2, 3, 8, 9, 10, 11, 13, 14, 15, 16}  # stability and its growth
         self.w = [
             w * math.exp(rng.gauss(0, 0.35)) if rng and i in noisy else w
@@ -166,7 +174,7 @@ class FsrsMemory:
     def chance(self, card: int, at: float) -> float:
         if card not in self.s:
             return 0.0
-        elapsed = max(0.0, at - self.last[card])
+        elapsed = max(0.0, at - self.last[card]) / self.time_scale
         return float((1 + self.factor * elapsed / self.s[card]) ** -self.decay)
 
     def study(self, card: int, at: float, recalled: bool, rating: Rating) -> None:
@@ -700,10 +708,55 @@ class Projection:
     chances: tuple[float, ...]
     p_target: float
     runs: int
+    scores: tuple[float, ...] = ()
+    """Each run's expected score on the day, lowest first (its learner's time scale drawn from
+    what is known about the person: the spread is that uncertainty)."""
 
     @property
     def expected(self) -> float:
         return sum(self.chances)
+
+    @property
+    def low(self) -> float | None:
+        """The 10th percentile of the runs' expected scores (None with fewer than 5 runs)."""
+        return _quantile(self.scores, 0.1) if len(self.scores) >= 5 else None
+
+    @property
+    def high(self) -> float | None:
+        return _quantile(self.scores, 0.9) if len(self.scores) >= 5 else None
+
+    @property
+    def interval(self) -> str:
+        """The 80% interval of the expected score as text, e.g. "80%: 21-27" ("" without one)."""
+        if self.low is None or self.high is None:
+            return ""
+        digits = 1 if self.high - self.low < 3 else 0
+        return f"80%: {self.low:.{digits}f}-{self.high:.{digits}f}"
+
+
+def _quantile(ordered: Sequence[float], q: float) -> float:
+    """Linear interpolation between the closest ranks of an ascending sequence."""
+    x = q * (len(ordered) - 1)
+    lo = math.floor(x)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (x - lo)
+
+
+def spread_over(time_scales: Sequence[tuple[float, float]], runs: int) -> list[float]:
+    """`runs` time scales that stand for a distribution given as (value, weight) pairs: the
+    quantiles at (r + 1/2) / runs, lowest first (deterministic, so a plan does not jitter)."""
+    pairs = sorted((k, w) for k, w in time_scales if w > 0)
+    total = sum(w for _, w in pairs)
+    if not pairs or total <= 0:
+        return [1.0] * runs
+    out, seen, i = [], 0.0, 0
+    for r in range(runs):
+        q = (r + 0.5) / runs * total
+        while i < len(pairs) - 1 and seen + pairs[i][1] < q:
+            seen += pairs[i][1]
+            i += 1
+        out.append(pairs[i][0])
+    return out
 
 
 def project(
@@ -718,6 +771,7 @@ def project(
     seed: int = 0,
     parameters: Sequence[float] | None = None,
     introduced: int = 0,
+    time_scales: Sequence[tuple[float, float]] = ((1.0, 1.0),),
 ) -> Projection:
     """Simulate following the plan: a full drill every study day from `now` until the interview.
 
@@ -725,6 +779,10 @@ def project(
     FSRS's learner of `parameters` (the person's fitted ones; default: FSRS's average learner)
     starting from these states, so this is grill's own forecast, not a
     measurement: a card met for the first time is not known (answered "again", then learned).
+    Each run's learner has its own time scale, drawn from `time_scales` ((kappa, weight) pairs:
+    what is known about how fast this person forgets against those parameters), and its score
+    on the day is its own memory's recall at the interview, so the runs' spread is that
+    uncertainty and not only the luck of the answers.
     Sessions are at `now`'s time of day on each study day before the interview's; `introduced`
     new cards were already met today and count against today's limit, as in the drill.
     """
@@ -734,8 +792,10 @@ def project(
     done = [0.0] * len(sessions)
     chances = [0.0] * len(states)
     p_target = 0.0
-    for run in range(runs):
-        memory = FsrsMemory(None, len(states), parameters or _W)
+    scores = []
+    at_interview = _days(interview)
+    for run, kappa in enumerate(spread_over(time_scales, runs)):
+        memory = FsrsMemory(None, len(states), parameters or _W, time_scale=kappa)
         known = {
             i: replace(st, deck="sim", card_id=str(i))
             for i, st in enumerate(states)
@@ -753,17 +813,22 @@ def project(
             done[k] += _session(len(states), policy, memory, unknown, rng, seen, at, None, cards)
             new[k] += len(seen) - before
             asked[k] += len(cards)
-        final = [
-            policy.scheduler.retrievability(policy.states.get(i), interview)
-            for i in range(len(states))
-        ]
+        final = [memory.chance(i, at_interview) for i in range(len(states))]
         chances = [a + b for a, b in zip(chances, final, strict=True)]
+        scores.append(sum(final))
         p_target += at_least(poisson_binomial(final), target)
     loads = tuple(
         DayLoad(study_day(at).date(), new[k] / runs, asked[k] / runs, done[k] / runs)
         for k, at in enumerate(sessions)
     )
-    return Projection(interview, loads, tuple(c / runs for c in chances), p_target / runs, runs)
+    return Projection(
+        interview,
+        loads,
+        tuple(c / runs for c in chances),
+        p_target / runs,
+        runs,
+        tuple(sorted(scores)),
+    )
 
 
 def _session_times(interview: datetime, now: datetime) -> list[datetime]:

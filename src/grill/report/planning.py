@@ -2,7 +2,9 @@
 
 `plan_view(store, library, settings, now)` returns the interview moment, the projected load per
 study day (grill.simulate.project: the date-aware drill followed every day, as FSRS expects it),
-readiness on the day if the plan is followed, and if it is not (no more study from now on).
+readiness on the day if the plan is followed (each simulated run a learner whose time scale is
+drawn from what the log says of the person, so the spread is what grill does not know about
+them), and if it is not (no more study from now on).
 Today's line is not projected: it is the drill's own queue now (grill.session.plan, as `grill
 due` and `grill` see it, new cards already met today counted), so the plan and the drill agree.
 `simulation(...)` sets up the study simulator for the same deck and days left.
@@ -18,6 +20,8 @@ from grill import personal
 from grill.clock import study_day
 from grill.config import Settings
 from grill.errors import UsageError
+from grill.memory import MemoryFit, default_fit
+from grill.memory.models import FsrsModel
 from grill.model import Deck, Library
 from grill.plan import Deadline
 from grill.readiness import Readiness, forecast_for
@@ -64,6 +68,8 @@ class PlanView:
             ],
             "followed": {
                 "expected": round(self.followed.expected, 2),
+                "expected_low": _rounded(self.followed.low),
+                "expected_high": _rounded(self.followed.high),
                 "p_target": round(self.followed.p_target, 4),
                 "runs": self.followed.runs,
             },
@@ -77,13 +83,27 @@ class PlanView:
         }
 
 
+def _time_scales(fitted: MemoryFit) -> tuple[tuple[float, float], ...]:
+    """What the log says of the person's time scale against the FSRS parameters the schedule
+    uses (the fitted ones once there are any): that candidate's posterior of kappa."""
+    used = fitted.personal if fitted.fitted else FsrsModel("default")
+    for cand in fitted.candidates:
+        if cand.model == used:
+            return cand.posterior()
+    return default_fit().candidates[0].posterior()
+
+
 def _ready(ready: Readiness) -> dict[str, object]:
     return {
         "expected": round(ready.expected, 2),
-        "expected_low": None if ready.low is None else round(ready.low, 2),
-        "expected_high": None if ready.high is None else round(ready.high, 2),
+        "expected_low": _rounded(ready.low),
+        "expected_high": _rounded(ready.high),
         "p_target": round(ready.p_target, 4),
     }
+
+
+def _rounded(x: float | None) -> float | None:
+    return None if x is None else round(x, 2)
 
 
 def _deck(library: Library) -> Deck:
@@ -125,6 +145,7 @@ def plan_view(
         desired_retention=settings.desired_retention,
         parameters=scheduler.parameters,
         introduced=new_introduced(store, now),
+        time_scales=_time_scales(fitted),
     )
     by_card = personal.deck_traces(store.reviews(deck=deck.name), deck.name, now.tzinfo or UTC)
     idle = forecast_for(deck, by_card, fitted, deadline.at, settings.target)

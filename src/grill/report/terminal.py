@@ -233,7 +233,7 @@ def render_plan(console: Console, view: PlanView) -> None:
         ("If you follow it", view.followed.expected, view.followed.p_target),
         ("If you stop now", view.idle.expected, view.idle.p_target),
     ):
-        spread = view.idle.interval if label == "If you stop now" else ""
+        spread = view.idle.interval if label == "If you stop now" else view.followed.interval
         ok = expected >= view.target
         out.append(f"{label + ':':<18} expected ")
         out.append(
@@ -251,7 +251,8 @@ def render_plan(console: Console, view: PlanView) -> None:
     )
     out.append(
         f"cards: cards asked (new ones included); reviews: answers, re-asks included. "
-        f"Forecast from FSRS's average learner over {view.followed.runs} simulated runs; "
+        f"If you follow it: {view.followed.runs} simulated runs of the plan on the FSRS "
+        "parameters grill schedules you by, each forgetting at a pace your log allows; "
         "`grill plan --simulate` compares schedules.",
         style="dim",
     )
