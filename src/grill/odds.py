@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-__all__ = ["at_least", "poisson_binomial", "wilson"]
+__all__ = ["at_least", "interval_text", "poisson_binomial", "wilson"]
 
 
 def poisson_binomial(chances: Iterable[float]) -> tuple[float, ...]:
@@ -53,3 +53,12 @@ def wilson(successes: int, n: int, z: float) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def interval_text(low: float | None, high: float | None) -> str:
+    """An 80% interval of an expected score as text, e.g. "80%: 21-27" ("" without one); a
+    narrow one keeps a decimal ("80%: 43.1-44.0")."""
+    if low is None or high is None:
+        return ""
+    digits = 1 if high - low < 3 else 0
+    return f"80%: {low:.{digits}f}-{high:.{digits}f}"

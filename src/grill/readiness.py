@@ -22,7 +22,7 @@ from datetime import datetime
 
 from grill.memory import Component, Forecaster, MemoryFit, Trace, components
 from grill.model import CardState, Deck
-from grill.odds import at_least, poisson_binomial
+from grill.odds import at_least, interval_text, poisson_binomial
 from grill.scheduler import Scheduler
 
 __all__ = [
@@ -130,10 +130,7 @@ class Readiness:
     @property
     def interval(self) -> str:
         """The 80% interval of the expected score as text, e.g. "80%: 21-27" ("" without one)."""
-        if self.low is None or self.high is None:
-            return ""
-        digits = 1 if self.high - self.low < 3 else 0
-        return f"80%: {self.low:.{digits}f}-{self.high:.{digits}f}"
+        return interval_text(self.low, self.high)
 
     def p_at_least(self, k: int) -> float:
         return at_least(self.distribution, k)

@@ -46,7 +46,7 @@ from grill.clock import study_day
 from grill.config import Settings
 from grill.memory import Trace, fit
 from grill.model import CardState, Rating
-from grill.odds import at_least, poisson_binomial
+from grill.odds import at_least, interval_text, poisson_binomial
 from grill.plan import Deadline, new_today
 from grill.queue import pick, reask
 from grill.scheduler import Scheduler
@@ -727,11 +727,8 @@ class Projection:
 
     @property
     def interval(self) -> str:
-        """The 80% interval of the expected score as text, e.g. "80%: 21-27" ("" without one)."""
-        if self.low is None or self.high is None:
-            return ""
-        digits = 1 if self.high - self.low < 3 else 0
-        return f"80%: {self.low:.{digits}f}-{self.high:.{digits}f}"
+        """The 80% interval of the expected score as text (grill.odds.interval_text)."""
+        return interval_text(self.low, self.high)
 
 
 def _quantile(ordered: Sequence[float], q: float) -> float:
