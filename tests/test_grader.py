@@ -1328,6 +1328,17 @@ def test_a_flag_names_the_rule_that_fired() -> None:
         ("grad-norm-healthy", "a steady decrease, smooth", "correct"),
         ("per-layer-grad-norm", "finds which layers are throughput bottlenecks", "wrong"),
         ("linear-scaling-rule", "scale the lr with the batch ratio squared", "wrong"),
+        (
+            "linear-scaling-rule",
+            "lr grows in proportion to batch size; the gradient noise variance falls as 1/B",
+            "correct",
+        ),
+        ("linear-scaling-rule", "the lr goes inversely with the batch", "wrong"),
+        (
+            "per-layer-grad-norm",
+            "a per-layer profile of where gradients blow up or vanish: which layer misbehaves",
+            "correct",
+        ),
         ("log-y-axis", "the early dynamics show, and small changes get compressed", "wrong"),
         ("lr-too-high", "jittery loss that never calms, then nans", "correct"),
         (
