@@ -53,6 +53,7 @@ MIN_PER_CARD = {
     "fresh7": 3,
     "fresh8": 3,
     "fresh9": 3,
+    "fresh10": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -74,6 +75,7 @@ MIN_CASE = {
     "fresh7": 12,
     "fresh8": 12,
     "fresh9": 12,
+    "fresh10": 12,
 }
 
 
