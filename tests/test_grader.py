@@ -231,6 +231,37 @@ def test_a_negation_its_sentence_goes_on_to_except_states_nothing(
     assert verdict(c, "no extra tricks, except a loss scaler for big models") == "correct"
 
 
+@pytest.mark.parametrize(
+    ("typed", "canonical"),
+    [
+        # per-mille and basis points are shares
+        ("10-20‰ of total steps", "1-2% of total steps"),
+        ("5 per mille", "0.5%"),
+        ("500-1500 bps old, 8500-9500 bps new", "5-15% old, 85-95% new"),
+        ("25 basis points", "0.25%"),
+        # a checklist claims only its checked items
+        ("[x] dropout\n[ ] bigger model\n[x] more data", "- dropout\n- more data"),
+        ("- [ ] restart from scratch\n- [x] roll back", "- roll back"),
+        # a changelog entry a later one corrects is taken back
+        (
+            "v1: everything doubles. v2: corrected, activations only",
+            "v2: corrected, activations only",
+        ),
+        ("v1: activations grow. v2: so does memory", "v1: activations grow. v2: so does memory"),
+        ("blame bit flips with zero evidence", "blame bit flips without evidence"),
+        ("clip at unity", "clip at one"),
+    ],
+)
+def test_shares_checklists_and_changelogs_read_as_said(typed: str, canonical: str) -> None:
+    assert normalise(typed) == normalise(canonical)
+
+
+def test_a_theory_that_does_not_survive_is_denied() -> None:
+    c = card(pt("batch", "bad batch"), pt("fp16", "fp16 instability"), correct=1)
+    assert verdict(c, "the bad batch theory doesn't survive scrutiny; fp16 instability") == "wrong"
+    assert verdict(c, "a bad batch, which survives the averaging") == "correct"
+
+
 def test_numbers_as_dictated_hedged_or_with_a_unit_note() -> None:
     assert normalise("two kay to eight kay steps") == normalise("2k-8k steps")
     assert normalise("loss over ten-ish x the average") == normalise("loss over 10x the average")
@@ -1369,6 +1400,21 @@ def test_the_built_in_case_reads_red_flags_in_a_learners_words() -> None:
     assert not grade_case(case, "a bit more clipping, and flip fp16 to bf16").red_flags
     halved = "the lr is too high here, and the entire fix is to halve it"
     assert [f.id for f in grade_case(case, halved).red_flags] == ["only_lower_lr"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "roll back and clip; raising the batch size to smooth it out is a mistake",
+        "roll back and clip. restart from scratch? that's mad",
+        "roll back and clip; don't blame flaky gpus or bit flips with zero evidence",
+    ],
+)
+def test_a_red_flag_judged_a_mistake_or_madness_is_rejected(answer: str) -> None:
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    assert not grade_case(case, answer).red_flags
 
 
 def test_a_list_its_lead_in_rejects_earns_no_part() -> None:

@@ -99,14 +99,15 @@ F, B, BOTH = Direction.FORWARD, Direction.BACKWARD, Direction.BOTH
 _PREDICATES = """need needed required require requires necessary help helps matter matters use used
     work works important relevant useful apply applies enabled true correct right case
     effective problem issue cause causes fix fixes solve happen happens exist exists enough
-    sufficient worth mandatory essential"""
+    sufficient worth mandatory essential survive survives"""
 _HELPING = "help helps fix fixes solve solves smooth cure save rescue work"
 _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail crash break collapse
     worse degrade hurt suffer forget stall die garbage corrupt"""
 
 _JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition folklore unfounded
     baseless unjustified unwarranted speculative premature overkill counterexample
-    counterexamples silly foolish absurd ridiculous"""
+    counterexamples silly foolish absurd ridiculous mistake mistaken blunder mad crazy insane
+    bonkers madness"""
 """Words that judge an idea named beside them as a poor one ("blaming the hardware is lazy")."""
 
 TRIGGERS: tuple[Trigger, ...] = (
@@ -150,6 +151,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         "never cannot n't",
         "loss scaling is not needed",
         "clipping is never used there",
+        "the bad-batch theory doesn't survive scrutiny",
         near=_PREDICATES,
     ),
     _t(
@@ -218,6 +220,8 @@ TRIGGERS: tuple[Trigger, ...] = (
         "restarting is a last resort",
         "blaming flaky hardware would be lazy",
         "cosmic rays are a cop-out explanation",
+        "raising the batch to smooth it is a mistake",
+        "start again from scratch? that's mad",
     ),
     _t(
         "dismissal.not-an-option",

@@ -196,6 +196,7 @@ _WORD_NUMS = {"doubl": (2.0, "x"), "order magnitud": (10.0, "x")}  # by canonica
 _NUMBER_WORDS = {
     "zero": 0,
     "one": 1,
+    "unity": 1,
     "two": 2,
     "three": 3,
     "four": 4,

@@ -119,7 +119,28 @@ _UNICODE = str.maketrans(
     }
 )
 _Repl = str | Callable[[re.Match[str]], str]
+_SHARE_OF = r"(?<![\d.])(\d+(?:\.\d+)?)(?:\s*-\s*(\d+(?:\.\d+)?))?"
+"""A number or a range of them, before a unit of shares other than percent."""
+
+
+def _share(m: re.Match[str], per_percent: int) -> str:
+    """`10-20‰` is `1-2%`: each end divided by the unit's count per percent."""
+    ends = [f"{float(g) / per_percent:g}" for g in m.groups() if g is not None]
+    return f" {'-'.join(ends)}% "
+
+
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
+    # a checklist claims only its checked items: "[ ] bigger model" is not said, "[x] dropout" is
+    (re.compile(r"(?m)^[ \t]*(?:[-*+•][ \t]*)?(?:\[ ?\]|☐)[^\n]*"), " "),
+    (re.compile(r"(?m)^[ \t]*(?:[-*+•][ \t]*)?(?:\[[x✓✔]\]|☑|✅)[ \t]*"), "\n- "),
+    # a changelog entry a later one corrects is taken back: "v1: X. v2: corrected, Y" says Y
+    (
+        re.compile(
+            r"(?s)\bv\d{1,2}\s*:.*?(?=\bv\d{1,2}\s*:\s*(?:corrected|correction|fixed|fix"
+            r"|revised|wrong|actually|retracted|scratch that)\b)"
+        ),
+        " ",
+    ),
     # list markers are not numbers: `1.`, `2)`, `(3)`, `a)`, `•` opening a line; `(2)`, `3)` inline;
     # each opening a line is read as the one bullet `- ` (`_headed_lists` knows a bullet by it)
     (re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.)]|\(?[a-h]\)|[•·▪‣◦*+])[ \t]+"), "\n- "),
@@ -127,6 +148,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
     (re.compile(r"\bper cent\b"), "percent"),
+    # per-mille and basis points are shares: "10-20‰" = "1-2%", "500-1500 bps" = "5-15%"
+    (re.compile(_SHARE_OF + r"\s*(?:‰|per[ -]?mill?e\b)"), lambda m: _share(m, 10)),
+    (re.compile(_SHARE_OF + r"\s*(?:bps|bp|basis points?)\b"), lambda m: _share(m, 100)),
     # a self-correction struck through: "~~vanishing~~ exploding grads" says only "exploding"
     (re.compile(r"~~[^~\n]*~~"), " "),
     # "(B_new / B_old)^2", "batch^2": squared, not a number 2
@@ -135,6 +159,11 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\ba couple (?:of )?(?=[a-z0-9])"), "two "),
     # "raise the LR in step with the batch", "in lockstep with it": in proportion
     (re.compile(r"\bin (?:lock ?)?step with\b"), "proportionally with"),
+    # "blaming bit flips with zero evidence": without it
+    (
+        re.compile(r"\bwith (?:zero|no|nil|0) ((?:hard |real |solid |any )?(?:evidence|proof))\b"),
+        r"without \1",
+    ),
     # "zero weight on bit flips", "0% chance it's hardware": none given to it
     (
         re.compile(
