@@ -250,10 +250,32 @@ def test_a_negation_its_sentence_goes_on_to_except_states_nothing(
         ("v1: activations grow. v2: so does memory", "v1: activations grow. v2: so does memory"),
         ("blame bit flips with zero evidence", "blame bit flips without evidence"),
         ("clip at unity", "clip at one"),
+        # markdown emphasis is no punctuation
+        ("noise pulls it to **sharp, narrow** minima", "noise pulls it to sharp, narrow minima"),
+        ("_usually_ a bad batch", "usually a bad batch"),
+        # gradient checkpointing saves memory: it is no checkpoint
+        ("turn on gradient checkpointing", "turn on activation recomputation"),
+        # a ratio with ranges gives ranges of shares
+        ("old:new about 5-15 to 1", "83.3-93.8% old / 6.25-16.7% new"),
+        ("old:new ~ 5-15 : 85-95", "5-15% old / 85-95% new"),
     ],
 )
 def test_shares_checklists_and_changelogs_read_as_said(typed: str, canonical: str) -> None:
     assert normalise(typed) == normalise(canonical)
+
+
+def test_steering_away_from_a_claim_avoids_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    c = card(pt("flat", "flat minima"), wrong=(pt("sharp", "sharp minima"),))
+    for said in (
+        "noise steers sgd away from sharp minima, into flat minima",
+        "noise steers it clear of sharp minima and into flat minima",
+    ):
+        assert verdict(c, said) == "correct", said
+    assert verdict(c, "noise steers sgd to sharp minima, not flat minima") == "wrong"
+    from grill.grader import text
+
+    monkeypatch.setattr(text, "_AWAY_STEMS", frozenset())  # the trigger turned off
+    assert verdict(c, "noise steers the model away from sharp minima, to flat minima") == "wrong"
 
 
 def test_a_theory_that_does_not_survive_is_denied() -> None:
@@ -1378,6 +1400,46 @@ def test_a_flag_names_the_rule_that_fired() -> None:
             "correct",
         ),
         ("grad-norm-zero", "that is not genuine convergence", "partial"),
+        ("small-batch-generalization", "sometimes; noise steers you to **sharp** minima", "wrong"),
+        (
+            "small-batch-generalization",
+            "yes, implicit regularization to flat minima; a big win for llm pretraining too",
+            "wrong",
+        ),
+        (
+            "small-batch-generalization",
+            "sometimes better, implicit regularization, flat minima; no big win in llm pretraining",
+            "correct",
+        ),
+        ("batch-memory-cost", "linear: adam optimizer state is stored per sample", "wrong"),
+        (
+            "batch-memory-cost",
+            "linear; activations are per sample, adam optimizer state is per parameter",
+            "correct",
+        ),
+        (
+            "fp32-master-weights",
+            "bf16's exponent range is too cramped, tiny updates get lost",
+            "wrong",
+        ),
+        ("fp32-master-weights", "fp32 is the more accurate format", "partial"),
+        ("ewc", "penalty toward old weights, weighted by each weight's saliency score", "wrong"),
+        (
+            "ewc",
+            "penalty toward old weights weighted by fisher information, not saliency",
+            "correct",
+        ),
+        ("overfitting-signal", "train loss flattens out, and val loss keeps dropping", "wrong"),
+        ("qf-linear-scaling", "the batch doubles, so the lr gets halved", "wrong"),
+        ("spike-prevention", "clip, warm up, checkpoints, fp16 over fp32", "wrong"),
+        ("grad-norm-spike", "bad batch or fp16; enable activation checkpointing", "wrong"),
+        ("grad-norm-spike", "bad batch or fp16; clipping, not gradient checkpointing", "correct"),
+        ("spike-prevention", "clipping, warmup, bf16 and gradient checkpointing", "wrong"),
+        ("grad-norm-healthy", "smooth decrease; a norm over 2 should alarm you", "wrong"),
+        ("grad-norm-healthy", "smooth decrease; 1.0 is the normal ceiling for all models", "wrong"),
+        ("grad-norm-healthy", "smooth decrease; its level differs for every model", "correct"),
+        ("qf-replay-ratio", "old:new about 5-15 to 1", "wrong"),
+        ("qf-replay-ratio", "old:new about 1 to 6-19", "correct"),
         ("overfitting-signal", "it does badly on unseen data", "partial"),
     ],
 )

@@ -202,6 +202,16 @@ TRIGGERS: tuple[Trigger, ...] = (
         "unlike a bad batch it's persistent",
     ),
     _t(
+        "negation.away",
+        S,
+        F,
+        5,
+        "away clear",
+        "noise steers you away from sharp minima",
+        "it keeps sgd clear of sharp minima",
+        near="from of",
+    ),
+    _t(
         "negation.stop",
         S,
         F,

@@ -79,8 +79,12 @@ wd: weight decay, l2 regularization, l2 penalty, l2 reg, l2, wait decay
 adam: adamw, adam optimizer, adamw optimizer
 optstate: optimizer state, optimizer states, optimiser state, adam state, adam states,
     adam moment, adam moments, adam statistic, optimizer statistic, optimizer moment,
-    moment estimate, optimizer stat, adam stat, optim state
+    moment estimate, optimizer stat, adam stat, optim state, adam optimizer state,
+    adam optimizer states, adamw optimizer state, adamw state
 optimizer: optimiser, optim, opt
+recompute: gradient checkpointing, activation checkpointing, gradient checkpoint, activation
+    checkpoint, activation recomputation, recomputation, rematerialization, rematerialisation,
+    remat
 warmup: warm up, warm-up, warming up, warmed up, warms up, lr warmup
 loss scale: lossscale, lossscaling, loss scaler, scale loss, scaling loss
 layernorm: layer norm, layer normalization, ln
@@ -147,7 +151,7 @@ schedule: scheduler, schedules, sched
 old: original, previous, prior, older
 dataset: data set, datasets, data sets
 high: big, large, huge, enormous, massive
-low: small, tiny, little
+low: small, tiny, little, wee
 increase: higher, larger, bigger, greater, raise, raising, bump, grow, grows, growing, rise,
     rises, rising, go up, goes up, going up, increment, climb, climbs, climbing, climbed,
     creep up, creeps up, creeping up, tick up, ticks up, ticking up, turn up, turns up,

@@ -155,6 +155,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"~~[^~\n]*~~"), " "),
     # "(B_new / B_old)^2", "batch^2": squared, not a number 2
     (re.compile(r"(?<=[a-z)\]])\s*\*\*\s*2\b|(?<=[a-z)\]])\s*\^\s*2\b"), " squared "),
+    # markdown emphasis is no punctuation: "**sharp, narrow minima**", "_empirically_"
+    (re.compile(r"(?<![\w*])(?:\*\*?|__?)(?=[a-z0-9])|(?<=[a-z0-9.%])(?:\*\*?|__?)(?![\w*])"), ""),
     # "a couple of percent": two of them, a number said in words
     (re.compile(r"\ba couple (?:of )?(?=[a-z0-9])"), "two "),
     # "raise the LR in step with the batch", "in lockstep with it": in proportion
@@ -248,8 +250,10 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # a ratio with its names: "old:new 1:9", "1:9 old to new" = "10% old / 90% new"
     (
         re.compile(
-            r"\b(?P<a>[a-z]+)\s*[:/]\s*(?P<b>[a-z]+)\s*(?:=|is|of|at|ratio|~|about|around)?\s*"
-            r"(?P<x>\d+(?:\.\d+)?)\s*:\s*(?P<y>\d+(?:\.\d+)?)\b"
+            r"\b(?P<a>[a-z]+)\s*[:/]\s*(?P<b>[a-z]+)\s*"
+            r"(?:(?:=|is|of|at|ratio|~|about|around|roughly|approximately|approx)\s*){0,3}"
+            r"(?P<x>\d+(?:\.\d+)?)(?:\s*-\s*(?P<xh>\d+(?:\.\d+)?))?\s*(?::|to\b)\s*"
+            r"(?P<y>\d+(?:\.\d+)?)(?:\s*-\s*(?P<yh>\d+(?:\.\d+)?))?\b"
             r"|\b(?P<x2>\d+(?:\.\d+)?)\s*:\s*(?P<y2>\d+(?:\.\d+)?)\s+"
             r"(?P<a2>[a-z]+)\s*(?:[:/]|to)\s*(?P<b2>[a-z]+)\b"
         ),
@@ -284,12 +288,17 @@ def _fraction(m: re.Match[str]) -> str:
 
 
 def _ratio_shares(m: re.Match[str]) -> str:
+    """`old:new 1:9` is `10% old / 90% new`; ranges ("5-15 to 1", "5-15 : 85-95") give ranges."""
     a, b = m.group("a") or m.group("a2"), m.group("b") or m.group("b2")
     x, y = float(m.group("x") or m.group("x2")), float(m.group("y") or m.group("y2"))
-    if x + y <= 0:
+    xh = float(m.group("xh")) if m.group("xh") else x
+    yh = float(m.group("yh")) if m.group("yh") else y
+    if x + y <= 0 or xh < x or yh < y:
         return m.group(0)
-    share = 100 * x / (x + y)
-    return f" {share:g}% {a} / {100 - share:g}% {b} "
+    lo, hi = 100 * x / (x + yh), 100 * xh / (xh + y)
+    if hi == lo:
+        return f" {lo:g}% {a} / {100 - lo:g}% {b} "
+    return f" {lo:.3g}-{hi:.3g}% {a} / {100 - hi:.3g}-{100 - lo:.3g}% {b} "
 
 
 _SENTENCE = re.compile(r"(?:[.!?;]+(?=\s|$|[\"')\]])|\n+|\.(?=[a-z]{2}))")
@@ -670,6 +679,8 @@ _FAIL_STEMS = _stems_of(context_words("negation.fail"))
 _FAIL_NEAR = near("negation.fail")
 _BLAME_NEAR = _stems_of(near("dismissal.blame-before"))
 _RULE_NEAR = near("dismissal.rule-out")
+_AWAY_STEMS = _stems_of(context_words("negation.away"))
+_AWAY_NEAR = near("negation.away")
 _OPTION_STEMS = _stems_of(context_words("dismissal.not-an-option"))
 _EVIDENCE_STEMS = _stems_of(context_words("refusal.no-evidence"))
 _NOT_EVIDENCE = _stems_of(near("refusal.no-evidence")) - _NEG_STEMS
@@ -824,6 +835,11 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             out.append(_cue_tok("avoid", r, raws[i].end, 2, False, clause, side, lead, (cue,)))
             i += max(blame, 1)
             prev = "avoid"
+            continue
+        if word in _AWAY_STEMS and nxt in _AWAY_NEAR:
+            # "steers you away from sharp minima": what follows is avoided, not reached
+            out.append(_cue_tok(word, r, r.end, 2, False, clause, side, lead, ("negation.away",)))
+            prev = word
             continue
         if word in _EXCEPT_STEMS or (word in _APART_STEMS and nxt in _FROM_THAN):
             clause, side = clause + 1, side + 1  # "nothing extra except loss scaling"
