@@ -19,7 +19,7 @@ LAYERS = {
     "ui": 4,
     "report": 4,
     "export": 4,
-    "calibration": 4,
+    "calibration": 5,  # a tool at the top like cli: it drives the plan as a person would
     "session": 3,
     "mock": 3,
     "readiness": 3,

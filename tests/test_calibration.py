@@ -38,6 +38,24 @@ def test_a_learner_can_study_as_a_script_of_grill_due_and_grill_review(tmp_path:
     assert drilled.reviews > studied.reviews  # the drill re-asks a failed card the same evening
 
 
+def test_the_plan_followed_is_judged_against_the_learner_who_follows_it(tmp_path: Path) -> None:
+    """`--follow`: the same learner studies the first evenings in both homes, then one home goes
+    on through the plan; the plan made in the other is set against where that one ends up."""
+    early = study("fast", 0, days=4, ahead=5, seed=6, home=tmp_path / "a")
+    full = study("fast", 0, days=6, ahead=3, seed=6, home=tmp_path / "b")
+    with Store.open(tmp_path / "a" / "grill.db", now=early.last) as a:
+        first = [(r.card_id, r.rating) for r in a.reviews()]
+    with Store.open(tmp_path / "b" / "grill.db", now=full.last) as b:
+        assert [(r.card_id, r.rating) for r in b.reviews()][: len(first)] == first
+    cal = calibrate(["fast"], learners=1, days=6, ahead=3, seed=6, follow=2)
+    (row,) = cal.rows
+    assert row.reviews == full.reviews and row.true_expected == sum(full.truth)
+    assert row.default_expected < row.expected  # stopping then forecasts less than following
+    assert row.low <= row.expected <= row.high
+    text = format_calibration(cal)
+    assert "made 2 evenings before the last" in text and "if stopped then" in text
+
+
 def test_the_average_learner_is_one_certain_component() -> None:
     (cand,) = average_fit().candidates
     assert cand.kappas == ((1.0, 1.0),)

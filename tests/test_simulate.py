@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from grill.model import Rating
+from grill.model import CardState, Phase, Rating
 from grill.scheduler import Scheduler
 from grill.simulate import (
     FRESH_MODELS,
@@ -21,6 +21,7 @@ from grill.simulate import (
     PersonalPolicy,
     Scenario,
     Sm2Policy,
+    carried,
     format_result,
     main,
     project,
@@ -140,9 +141,37 @@ def test_a_projection_carries_the_doubt_about_how_fast_the_person_forgets() -> N
 
 
 def test_time_scales_are_spread_by_their_weights() -> None:
-    assert spread_over(((1.0, 1.0),), 3) == [1.0, 1.0, 1.0]
-    assert spread_over(((2.0, 0.25), (0.5, 0.75)), 4) == [0.5, 0.5, 0.5, 2.0]
-    assert spread_over((), 2) == [1.0, 1.0]
+    assert spread_over([1.0], 3) == [0, 0, 0]
+    assert spread_over([0.75, 0.25], 4) == [0, 0, 0, 1]
+    assert spread_over([0.0, 0.0], 2) == [0, 0]
+
+
+def test_the_gain_of_study_is_carried_onto_the_persons_own_forecast() -> None:
+    assert carried(0.3, 0.6, 0.6) == pytest.approx(0.3)  # no study: the person's own chance
+    assert carried(0.3, 0.5, 0.9) == pytest.approx(0.3 + 0.8 * 0.7)  # 80% of the gap closed
+    assert carried(0.02, 0.3, 0.95) > 0.9  # re-taught, however far it had gone
+    assert carried(0.4, 0.8, 0.6) == pytest.approx(0.3)  # recall fell by a quarter
+    assert carried(0.0, 0.0, 0.8) == 0.8  # never studied: the simulated learner's
+
+
+def test_following_the_plan_is_read_on_the_persons_own_memory() -> None:
+    """With `baselines`, each run's score is the person's own forecast plus what the plan's
+    study adds: nothing left to study gives the forecast itself, and a person whose own
+    forecast is low is projected lower than the simulated learner alone."""
+    first = datetime(2026, 12, 1, 18, tzinfo=UTC)
+    due = first + timedelta(days=3)
+    states = [CardState("d", str(i), Phase.REVIEW, None, 3.0, 5.0, due, first) for i in range(6)]
+    low = [(1.0, [0.2] * 6)]
+    interview = datetime(2026, 12, 9, 9, tzinfo=UTC)
+    on_the_day = datetime(2026, 12, 9, 8, tzinfo=UTC)  # the interview's study day: no session
+    args = {"target": 4, "per_day": 5, "runs": 5}
+    assert project(states, interview, on_the_day, baselines=low, **args).expected == (
+        pytest.approx(6 * 0.2)
+    )
+    now = datetime(2026, 12, 2, 18, tzinfo=UTC)
+    alone = project(states, interview, now, **args)
+    read = project(states, interview, now, baselines=low, **args)
+    assert 6 * 0.2 < read.expected < alone.expected
 
 
 def test_a_run_reports_its_progress_step_by_step() -> None:

@@ -17,6 +17,11 @@ refitted on the whole log, as the drill's background refit does when the last ev
 * grill's forecast on the last evening, under the fitted memory (expected, 80% interval, P);
 * the forecast grill made before it learned from the log: FSRS's average learner.
 
+With `--follow F`, what is judged is `grill plan`'s "If you follow it" instead: the plan made F
+evenings before the last (after that evening's study), against the same learner who goes on
+studying those F evenings through the plan and then stops; the forecast beside it is the one
+for stopping then.
+
 Deterministic for a seed; writes only to a temporary folder.
 """
 
@@ -31,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from grill import personal
+from grill.config import Settings
 from grill.deck import load_library
 from grill.memory import Candidate, MemoryFit
 from grill.memory.fitting import KAPPA_GRID
@@ -39,6 +45,7 @@ from grill.model import Rating
 from grill.odds import at_least, poisson_binomial
 from grill.plan import Deadline
 from grill.readiness import Readiness, forecast_for
+from grill.report.planning import plan_view
 from grill.session import Drill, DrillOptions, plan, record_answer
 from grill.simulate import ALL_MEMORY_MODELS, MEMORY_MODELS, START, learner_rating, memory_of
 from grill.store import Store
@@ -49,6 +56,7 @@ __all__ = [
     "Studied",
     "average_fit",
     "calibrate",
+    "follower",
     "format_calibration",
     "judge",
     "main",
@@ -88,6 +96,8 @@ class Calibration:
     target: int
     rows: tuple[LearnerResult, ...]
     via: str = "drill"
+    follow: int = 0
+    """Evenings the judged plan was made before the last (0: the forecast for stopping)."""
 
     def summary(self) -> dict[str, float]:
         rows = self.rows
@@ -141,6 +151,52 @@ def learner(
     with Store.open(home / "grill.db", now=studied.last) as store:
         # the fit the drill's background refit stores when the last evening ends
         return judge(studied, store, target, personal.refit(store, studied.last))
+
+
+def follower(
+    kind: str,
+    index: int,
+    *,
+    days: int,
+    follow: int,
+    ahead: int,
+    target: int,
+    seed: int,
+    home: Path,
+    via: str = "drill",
+) -> LearnerResult:
+    """`grill plan`'s "If you follow it", made `follow` evenings before the last, against the
+    same learner who then follows it: the first `days - follow` evenings are the same study in
+    both homes (the same seed, interview and schedule), the second home goes on to the end.
+    The default columns hold the forecast for stopping that evening."""
+    early = study(
+        kind,
+        index,
+        days=days - follow,
+        ahead=ahead + follow,
+        seed=seed,
+        home=home / "early",
+        via=via,
+    )
+    full = study(kind, index, days=days, ahead=ahead, seed=seed, home=home / "full", via=via)
+    settings = Settings(interview_date=full.interview.date(), target=target)
+    with Store.open(home / "early" / "grill.db", now=early.last) as store:
+        view = plan_view(store, load_library(user_decks=False), settings, early.last)
+    ahead_of = view.followed
+    low, high = ahead_of.low, ahead_of.high
+    return LearnerResult(
+        memory=kind,
+        learner=index,
+        reviews=full.reviews,
+        true_expected=sum(full.truth),
+        true_p=at_least(poisson_binomial(full.truth), target),
+        expected=ahead_of.expected,
+        low=ahead_of.expected if low is None else low,
+        high=ahead_of.expected if high is None else high,
+        p=ahead_of.p_target,
+        default_expected=view.idle.expected,
+        default_p=view.idle.p_target,
+    )
 
 
 def study(
@@ -248,39 +304,43 @@ def calibrate(
     target: int = 28,
     seed: int = 1,
     via: str = "drill",
+    follow: int = 0,
     progress: Callable[[str], None] | None = None,
 ) -> Calibration:
-    """Every learner of every memory model, each in its own temporary home."""
+    """Every learner of every memory model, each in its own temporary home; with `follow`,
+    the plan made that many evenings before the last is judged (`follower`)."""
     rows = []
     for kind in memories:
         for i in range(learners):
             if progress:
                 progress(f"{kind} learner {i + 1}/{learners}")
             with tempfile.TemporaryDirectory(prefix="grill-calibrate-") as home:
-                rows.append(
-                    learner(
-                        kind,
-                        i,
-                        days=days,
-                        ahead=ahead,
-                        target=target,
-                        seed=seed,
-                        home=Path(home),
-                        via=via,
-                    )
-                )
-    return Calibration(days, ahead, target, tuple(rows), via)
+                common = {"days": days, "ahead": ahead, "target": target, "seed": seed}
+                if follow:
+                    row = follower(kind, i, follow=follow, home=Path(home), via=via, **common)
+                else:
+                    row = learner(kind, i, home=Path(home), via=via, **common)
+                rows.append(row)
+    return Calibration(days, ahead, target, tuple(rows), via, follow)
 
 
 def format_calibration(cal: Calibration) -> str:
     """One line per learner, then the summary against the targets."""
     t = cal.target
+    judged, beside = "grill forecast (80%)", "average learner"
     lines = [
         f"Calibration: {cal.days} study evenings through {_VIA[cal.via]}, interview "
-        f"{cal.ahead} days after the last, target {t}.",
-        f"{'memory':<6} {'#':>2} {'reviews':>7}  {'truth':>12}  {'grill forecast (80%)':>30}  "
-        f"{'average learner':>17}",
+        f"{cal.ahead} days after the last, target {t}."
     ]
+    if cal.follow:
+        judged, beside = "if you follow it (80%)", "if stopped then"
+        lines.append(
+            f"Judged: `grill plan` made {cal.follow} evenings before the last, against the learner "
+            "who followed it."
+        )
+    lines.append(
+        f"{'memory':<6} {'#':>2} {'reviews':>7}  {'truth':>12}  {judged:>30}  {beside:>17}"
+    )
     for r in cal.rows:
         lines.append(
             f"{r.memory:<6} {r.learner:>2} {r.reviews:>7}  "
@@ -292,11 +352,11 @@ def format_calibration(cal: Calibration) -> str:
     lines += [
         "",
         f"|forecast P(>={t}) - true P| <= 0.15: {s['p_within_015']:.0%} of learners "
-        f"(average learner: {s['default_p_within_015']:.0%})",
+        f"({beside}: {s['default_p_within_015']:.0%})",
         f"true expected score inside the 80% interval: {s['covered']:.0%} of learners; widest "
         f"interval +-{s['max_half_width']:.1f} cards",
         f"|forecast - true expected| <= 3 cards: {s['within_3']:.0%}; <= 2: {s['within_2']:.0%}; "
-        f"mean error {s['mean_abs_error']:.2f} cards (average learner: "
+        f"mean error {s['mean_abs_error']:.2f} cards ({beside}: "
         f"{s['default_mean_abs_error']:.2f})",
     ]
     return "\n".join(lines)
@@ -319,7 +379,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         default="drill",
         help="drill: grill's drill; due: a script running grill due and grill review",
     )
+    parser.add_argument(
+        "--follow",
+        type=int,
+        default=0,
+        metavar="F",
+        help="judge `grill plan`'s 'If you follow it', made F evenings before the last",
+    )
     args = parser.parse_args(argv)
+    if not 0 <= args.follow < args.days:
+        parser.error("--follow must be at least 0 and fewer than --days")
     cal = calibrate(
         args.memory or MEMORY_MODELS,
         args.learners,
@@ -327,6 +396,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         ahead=args.ahead,
         seed=args.seed,
         via=args.via,
+        follow=args.follow,
         progress=lambda step: print(f"  {step}", file=sys.stderr, flush=True),
     )
     print(format_calibration(cal))

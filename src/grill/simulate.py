@@ -70,6 +70,7 @@ __all__ = [
     "learner_rating",
     "main",
     "project",
+    "carried",
     "spread_over",
     "run",
     "run_one",
@@ -739,21 +740,37 @@ def _quantile(ordered: Sequence[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (x - lo)
 
 
-def spread_over(time_scales: Sequence[tuple[float, float]], runs: int) -> list[float]:
-    """`runs` time scales that stand for a distribution given as (value, weight) pairs: the
-    quantiles at (r + 1/2) / runs, lowest first (deterministic, so a plan does not jitter)."""
-    pairs = sorted((k, w) for k, w in time_scales if w > 0)
-    total = sum(w for _, w in pairs)
-    if not pairs or total <= 0:
-        return [1.0] * runs
+def spread_over(weights: Sequence[float], runs: int) -> list[int]:
+    """`runs` indices into items given in ascending order with these weights, standing for
+    their distribution: the quantiles at (r + 1/2) / runs, lowest first (deterministic, so a
+    plan does not jitter). No weight at all: the first item every time."""
+    total = sum(w for w in weights if w > 0)
+    if total <= 0:
+        return [0] * runs
     out, seen, i = [], 0.0, 0
     for r in range(runs):
         q = (r + 0.5) / runs * total
-        while i < len(pairs) - 1 and seen + pairs[i][1] < q:
-            seen += pairs[i][1]
+        while i < len(weights) - 1 and seen + max(weights[i], 0.0) < q:
+            seen += max(weights[i], 0.0)
             i += 1
-        out.append(pairs[i][0])
+        out.append(i)
     return out
+
+
+def carried(base: float, idle: float, followed: float) -> float:
+    """A card's chance on the day with the study's effect under the simulated memory (from
+    `idle`, no more study, to `followed`) carried onto `base`, the person's own forecast of it
+    without that study: the study closes the same share of the gap to certain recall (or, if
+    recall fell, keeps the same share of it). A card `base` does not know (never studied) takes
+    `followed` as it is. Not a shift in log-odds: from a nearly forgotten card that barely
+    rises however much the plan re-teaches it (against simulated learners who followed the
+    plan, it forecast them several cards low; README, "How far to trust the forecast")."""
+    if base <= 0.0 or idle <= 0.0:
+        return followed
+    if followed < idle:
+        return base * followed / idle
+    share = (followed - idle) / (1 - idle) if idle < 1 else 0.0
+    return base + share * (1 - base)
 
 
 def project(
@@ -769,6 +786,7 @@ def project(
     parameters: Sequence[float] | None = None,
     introduced: int = 0,
     time_scales: Sequence[tuple[float, float]] = ((1.0, 1.0),),
+    baselines: Sequence[tuple[float, Sequence[float]]] = (),
 ) -> Projection:
     """Simulate following the plan: a full drill every study day from `now` until the interview.
 
@@ -779,7 +797,12 @@ def project(
     Each run's learner has its own time scale, drawn from `time_scales` ((kappa, weight) pairs:
     what is known about how fast this person forgets against those parameters), and its score
     on the day is its own memory's recall at the interview, so the runs' spread is that
-    uncertainty and not only the luck of the answers.
+    uncertainty and not only the luck of the answers. `baselines`, (weight, chances) pairs in
+    deck order, are the person's own forecast for the day if they stopped now (the components
+    of grill.memory's mixture): each run takes one, and the study's gain under its simulated
+    learner is carried onto it (`carried`), so following the plan is read on the same memory as
+    stopping, and with nothing left to study the two agree. Time scales and baselines are
+    paired lowest with lowest: a person who forgets fast does so under both.
     Sessions are at `now`'s time of day on each study day before the interview's; `introduced`
     new cards were already met today and count against today's limit, as in the drill.
     """
@@ -791,8 +814,15 @@ def project(
     p_target = 0.0
     scores = []
     at_interview = _days(interview)
-    for run, kappa in enumerate(spread_over(time_scales, runs)):
-        memory = FsrsMemory(None, len(states), parameters or _W, time_scale=kappa)
+    scales = sorted((k, w) for k, w in time_scales)
+    bases = sorted(baselines, key=lambda b: sum(b[1]))
+    picks = zip(
+        spread_over([w for _, w in scales], runs),
+        spread_over([w for w, _ in bases], runs) if bases else [None] * runs,
+        strict=True,
+    )
+    for run, (k, b) in enumerate(picks):
+        memory = FsrsMemory(None, len(states), parameters or _W, time_scale=scales[k][0])
         known = {
             i: replace(st, deck="sim", card_id=str(i))
             for i, st in enumerate(states)
@@ -800,6 +830,7 @@ def project(
         }
         for i, state in known.items():
             memory.remember(i, state)
+        idle = [memory.chance(i, at_interview) for i in range(len(states))]
         today = {study_day(now): introduced}
         policy = FsrsPolicy(desired_retention, per_day, interview, known, parameters, today)
         seen = set(known)
@@ -811,6 +842,8 @@ def project(
             new[k] += len(seen) - before
             asked[k] += len(cards)
         final = [memory.chance(i, at_interview) for i in range(len(states))]
+        if b is not None:
+            final = [carried(*x) for x in zip(bases[b][1], idle, final, strict=True)]
         chances = [a + b for a, b in zip(chances, final, strict=True)]
         scores.append(sum(final))
         p_target += at_least(poisson_binomial(final), target)

@@ -3,8 +3,9 @@
 `plan_view(store, library, settings, now)` returns the interview moment, the projected load per
 study day (grill.simulate.project: the date-aware drill followed every day, as FSRS expects it),
 readiness on the day if the plan is followed (each simulated run a learner whose time scale is
-drawn from what the log says of the person, so the spread is what grill does not know about
-them), and if it is not (no more study from now on).
+drawn from what the log says of the person, its study's gain carried onto one component of the
+person's own forecast, so the spread is what grill does not know about them), and if it is not
+(no more study from now on).
 Today's line is not projected: it is the drill's own queue now (grill.session.plan, as `grill
 due` and `grill` see it, new cards already met today counted), so the plan and the drill agree.
 `simulation(...)` sets up the study simulator for the same deck and days left.
@@ -20,11 +21,11 @@ from grill import personal
 from grill.clock import study_day
 from grill.config import Settings
 from grill.errors import UsageError
-from grill.memory import MemoryFit, default_fit
+from grill.memory import Forecaster, MemoryFit, default_fit
 from grill.memory.models import FsrsModel
 from grill.model import Deck, Library
 from grill.plan import Deadline
-from grill.readiness import Readiness, forecast_for
+from grill.readiness import Readiness, forecast_with
 from grill.scheduler import Scheduler
 from grill.session import DrillOptions, Plan, new_introduced
 from grill.session import plan as drill_queue
@@ -136,6 +137,9 @@ def plan_view(
     states = [stored.get(card_id) for card_id in deck.cards.ids]
     # the options `grill` and `grill due` use with no flags: the same queue, the same day
     today = drill_queue(store, library, DrillOptions(settings.new_per_day, deadline=deadline), now)
+    by_card = personal.deck_traces(store.reviews(deck=deck.name), deck.name, now.tzinfo or UTC)
+    forecaster = Forecaster(fitted, [by_card.get(cid) for cid in deck.cards.ids])
+    stopped = forecaster.at(deadline.at)
     followed = project(
         states,
         deadline.at,
@@ -146,10 +150,10 @@ def plan_view(
         parameters=scheduler.parameters,
         introduced=new_introduced(store, now),
         time_scales=_time_scales(fitted),
+        baselines=[(c.weight, c.chances) for c in stopped],
     )
-    by_card = personal.deck_traces(store.reviews(deck=deck.name), deck.name, now.tzinfo or UTC)
-    idle = forecast_for(deck, by_card, fitted, deadline.at, settings.target)
-    current = forecast_for(deck, by_card, fitted, now, settings.target)
+    idle = forecast_with(deck, forecaster, deadline.at, settings.target)
+    current = forecast_with(deck, forecaster, now, settings.target)
     followed = _today_from_queue(followed, today)
     return PlanView(deck, deadline.at, now, settings.target, followed, idle, current, today)
 
