@@ -258,6 +258,17 @@ def test_a_negation_its_sentence_goes_on_to_except_states_nothing(
         # a ratio with ranges gives ranges of shares
         ("old:new about 5-15 to 1", "83.3-93.8% old / 6.25-16.7% new"),
         ("old:new ~ 5-15 : 85-95", "5-15% old / 85-95% new"),
+        ("replay works: keep 85 to 95 percent old", "replay works: keep 85-95% old"),
+        # what people want to do is said wrongly
+        ("people panic and want to restart", "people panic and wrongly want to restart"),
+        ("folks often want a bigger batch", "folks wrongly want a bigger batch"),
+        ("the loss slides down slowly", "the loss decreases slowly"),
+        # a plain-text table: each cell said with its row's first cell and its column's header
+        (
+            "format | range | scaling\n|---|---|---|\nfp16 | narrow | needed\nbf16 | wide | none",
+            "fp16 range narrow. fp16 scaling needed. bf16 range wide. bf16 scaling none.",
+        ),
+        ("a | b | c\nd | e", "a | b | c\nd | e"),
     ],
 )
 def test_shares_checklists_and_changelogs_read_as_said(typed: str, canonical: str) -> None:
@@ -1439,6 +1450,22 @@ def test_a_flag_names_the_rule_that_fired() -> None:
         ("grad-norm-healthy", "smooth decrease; 1.0 is the normal ceiling for all models", "wrong"),
         ("grad-norm-healthy", "smooth decrease; its level differs for every model", "correct"),
         ("qf-replay-ratio", "old:new about 5-15 to 1", "wrong"),
+        ("qf-fp16-needs", "per-tensor scale factors, the same as fp8", "wrong"),
+        ("qf-fp16-needs", "loss scaling; per-tensor scale factors are only for fp8", "correct"),
+        ("qf-fp16-needs", "loss scaling; fp8 is the one with per-tensor scale factors", "correct"),
+        (
+            "bad-batch-detection",
+            "loss above 10x its moving average; clip the batch's gradient instead",
+            "wrong",
+        ),
+        (
+            "bad-batch-detection",
+            "loss above 10x its moving average; then its update still counts a little",
+            "wrong",
+        ),
+        ("bad-batch-detection", "loss above 10x its moving average; skip that update", "correct"),
+        ("grad-norm-healthy", "high early, then a gradual slide, no spikes", "correct"),
+        ("grad-norm-healthy", "a steady glide upward", "wrong"),
         ("qf-replay-ratio", "old:new about 1 to 6-19", "correct"),
         ("overfitting-signal", "it does badly on unseen data", "partial"),
     ],
@@ -1470,6 +1497,7 @@ def test_the_built_in_case_reads_red_flags_in_a_learners_words() -> None:
         "roll back and clip; raising the batch size to smooth it out is a mistake",
         "roll back and clip. restart from scratch? that's mad",
         "roll back and clip; don't blame flaky gpus or bit flips with zero evidence",
+        "people panic and want to restart from scratch; roll back and clip instead",
     ],
 )
 def test_a_red_flag_judged_a_mistake_or_madness_is_rejected(answer: str) -> None:

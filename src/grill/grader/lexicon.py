@@ -158,7 +158,8 @@ increase: higher, larger, bigger, greater, raise, raising, bump, grow, grows, gr
     turning up, turn upward, turns upward, turning upward, uptick, upticks, upturn, upturns
 decrease: lower, lowering, smaller, reduce, reducing, reduction, cut, cutting, halve, halving,
     decline, go down, goes down, going down, fall, falls, falling, shrink, less, fewer,
-    downward, downwards, taper, tapers, tapering, tapered
+    downward, downwards, taper, tapers, tapering, tapered, slide down, slides down, sliding down,
+    slid down
 bounce: bouncing, bounces, bounced, bouncy
 slow: crawl, crawls, crawling, sluggish, sluggishly, glacial
 divide: unscale, unscales, unscaled, unscaling

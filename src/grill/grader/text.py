@@ -119,8 +119,25 @@ _UNICODE = str.maketrans(
     }
 )
 _Repl = str | Callable[[re.Match[str]], str]
+_RATIO_LEAD = r"(?:(?:=|is|of|at|ratio|~|about|around|roughly|approximately|approx)\s*){0,3}"
+_RATIO_SIDE = r"(?P<x>\d+(?:\.\d+)?)(?:\s*-\s*(?P<xh>\d+(?:\.\d+)?))?"
 _SHARE_OF = r"(?<![\d.])(\d+(?:\.\d+)?)(?:\s*-\s*(\d+(?:\.\d+)?))?"
 """A number or a range of them, before a unit of shares other than percent."""
+
+
+def _table(m: re.Match[str]) -> str:
+    """A block of `|` rows with as many cells as its first (the header): one sentence per cell,
+    the row's first cell and the column's header before it. Anything else is left as it is."""
+    rows = [
+        [c.strip() for c in line.strip().strip("|").split("|")]
+        for line in m.group(0).splitlines()
+        if not re.fullmatch(r"[\s|:-]*", line)
+    ]
+    head = rows[0]
+    if len(rows) < 2 or any(len(r) != len(head) for r in rows):
+        return m.group(0)
+    said = [f"{r[0]} {h} {c}." for r in rows[1:] for h, c in zip(head[1:], r[1:], strict=True)]
+    return "\n".join(said)
 
 
 def _share(m: re.Match[str], per_percent: int) -> str:
@@ -130,6 +147,12 @@ def _share(m: re.Match[str], per_percent: int) -> str:
 
 
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
+    # a plain-text table: each row's cells said with their column's header ("bf16 | same as fp32"
+    # under "format | exponent range" = "bf16 exponent range same as fp32")
+    (
+        re.compile(r"(?m)^[^\n|]*\|[^\n]*\|[^\n]*(?:\n[^\n|]*\|[^\n]*\|[^\n]*)+"),
+        lambda m: _table(m),
+    ),
     # a checklist claims only its checked items: "[ ] bigger model" is not said, "[x] dropout" is
     (re.compile(r"(?m)^[ \t]*(?:[-*+•][ \t]*)?(?:\[ ?\]|☐)[^\n]*"), " "),
     (re.compile(r"(?m)^[ \t]*(?:[-*+•][ \t]*)?(?:\[[x✓✔]\]|☑|✅)[ \t]*"), "\n- "),
@@ -201,10 +224,11 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (
         re.compile(
             r"\b((?:some|many|most|a lot of) (?:people|folks|candidates|engineers|teams)"
-            r"|people|ppl|folks|candidates) (?:often |sometimes |usually )?(think|say|read|call|"
-            r"assume|believe|claim|blame|mistake|confuse|reach for|jump to|suggest)\b"
+            r"|people|ppl|folks|candidates) (?:often |sometimes |usually |always )?"
+            r"((?:panic|freak out|rush|hurry|get nervous|get scared) and )?(think|say|read|call|"
+            r"assume|believe|claim|blame|mistake|confuse|reach for|jump to|suggest|want|wanna)\b"
         ),
-        r"\1 wrongly \2",
+        r"\1 \2wrongly \3",
     ),
     (
         re.compile(r"\b(?:off the table|out of the question|a non.?starter)\b"),
@@ -250,12 +274,18 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # a ratio with its names: "old:new 1:9", "1:9 old to new" = "10% old / 90% new"
     (
         re.compile(
-            r"\b(?P<a>[a-z]+)\s*[:/]\s*(?P<b>[a-z]+)\s*"
-            r"(?:(?:=|is|of|at|ratio|~|about|around|roughly|approximately|approx)\s*){0,3}"
-            r"(?P<x>\d+(?:\.\d+)?)(?:\s*-\s*(?P<xh>\d+(?:\.\d+)?))?\s*(?::|to\b)\s*"
+            r"\b(?P<a>[a-z]+)\s*[:/]\s*(?P<b>[a-z]+)\s*" + _RATIO_LEAD + _RATIO_SIDE + r"\s*:\s*"
             r"(?P<y>\d+(?:\.\d+)?)(?:\s*-\s*(?P<yh>\d+(?:\.\d+)?))?\b"
             r"|\b(?P<x2>\d+(?:\.\d+)?)\s*:\s*(?P<y2>\d+(?:\.\d+)?)\s+"
             r"(?P<a2>[a-z]+)\s*(?:[:/]|to)\s*(?P<b2>[a-z]+)\b"
+        ),
+        lambda m: _ratio_shares(m),
+    ),
+    # "old:new about 5-15 to 1": the names written as a ratio, the numbers joined by "to"
+    (
+        re.compile(
+            r"\b(?P<a>[a-z]+)[:/](?P<b>[a-z]+)\s*" + _RATIO_LEAD + _RATIO_SIDE + r"\s*to\s*"
+            r"(?P<y>\d+(?:\.\d+)?)(?:\s*-\s*(?P<yh>\d+(?:\.\d+)?))?\b"
         ),
         lambda m: _ratio_shares(m),
     ),
@@ -289,10 +319,10 @@ def _fraction(m: re.Match[str]) -> str:
 
 def _ratio_shares(m: re.Match[str]) -> str:
     """`old:new 1:9` is `10% old / 90% new`; ranges ("5-15 to 1", "5-15 : 85-95") give ranges."""
-    a, b = m.group("a") or m.group("a2"), m.group("b") or m.group("b2")
-    x, y = float(m.group("x") or m.group("x2")), float(m.group("y") or m.group("y2"))
-    xh = float(m.group("xh")) if m.group("xh") else x
-    yh = float(m.group("yh")) if m.group("yh") else y
+    g = {k: v for k, v in m.groupdict().items() if v is not None}
+    a, b = g.get("a") or g["a2"], g.get("b") or g["b2"]
+    x, y = float(g.get("x") or g["x2"]), float(g.get("y") or g["y2"])
+    xh, yh = float(g.get("xh", x)), float(g.get("yh", y))
     if x + y <= 0 or xh < x or yh < y:
         return m.group(0)
     lo, hi = 100 * x / (x + yh), 100 * xh / (xh + y)
