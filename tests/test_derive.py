@@ -370,6 +370,34 @@ def test_a_comparison_said_of_the_other_partner_or_the_other_way_is_wrong(
     )
 
 
+def test_a_partner_outdone_by_a_pronoun_is_the_comparison_turned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    card = _card(*_BF16)
+    trap = "bf16 keeps fp32's exponent range, no loss scaling; it also has more mantissa than fp16"
+    assert _verdict(card, trap) == "wrong"
+    fewer = (
+        "bf16 keeps fp32's exponent range, no loss scaling; it has fewer mantissa bits than fp16"
+    )
+    assert _verdict(card, fewer) == "correct"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.comparatives")
+    assert _verdict(_card(*_BF16), trap) != "wrong"
+
+
+def test_what_the_card_calls_common_called_rare_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    forgetting = ("Catastrophic forgetting?", "New task wipes out old capability. Common in SFT.")
+    card = _card(*forgetting)
+    assert _verdict(card, "a new task wipes out old capability; common in sft") == "correct"
+    assert _verdict(card, "a new task wipes out old capability, common in sft, rare in rl") == (
+        "correct"
+    )
+    trap = "a new task wipes out old capability; mostly in pretraining, rare in sft"
+    assert _verdict(card, trap) == "wrong"
+    assert _verdict(card, "new task wipes out old capability; uncommon in sft") == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.opposites")
+    assert _verdict(_card(*forgetting), trap) != "wrong"
+
+
 _GAP = (
     "Validation gap widening?",
     "Overfitting — regularize, more data, early stop.",

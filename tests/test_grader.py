@@ -263,6 +263,8 @@ def test_a_negation_its_sentence_goes_on_to_except_states_nothing(
         ("people panic and want to restart", "people panic and wrongly want to restart"),
         ("folks often want a bigger batch", "folks wrongly want a bigger batch"),
         ("the loss slides down slowly", "the loss decreases slowly"),
+        ("no special tricks", "no extra tricks"),
+        ("the lr at the bottom of that curve", "the lr at the minimum"),
         # a plain-text table: each cell said with its row's first cell and its column's header
         (
             "format | range | scaling\n|---|---|---|\nfp16 | narrow | needed\nbf16 | wide | none",

@@ -748,10 +748,16 @@ def _comparatives(claims: list[_Claim], card_words: list[str]) -> list[str]:
             continue
         turned = [(p, sign) for p in sorted(partners[entity]) if p in card_words]
         turned.append((entity, -sign))
+        outdone = [(entity, -sign)] + [(p, sign) for p, _ in turned[:-1]]
         for thing in attribute:
             for who, way in turned:
                 if (who, way, thing) not in said:
                     out.append(f"{who} {_said(way)} {thing}")
+            # "more mantissa bits than FP16", its subject a pronoun: FP16 is the one outdone
+            for who, way in outdone:
+                phrase = f"= {_said(-way)} {thing} than {who}"
+                if (who, way, thing) not in said and phrase not in out:
+                    out.append(phrase)
     return out
 
 
@@ -1004,22 +1010,31 @@ def _operations(answer: str) -> list[str]:
 
 
 _HIDING = "(hid|hidden|mask|obscur|flatten|compress|squash|invisibl)"
+_RARE = "(rar|uncommon|unusual|infrequent)"
 _OPPOSITES = {"reveal": _HIDING, "visibl": _HIDING, "expos": _HIDING}
+_TIGHT_OPPOSITES = {"common": _RARE, "frequent": _RARE}
+"""Opposites said right beside their thing: "common in fine-tuning" and "rare in fine-tuning"
+(not "common in fine-tuning, rare in pretraining")."""
 """Words of an item and how its opposite is said, as the normaliser writes them."""
 
 
 def _opposites(answer: str, asked: frozenset[str]) -> list[str]:
     """An item that says a thing is revealed or visible ("Reveals early dynamics"; "small
-    differences visible"): that thing hidden, flattened or compressed is wrong."""
+    differences visible"): that thing hidden, flattened or compressed is wrong; one that says
+    it is common ("Common in fine-tuning"): that thing called rare is wrong."""
     if not _on("derive.opposites"):
         return []
     out: list[str] = []
     for main, _ in items_of(answer):
         words = [w for w in _words(main, asked) if w not in GENERIC]
-        verb = next((w for w in words if w in _OPPOSITES), None)
-        thing = next((w for w in words if w not in _OPPOSITES and not w.startswith("{")), None)
-        if verb and thing:
+        known = _OPPOSITES.keys() | _TIGHT_OPPOSITES.keys()
+        said = [w for sentence in normalise(main) for w in sentence]  # "common" is a hedge too
+        verb = next((w for w in said if w in known), None)
+        thing = next((w for w in words if w not in known and not w.startswith("{")), None)
+        if verb and thing and verb in _OPPOSITES:
             out += [f"{_OPPOSITES[verb]} .. {thing}", f"{thing} .. {_OPPOSITES[verb]}"]
+        elif verb and thing:
+            out.append(f"= {_TIGHT_OPPOSITES[verb]} {thing}")  # not after it: "rarely avoids"
     return out
 
 

@@ -148,6 +148,7 @@ quadratic: quadratically, squared
 cubic: cubically, cubed
 cosine: cos, cosine annealing, cosine schedule
 schedule: scheduler, schedules, sched
+extra: special
 old: original, previous, prior, older
 dataset: data set, datasets, data sets
 high: big, large, huge, enormous, massive
@@ -172,7 +173,9 @@ forget: forgetting, forgets, forgot, forgotten, lose, loses, losing, erase, eras
 only: just, simply, merely, solely
 pick: choose, chose, chosen, select, selected, selecting, take, taking, took, taken,
     grab, grabbing, grabbed
-minimum: lowest point, low point, bottom of the curve, bottom of the loss curve
+minimum: lowest point, low point, bottom of the curve, bottom of the loss curve,
+    bottom of that curve, bottom of this curve, bottom of that loss curve, bottom of the dip,
+    bottom of the valley
 skip: skipping, discard, discarding, ignore, ignoring
 ratio: fraction, proportion, share, mix ratio
 replay: rehearsal, replay buffer, replaying
