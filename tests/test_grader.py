@@ -264,6 +264,11 @@ def test_a_negation_its_sentence_goes_on_to_except_states_nothing(
         ("folks often want a bigger batch", "folks wrongly want a bigger batch"),
         ("the loss slides down slowly", "the loss decreases slowly"),
         ("no special tricks", "no extra tricks"),
+        # numbered steps in one line are one sequence, each after the one before
+        (
+            "1) scale the loss; 2) backward; 3) step",
+            "scale the loss, afterwards backward, afterwards step",
+        ),
         ("the lr at the bottom of that curve", "the lr at the minimum"),
         # a plain-text table: each cell said with its row's first cell and its column's header
         (
@@ -1468,6 +1473,22 @@ def test_a_flag_names_the_rule_that_fired() -> None:
         ("bad-batch-detection", "loss above 10x its moving average; skip that update", "correct"),
         ("grad-norm-healthy", "high early, then a gradual slide, no spikes", "correct"),
         ("grad-norm-healthy", "a steady glide upward", "wrong"),
+        (
+            "spike-prevention",
+            "clipping, warmup, fp16 training rather than fp32, checkpoints",
+            "wrong",
+        ),
+        ("spike-prevention", "clip, warmup, checkpoints, bf16 (not fp16, not fp32)", "correct"),
+        (
+            "fp16-loss-scaling",
+            "yes: 1) loss times 1024; 2) backward; 3) optimizer step; 4) unscale. avoids underflow",
+            "wrong",
+        ),
+        (
+            "fp16-loss-scaling",
+            "yes: 1) loss times 1024; 2) backward; 3) unscale; 4) optimizer step. avoids underflow",
+            "correct",
+        ),
         ("qf-replay-ratio", "old:new about 1 to 6-19", "correct"),
         ("overfitting-signal", "it does badly on unseen data", "partial"),
     ],

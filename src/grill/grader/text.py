@@ -167,6 +167,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # list markers are not numbers: `1.`, `2)`, `(3)`, `a)`, `•` opening a line; `(2)`, `3)` inline;
     # each opening a line is read as the one bullet `- ` (`_headed_lists` knows a bullet by it)
     (re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.)]|\(?[a-h]\)|[•·▪‣◦*+])[ \t]+"), "\n- "),
+    # numbered steps in one line are one sequence: "1) scale; 2) backward; 3) step" is one
+    # sentence whose steps come one after another
+    (re.compile(r";\s*\(?\d{1,2}\)\s+(?=[a-z])"), " , afterwards "),
     (re.compile(r"\(\d{1,2}\)(?=\s)|(?<=[,;:]\s)\d{1,2}\)(?=\s)"), " , "),
     (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
