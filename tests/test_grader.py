@@ -1473,6 +1473,10 @@ def test_a_flag_names_the_rule_that_fired() -> None:
         ("bad-batch-detection", "loss above 10x its moving average; skip that update", "correct"),
         ("grad-norm-healthy", "high early, then a gradual slide, no spikes", "correct"),
         ("grad-norm-healthy", "a steady glide upward", "wrong"),
+        # the right idea too vague to credit: partial, not wrong
+        ("small-batch-generalization", "a smaller batch is noisy, which can be good", "partial"),
+        ("batch-compute-cost", "steps cost more", "partial"),
+        ("warmup-why", "the beginning goes gentler", "partial"),
         (
             "spike-prevention",
             "clipping, warmup, fp16 training rather than fp32, checkpoints",
