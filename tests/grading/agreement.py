@@ -249,6 +249,7 @@ TUNING = (
     "fresh7",
     "fresh8",
     "fresh9",
+    "fresh10",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
