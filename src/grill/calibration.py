@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Protocol
 
 from grill import personal
 from grill.config import Settings
@@ -44,7 +45,7 @@ from grill.memory.models import FsrsModel
 from grill.model import Rating
 from grill.odds import at_least, poisson_binomial
 from grill.plan import Deadline
-from grill.readiness import Readiness, forecast_for
+from grill.readiness import forecast_for
 from grill.report.planning import plan_view
 from grill.session import Drill, DrillOptions, plan, record_answer
 from grill.simulate import ALL_MEMORY_MODELS, MEMORY_MODELS, START, learner_rating, memory_of
@@ -182,21 +183,7 @@ def follower(
     settings = Settings(interview_date=full.interview.date(), target=target)
     with Store.open(home / "early" / "grill.db", now=early.last) as store:
         view = plan_view(store, load_library(user_decks=False), settings, early.last)
-    ahead_of = view.followed
-    low, high = ahead_of.low, ahead_of.high
-    return LearnerResult(
-        memory=kind,
-        learner=index,
-        reviews=full.reviews,
-        true_expected=sum(full.truth),
-        true_p=at_least(poisson_binomial(full.truth), target),
-        expected=ahead_of.expected,
-        low=ahead_of.expected if low is None else low,
-        high=ahead_of.expected if high is None else high,
-        p=ahead_of.p_target,
-        default_expected=view.idle.expected,
-        default_p=view.idle.p_target,
-    )
+    return _result(kind, index, full.reviews, full.truth, view.followed, view.idle, target)
 
 
 def study(
@@ -267,13 +254,26 @@ def judge(studied: Studied, store: Store, target: int, fitted: MemoryFit) -> Lea
     )
 
 
+class _Forecast(Protocol):
+    """What is judged: a readiness forecast, or a plan's projection."""
+
+    @property
+    def expected(self) -> float: ...
+    @property
+    def low(self) -> float | None: ...
+    @property
+    def high(self) -> float | None: ...
+    @property
+    def p_target(self) -> float: ...
+
+
 def _result(
     kind: str,
     index: int,
     reviews: int,
     truth: Sequence[float],
-    ready: Readiness,
-    plain: Readiness,
+    ready: _Forecast,
+    plain: _Forecast,
     target: int,
 ) -> LearnerResult:
     return LearnerResult(
