@@ -821,8 +821,8 @@ def project(
         spread_over([w for w, _ in bases], runs) if bases else [None] * runs,
         strict=True,
     )
-    for run, (k, b) in enumerate(picks):
-        memory = FsrsMemory(None, len(states), parameters or _W, time_scale=scales[k][0])
+    for run, (scale, base) in enumerate(picks):
+        memory = FsrsMemory(None, len(states), parameters or _W, time_scale=scales[scale][0])
         known = {
             i: replace(st, deck="sim", card_id=str(i))
             for i, st in enumerate(states)
@@ -842,9 +842,9 @@ def project(
             new[k] += len(seen) - before
             asked[k] += len(cards)
         final = [memory.chance(i, at_interview) for i in range(len(states))]
-        if b is not None:
-            final = [carried(*x) for x in zip(bases[b][1], idle, final, strict=True)]
-        chances = [a + b for a, b in zip(chances, final, strict=True)]
+        if base is not None:
+            final = [carried(*x) for x in zip(bases[base][1], idle, final, strict=True)]
+        chances = [c + f for c, f in zip(chances, final, strict=True)]
         scores.append(sum(final))
         p_target += at_least(poisson_binomial(final), target)
     loads = tuple(
