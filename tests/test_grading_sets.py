@@ -54,6 +54,7 @@ MIN_PER_CARD = {
     "fresh8": 3,
     "fresh9": 3,
     "fresh10": 3,
+    "fresh11": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -76,6 +77,7 @@ MIN_CASE = {
     "fresh8": 12,
     "fresh9": 12,
     "fresh10": 12,
+    "fresh11": 12,
 }
 
 
