@@ -276,6 +276,40 @@ def test_a_negation_its_sentence_goes_on_to_except_states_nothing(
             "fp16 range narrow. fp16 scaling needed. bf16 range wide. bf16 scaling none.",
         ),
         ("a | b | c\nd | e", "a | b | c\nd | e"),
+        # a crossed-out item is rejected, not said; a ✅ or ⚠️ inside a line is a bullet
+        (
+            "❌ starting over from zero\n✅ roll back\n⚠️ likely: a bad batch",
+            "roll back. likely: a bad batch",
+        ),
+        (
+            "causes: a bad batch ❌ bigger bs to smooth it ❌ 'just lower the lr'",
+            "causes: a bad batch",
+        ),
+        ("✅ clip at 1.0 ✅ bf16", "- clip at 1.0\n- bf16"),
+        # footnotes: a marker is no number, a note is a sentence of its own
+        (
+            "one point zero[1], a global norm[2]. [1] the default.",
+            "one point zero, a global norm. the default.",
+        ),
+        ("[2] not per tensor; global only", "not per tensor; global only"),
+        # "forget X-ing" opening a clause dismisses X; "forget" as a claim stays one
+        (
+            "forget increasing the batch, it narrows the lr range",
+            "counterproductive increasing the batch, it narrows the lr range",
+        ),
+        ("ok: forget about restarting", "ok: counterproductive restarting"),
+        ("the model may forget everything", "the model may forget everything"),
+        ("forget everything", "forget everything"),
+        ("in the first place", "at all"),
+        # dialects: a dropped final g, o' and yer
+        (
+            "yer learnin' rate be an order o' magnitude too timid",
+            "your learning rate be an order of magnitude too timid",
+        ),
+        ("endin' round a tenth", "ending round a tenth"),
+        ("lr too hi", "lr too high"),
+        ("silent data corruption in hbm", "a bit flip in hbm"),
+        ("wu, then a long decline", "warmup, then a long decline"),
     ],
 )
 def test_shares_checklists_and_changelogs_read_as_said(typed: str, canonical: str) -> None:

@@ -85,7 +85,7 @@ optimizer: optimiser, optim, opt
 recompute: gradient checkpointing, activation checkpointing, gradient checkpoint, activation
     checkpoint, activation recomputation, recomputation, rematerialization, rematerialisation,
     remat
-warmup: warm up, warm-up, warming up, warmed up, warms up, lr warmup
+warmup: warm up, warm-up, warming up, warmed up, warms up, lr warmup, wu
 loss scale: lossscale, lossscaling, loss scaler, scale loss, scaling loss
 layernorm: layer norm, layer normalization, ln
 prenorm: pre layernorm, pre layer norm, pre ln, pre norm, pre-ln, pre layer normalization,
@@ -125,7 +125,7 @@ ffn: feed forward, feed-forward, feedforward, mlp, mlps
 pretrain: pre-training, pre training, pretraining, pre-train, pre train
 finetune: fine-tuning, fine tuning, finetuning, fine tune, fine-tune, sft
 bitflip: bit flip, bit flips, bit-flip, bit-flips, bitflips, flipped bit, flipped bits,
-    cosmic ray, cosmic rays
+    cosmic ray, cosmic rays, silent data corruption, silent data corruptions
 nondeterminism: non-determinism, non determinism, nondeterministic, non-deterministic,
     non deterministic
 restart: re-start, start over, start again, retrain, re-train, rerun, restarting, starting over

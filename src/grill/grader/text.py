@@ -156,6 +156,14 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # a checklist claims only its checked items: "[ ] bigger model" is not said, "[x] dropout" is
     (re.compile(r"(?m)^[ \t]*(?:[-*+•][ \t]*)?(?:\[ ?\]|☐)[^\n]*"), " "),
     (re.compile(r"(?m)^[ \t]*(?:[-*+•][ \t]*)?(?:\[[x✓✔]\]|☑|✅)[ \t]*"), "\n- "),
+    # footnotes: a marker after a word is no number ("one point zero[1]"), and a note that a
+    # marker opens is a sentence of its own ("[1] the default. [2] not per tensor")
+    (re.compile(r"(?<=[^\s\[])\[\d{1,2}\]"), ""),
+    (re.compile(r"(?:^|(?<=\s))\[\d{1,2}\][ \t]*"), ". "),
+    # a crossed-out item is rejected, not said: "❌ restart from scratch" claims nothing, to the
+    # next mark or the line's end; a ✅ or ⚠️ item inside a line is a bullet of its own
+    (re.compile(r"[❌❎✗✘✖🚫⛔][^\n❌❎✗✘✖🚫⛔✅⚠]*"), "\n"),
+    (re.compile(r"[ \t]*(?:✅|⚠\ufe0f?)[ \t]*"), "\n- "),
     # a changelog entry a later one corrects is taken back: "v1: X. v2: corrected, Y" says Y
     (
         re.compile(
@@ -221,7 +229,14 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # "lr ∝ 1/B", "proportional to 1 / batch": inversely
     (re.compile(r"\bproportional to 1 ?/ ?"), "inversely proportional to "),
     (re.compile(r"\bas opposed to\b"), "unlike"),  # a contrast: "cosine, as opposed to linear"
-    (re.compile(r"\bno matter\b"), "regardless"),  # not a negation: "no matter how large"
+    (re.compile(r"\bno matter\b"), "regardless"),
+    # dialects that drop a final g or a word's end: "learnin' rate", "order o' magnitude", "yer"
+    (re.compile(r"\b([a-z]{3,}in)'(?![a-z])"), r"\1g"),
+    (re.compile(r"\bo'(?=\s)"), "of"),
+    (re.compile(r"\byer\b"), "your"),
+    (re.compile(r"\btoo hi\b"), "too high"),  # "lr too hi": short for high
+    # "in the first place" is no order of steps: "to keep them from happening in the first place"
+    (re.compile(r"\bin the first place\b"), "at all"),  # not a negation: "no matter how large"
     (re.compile(r"\bnot (?:a lot|lots|a ton|a great deal|a whole lot|that much)\b"), "not much"),
     # what others wrongly say: "some people read it as underfitting, but ..."
     (
@@ -235,6 +250,14 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     (
         re.compile(r"\b(?:off the table|out of the question|a non.?starter)\b"),
+        " counterproductive ",
+    ),
+    # "forget increasing the batch", "forget about restarting": an imperative that dismisses the
+    # act it opens a clause with (only before a verb in -ing: "they forget old tasks" is a claim)
+    (
+        re.compile(
+            r"(?:^|(?<=[.;:,!?(\n-]))[ \t]*forget (?:about )?(?=[a-z]{2,}ing\b)(?![a-z]*thing\b)"
+        ),
         " counterproductive ",
     ),
     # "turn clipping off", "switch off the scaler": the thing is disabled (a negation)
