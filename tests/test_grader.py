@@ -276,6 +276,11 @@ def test_a_negation_its_sentence_goes_on_to_except_states_nothing(
             "fp16 range narrow. fp16 scaling needed. bf16 range wide. bf16 scaling none.",
         ),
         ("a | b | c\nd | e", "a | b | c\nd | e"),
+        # a dialogue claims only the candidate's lines
+        ("Lead: so you'd restart from scratch? Me: roll back", "roll back"),
+        ("Q: what's the tell? A: val turns up", "val turns up"),
+        ("Lead: train drops. Me: and val? Lead: flat. Me: the tell", "and val? the tell"),
+        ("@lead: grad norm jumped", "@lead: grad norm jumped"),
         # a crossed-out item is rejected, not said; a ✅ or ⚠️ inside a line is a bullet
         (
             "❌ starting over from zero\n✅ roll back\n⚠️ likely: a bad batch",

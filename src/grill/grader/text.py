@@ -160,6 +160,16 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # marker opens is a sentence of its own ("[1] the default. [2] not per tensor")
     (re.compile(r"(?<=[^\s\[])\[\d{1,2}\]"), ""),
     (re.compile(r"(?:^|(?<=\s))\[\d{1,2}\][ \t]*"), ". "),
+    # a dialogue claims only the candidate's lines: "Lead: you'd restart? Me: no, roll back" says
+    # only what follows "Me:"; a speaker's name opens the text, a line or a sentence
+    (
+        re.compile(
+            r"(?s)(?:^|(?<=\n)|(?<=[.!?] ))[ \t]*(?:q|lead|interviewer|manager|recruiter|them)"
+            r"[ \t]*:.*?(?=(?:^|(?<=\n)|(?<=[.!?] ))[ \t]*(?:a|me|candidate|answer)[ \t]*:|\Z)"
+        ),
+        "\n",
+    ),
+    (re.compile(r"(?m)(?:^|(?<=[.!?] ))[ \t]*(?:a|me|candidate|answer)[ \t]*:[ \t]*"), "\n"),
     # a crossed-out item is rejected, not said: "❌ restart from scratch" claims nothing, to the
     # next mark or the line's end; a ✅ or ⚠️ item inside a line is a bullet of its own
     (re.compile(r"[❌❎✗✘✖🚫⛔][^\n❌❎✗✘✖🚫⛔✅⚠]*"), "\n"),
