@@ -281,6 +281,11 @@ def test_a_negation_its_sentence_goes_on_to_except_states_nothing(
         ("Q: what's the tell? A: val turns up", "val turns up"),
         ("Lead: train drops. Me: and val? Lead: flat. Me: the tell", "and val? the tell"),
         ("@lead: grad norm jumped", "@lead: grad norm jumped"),
+        ("Lead: restart? Me: no, roll back", "roll back"),
+        ("Me: no restart", "no restart"),
+        ("Student: 'it is free.' Teacher: no. Twice the work", "Twice the work"),
+        ("Student wrote: 2-8k steps. Red pen: 2-8% of the run", "2-8% of the run"),
+        ("Q: what does the loss do?\nit goes down", "it goes down"),
         # a crossed-out item is rejected, not said; a ✅ or ⚠️ inside a line is a bullet
         (
             "❌ starting over from zero\n✅ roll back\n⚠️ likely: a bad batch",

@@ -161,15 +161,25 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"(?<=[^\s\[])\[\d{1,2}\]"), ""),
     (re.compile(r"(?:^|(?<=\s))\[\d{1,2}\][ \t]*"), ". "),
     # a dialogue claims only the candidate's lines: "Lead: you'd restart? Me: no, roll back" says
-    # only what follows "Me:"; a speaker's name opens the text, a line or a sentence
+    # only what follows "Me:", and a teacher's correction only the teacher's ("Student: ...
+    # Teacher: ..."); a speaker's name opens the text, a line or a sentence, and the "no" or
+    # "wrong" that opens a reply answers the line left out
     (
         re.compile(
-            r"(?s)(?:^|(?<=\n)|(?<=[.!?] ))[ \t]*(?:q|lead|interviewer|manager|recruiter|them)"
-            r"[ \t]*:.*?(?=(?:^|(?<=\n)|(?<=[.!?] ))[ \t]*(?:a|me|candidate|answer)[ \t]*:|\Z)"
+            r"(?:^|(?<=\n)|(?<=[.!?] ))[ \t]*(?:q|lead|interviewer|manager|recruiter|them"
+            r"|student(?: wrote| said| answered)?)[ \t]*:.*?(?=(?:(?<=\n)|(?<=[.!?] )|(?<=[.!?]' )"
+            r"|(?<=[.!?]\" ))[ \t]*(?:a|me|candidate|answer|teacher|red pen)[ \t]*:|\n|\Z)"
         ),
         "\n",
     ),
-    (re.compile(r"(?m)(?:^|(?<=[.!?] ))[ \t]*(?:a|me|candidate|answer)[ \t]*:[ \t]*"), "\n"),
+    (
+        re.compile(
+            r"(?m)(?:^|(?<=[.!?] )|(?<=[.!?]' )|(?<=[.!?]\" ))[ \t]*"
+            r"(?:a|me|candidate|answer|teacher|red pen)[ \t]*:[ \t]*"
+            r"(?:(?:no|nope|nah|wrong|incorrect)[ \t]*[.,;:!-][ \t]*)?"
+        ),
+        "\n",
+    ),
     # a crossed-out item is rejected, not said: "❌ restart from scratch" claims nothing, to the
     # next mark or the line's end; a ✅ or ⚠️ item inside a line is a bullet of its own
     (re.compile(r"[❌❎✗✘✖🚫⛔][^\n❌❎✗✘✖🚫⛔✅⚠]*"), "\n"),
