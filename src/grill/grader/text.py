@@ -248,6 +248,22 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bsav(?:e|es|ed|ing) (memory|compute|bandwidth|vram|flops)\b"), r"less \1"),
     # "lr ∝ 1/B", "proportional to 1 / batch": inversely
     (re.compile(r"\bproportional to 1 ?/ ?"), "inversely proportional to "),
+    # "halve the lr for every doubling of the batch": inversely proportional; "double X for every
+    # doubling of Y": proportional
+    (
+        re.compile(
+            r"\b(?:halve|halves|halved|halving) (?:the )?([a-z0-9][a-z0-9 ]{0,20}?) "
+            r"(?:for|with|per|on|at) (?:every|each|a) doubling (?:of )?(?:the )?([a-z0-9]+)"
+        ),
+        r"\1 inversely proportional to \2",
+    ),
+    (
+        re.compile(
+            r"\b(?:double|doubles|doubled|doubling) (?:the )?([a-z0-9][a-z0-9 ]{0,20}?) (?:for|with"
+            r"|per|on|at) (?:every|each|a) doubling (?:of )?(?:the )?([a-z0-9]+)"
+        ),
+        r"\1 proportional to \2",
+    ),
     (re.compile(r"\bas opposed to\b"), "unlike"),  # a contrast: "cosine, as opposed to linear"
     (re.compile(r"\bno matter\b"), "regardless"),
     # dialects that drop a final g or a word's end: "learnin' rate", "order o' magnitude", "yer"
