@@ -250,6 +250,7 @@ TUNING = (
     "fresh8",
     "fresh9",
     "fresh10",
+    "fresh11",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
