@@ -15,9 +15,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from grill.readiness import GroupReadiness
+from grill.readiness import GroupReadiness, Readiness
 from grill.report.data import MockPoint, ReportData, mock_points
 from grill.report.planning import PlanView
+from grill.simulate import Projection
 
 __all__ = ["bar", "render_plan", "render_stats", "score_chart", "spark"]
 
@@ -229,18 +230,19 @@ def render_plan(console: Console, view: PlanView) -> None:
         table.add_row(f"{d.day:%a %d %b}", f"{d.new:.0f}", f"{d.cards:.0f}", f"{d.reviews:.0f}")
     console.print(table, width=width)
     out = Text()
-    for label, expected, p in (
-        ("If you follow it", view.followed.expected, view.followed.p_target),
-        ("If you stop now", view.idle.expected, view.idle.p_target),
-    ):
-        spread = view.idle.interval if label == "If you stop now" else view.followed.interval
-        ok = expected >= view.target
+    ahead: tuple[tuple[str, Projection | Readiness], ...] = (
+        ("If you follow it", view.followed),
+        ("If you stop now", view.idle),
+    )
+    for label, forecast in ahead:
+        ok = forecast.expected >= view.target
         out.append(f"{label + ':':<18} expected ")
         out.append(
-            f"{expected:.1f}/{len(view.deck.cards)}", style="bold green" if ok else "bold red"
+            f"{forecast.expected:.1f}/{len(view.deck.cards)}",
+            style="bold green" if ok else "bold red",
         )
-        out.append(f" ({spread})" if spread else "")
-        out.append(f" on the day, P(≥{view.target}) {p:.0%}\n")
+        out.append(f" ({forecast.interval})" if forecast.interval else "")
+        out.append(f" on the day, P(≥{view.target}) {forecast.p_target:.0%}\n")
     today = view.today
     steps = f", {len(today.learning)} in a learning step" if today.learning else ""
     met = f"; {today.new_today} new met earlier today" if today.new_today else ""
