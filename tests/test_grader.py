@@ -20,7 +20,7 @@ from grill.grader import (
     phrase_error,
     phrase_warnings,
 )
-from grill.model import Card, Case, CasePart, Deck, Flag, Library, Point, Rubric, Verdict
+from grill.model import Card, Case, CasePart, Deck, Flag, Grade, Library, Point, Rubric, Verdict
 
 
 def pt(pid: str, *match: str, vague: tuple[str, ...] = ()) -> Point:
@@ -1712,3 +1712,90 @@ def test_odds_of_zero_give_no_weight_and_noise_averaged_away_is_less() -> None:
     assert normalise("a bigger batch averages away more noise") == [
         ["increas", "batch", "averag", "away", "decreas", "nois"]
     ]
+
+
+def _built_in(ref: str, answer: str) -> Grade:
+    from grill.deck import load_library
+
+    return grade(load_library(user_decks=False).card(ref), answer)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        ("qf-warmup", "a linear ramp over 2-8k steps, but only when the model is over 30B params"),
+        (
+            "fp16-loss-scaling",
+            "yes: scale the loss up, unscale it before the step; only applies to RNNs",
+        ),
+        ("lr-too-low", "loss drops painfully slowly and compute is wasted, though only with Lion"),
+    ],
+)
+def test_a_condition_the_card_never_makes_added_with_only_is_wrong(ref: str, answer: str) -> None:
+    got = _built_in(ref, answer)
+    assert got.verdict is Verdict.WRONG
+    assert [f.rule for f in got.flags] == ["restriction"]
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        # the condition is the card's own, or said of another subject, or not a restriction
+        (
+            "fp32-master-weights",
+            "keep fp32 master weights so tiny updates accumulate; cast down only for the matmuls",
+        ),
+        ("qf-fp16-needs", "loss scaling; per-tensor scale factors are only for fp8"),
+        ("qf-warmup", "2-8k steps, and not only for fp16 runs"),
+        ("qf-warmup", "2-8k steps; it's a myth that it only matters with fp16"),
+    ],
+)
+def test_an_only_that_adds_no_condition_of_its_own_is_no_flag(ref: str, answer: str) -> None:
+    assert "restriction" not in [f.rule for f in _built_in(ref, answer).flags]
+
+
+def test_what_others_say_agreed_with_is_said() -> None:
+    endorsed = "Some folks say you should grow the batch first, and they're right: then roll back."
+    assert [f.id for f in _built_in("qf-spike-first-action", endorsed).flags] == ["increase-batch"]
+    rejected = "Some folks say you should grow the batch first; no: roll back to the last ckpt."
+    assert _built_in("qf-spike-first-action", rejected).verdict is Verdict.CORRECT
+
+
+def test_a_retraction_that_goes_on_to_replace_takes_back_the_whole_sentence_before() -> None:
+    turned = "It falls steadily and smoothly all run. Hmm, no, actually it holds flat all the way."
+    got = _built_in("grad-norm-healthy", turned)
+    assert got.verdict is not Verdict.CORRECT and not got.matched
+    # "or rather" takes back too: only what replaces it is read
+    fixed = "It ends 10% below the peak. Or rather, at a tenth of the peak."
+    assert _built_in("qf-decay-to", fixed).verdict is Verdict.CORRECT
+    slipped = "Down to a tenth of the peak. Or rather, it ends 10% below the peak."
+    assert _built_in("qf-decay-to", slipped).verdict is Verdict.WRONG
+
+
+def test_a_threads_numbering_and_a_chats_other_speakers_are_not_read() -> None:
+    thread = "1/3 the clip value 2/3 it's 1.0 3/3 taken over the global norm"
+    assert _built_in("qf-clip-value", thread).verdict is Verdict.CORRECT
+    chat = (
+        "Sam: what ratio did you use for replay\nSam: mostly old with a bit of new?\n"
+        "me: the reverse: 5-15% old data mixed into 85-95% new"
+    )
+    got = _built_in("replay-buffer", chat)
+    assert not got.flags and got.verdict is not Verdict.WRONG
+
+
+def test_a_lead_in_that_tells_what_failed_rejects_no_list() -> None:
+    told = "Fine-tuning on a new domain fails to hold: the old skills are wiped out, common in SFT."
+    assert _built_in("catastrophic-forgetting", told).verdict is Verdict.CORRECT
+
+
+def test_a_red_flag_rejected_in_formal_words_is_none() -> None:
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    formal = (
+        "Enlarging the batch size is rejected, and a restart from initialisation is not"
+        " warranted: roll back to the last good checkpoint and clip."
+    )
+    assert not grade_case(case, formal).red_flags
+    committed = "The run shall be discarded and recommenced from initialisation."
+    assert [f.id for f in grade_case(case, committed).red_flags] == ["restart_from_scratch"]

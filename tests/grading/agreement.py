@@ -251,6 +251,7 @@ TUNING = (
     "fresh9",
     "fresh10",
     "fresh11",
+    "fresh12",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

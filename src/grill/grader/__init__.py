@@ -25,9 +25,11 @@ from functools import lru_cache
 
 from grill.answers import clean_answer
 from grill.errors import NotFoundError, UsageError
+from grill.grader.context import Category
 from grill.grader.lexicon import (
     _IDK,
     _NUMBER_WORDS,
+    _STOP_STEMS,
 )
 from grill.grader.match import (
     _Hit,
@@ -164,6 +166,7 @@ def grade(card: Card, answer: str) -> Grade:
             vague += vhit is not None and not vhit.negated
     flags.extend(_verdict_flags(card.answer, answer))
     flags.extend(_contrast_flags(card.explanation, analysed))
+    flags.extend(_restriction_flags(card, analysed))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -315,6 +318,89 @@ def _contrast_flags(explanation: str | None, answer: _Answer) -> list[Flag]:
                     says = "turns around a contrast of the explanation"
                     span = _original_span(answer.text, start, end)
                     return [Flag("reversed", says, span, "contrast")]
+    return []
+
+
+_ONLY = re.compile(
+    r"\bonly\s+(?:(?:happens?|applies|matters|works|helps|kicks in|occurs|pays off|needed"
+    r"|need(?:ed)? it|is needed|makes sense)\s+)?(?:when|if|for|on|from|once|with|in|above"
+    r"|below|past|after|during|beyond|under|over|at|to)\b"
+)
+_RESTRICTS = re.compile(
+    r"(?:(?:but|though|although|and|yet|so|which|that)\s+)?(?:(?:it|this|that|you|they|we|these"
+    r"|those)(?:'s|'re)?\s+)?(?:(?:is|are|was|were|does|do|did|will|would|can|should)\s+)?"
+    r"(?:also\s+)?"
+)
+"""What may stand between the start of a clause and an "only" that restricts the answer's own
+claim: "but only for", "though this only happens", "you only need it"."""
+_NOT_RESTRICTING = (Category.NEGATION, Category.SOFT_NEGATION, Category.DISMISSAL)
+
+
+@lru_cache(maxsize=1024)
+def _card_words(*texts: str | None) -> tuple[frozenset[str], tuple[tuple[float, float], ...]]:
+    """The words (canonical stems) and numbers (ranges) a card's own text uses."""
+    words: set[str] = set()
+    nums: list[tuple[float, float]] = []
+    for text in texts:
+        for sentence in _analyse(text or "").sentences:
+            for t in sentence:
+                if t.num is None:
+                    words.add(t.word)
+                else:
+                    nums.append((t.num.lo, t.num.hi))
+    return frozenset(words), tuple(nums)
+
+
+def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
+    """A condition the card never makes, added with "only": "loss scaling, but only for models
+    above 7B parameters", "it only happens with Adam". The condition's clause holds a word or a
+    number that the card's question, short answer and explanation never use; a condition the
+    card makes ("cast down only for the matmuls", where the card speaks of matmuls) is no flag,
+    nor is one denied or dismissed ("it's a myth that it only happens in pre-training")."""
+    folded = _fold(answer.text)
+    if "only" not in folded:
+        return []
+    words, nums = _card_words(card.question, card.answer, card.explanation)
+    for m in _ONLY.finditer(folded):
+        lead = re.split(r"[,;:.!?(\n\u2014\u2013]|\s-\s", folded[: m.start()])[-1]
+        if not _RESTRICTS.fullmatch((lead.strip() + " ").lstrip()):
+            continue  # "not only", "if only"; "scale factors are only for fp8" is about them
+        for s, sentence in enumerate(answer.sentences):
+            tail = [p for p, t in enumerate(sentence) if t.start >= m.end()]
+            if not tail or (sentence[0].start > m.start() or sentence[-1].end < m.end()):
+                continue
+            first = sentence[tail[0]].clause
+            tail = [p for p in tail if sentence[p].clause == first]
+            scope = answer.scopes[s]
+            if any(
+                span.category in _NOT_RESTRICTING or span.category is Category.RETRACTION
+                for p in tail
+                for span in (*scope.wide[p], *scope.carried_wide)
+                if span.start <= p < span.end
+            ):
+                continue
+            off = [
+                sentence[p]
+                for p in tail
+                if (
+                    sentence[p].num is None
+                    and sentence[p].word not in words
+                    and sentence[p].word not in _STOP_STEMS
+                    and len(sentence[p].word) > 2
+                )
+                or (
+                    sentence[p].num is not None
+                    and not any(
+                        lo <= sentence[p].num.lo <= hi  # type: ignore[union-attr]
+                        for lo, hi in nums
+                    )
+                )
+            ]
+            if off:
+                end = sentence[tail[-1]].end
+                span = _original_span(answer.text, m.start(), end)
+                says = "adds a condition the card does not make"
+                return [Flag("restriction", says, span, "restriction")]
     return []
 
 

@@ -99,7 +99,7 @@ F, B, BOTH = Direction.FORWARD, Direction.BACKWARD, Direction.BOTH
 _PREDICATES = """need needed required require requires necessary help helps matter matters use used
     work works important relevant useful apply applies enabled true correct right case
     effective problem issue cause causes fix fixes solve happen happens exist exists enough
-    sufficient worth mandatory essential survive survives"""
+    sufficient worth mandatory essential survive survives warranted justified advisable"""
 _HELPING = "help helps fix fixes solve solves smooth cure save rescue work"
 _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail crash break collapse
     worse degrade hurt suffer forget stall die garbage corrupt"""
@@ -225,8 +225,9 @@ TRIGGERS: tuple[Trigger, ...] = (
         BOTH,
         CLAUSE,
         "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted"
-        " counterproductive misguided mistakenly wrongly" + " " + _JUDGED,
+        " counterproductive misguided mistakenly wrongly rejected dismissed" + " " + _JUDGED,
         "bit flips are rare",
+        "enlarging the batch size is likewise rejected",
         "restarting is a last resort",
         "blaming flaky hardware would be lazy",
         "cosmic rays are a cop-out explanation",
@@ -362,9 +363,10 @@ TRIGGERS: tuple[Trigger, ...] = (
         R,
         B,
         CLAUSE,
-        "no nope nah",
+        "no nope nah rather",
         "cosine - no, inverse sqrt",
         "cosine? no - inverse sqrt",
+        "down to a tenth of peak. or rather, 10% below it",
         alone=True,
     ),
     _t(
@@ -372,7 +374,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         R,
         B,
         CLAUSE,
-        "wait sorry scratch that oops not",
+        "wait sorry scratch that oops not or",
         "warmup ramps down - no wait, up",
         joins="retraction",
     ),

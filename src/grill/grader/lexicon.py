@@ -128,7 +128,8 @@ bitflip: bit flip, bit flips, bit-flip, bit-flips, bitflips, flipped bit, flippe
     cosmic ray, cosmic rays, silent data corruption, silent data corruptions
 nondeterminism: non-determinism, non determinism, nondeterministic, non-deterministic,
     non deterministic
-restart: re-start, start over, start again, retrain, re-train, rerun, restarting, starting over
+restart: re-start, start over, start again, retrain, re-train, rerun, restarting, starting over,
+    recommence, recommenced, recommencing, begin again
 rollback: roll back, roll-back, rolling back, rolled back, rolls back, revert, reverting,
     go back, going back, restore, restoring, reload, reloading
 log scale: log axis, log-scale, log y, log y axis, log-y, logarithmic, logarithmic scale,
@@ -161,7 +162,8 @@ decrease: lower, lowering, smaller, reduce, reducing, reduction, cut, cutting, h
     decline, go down, goes down, going down, fall, falls, falling, shrink, less, fewer,
     downward, downwards, taper, tapers, tapering, tapered, slide down, slides down, sliding down,
     slid down
-bounce: bouncing, bounces, bounced, bouncy
+bounce: bouncing, bounces, bounced, bouncy, hop around, hops around, hopping around,
+    jump around, jumps around, jumping around
 slow: crawl, crawls, crawling, sluggish, sluggishly, glacial
 divide: unscale, unscales, unscaled, unscaling
 constant: const, consts

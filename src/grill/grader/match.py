@@ -342,8 +342,8 @@ def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
         rule = rule or refused
         contradiction = one_clause and main and not retracted
         result = _Hit(s, positions, bool(rule or retracted), contradiction, rule or retracted)
-        if not rule:
-            return result
+        if not result.negated:
+            return result  # a hit taken back by a retraction gives way to a later one
         fallback = fallback or result
     return fallback
 

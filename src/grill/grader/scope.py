@@ -181,7 +181,8 @@ def _joins(cue: str, id: str) -> bool:
 
 def carried(before: Sequence[Cued], opening: Sequence[Cued], question: bool) -> Span | None:
     """A sentence that opens with a retraction clause takes back the sentence before when that
-    one is a question ("cosine? no - inverse sqrt"), else that sentence's last clause; one that
+    one is a question ("cosine? no - inverse sqrt") or the retraction goes on to replace it,
+    else that sentence's last clause; one that
     opens with a refusal clause refuses it the same way ("blame the hardware; there was no
     evidence for it"). Misconceptions and red flags read it over the whole sentence before
     (grill.grader.text): "bit-flips, certainly, and the moon too; no, ..." takes back both."""
@@ -193,7 +194,10 @@ def carried(before: Sequence[Cued], opening: Sequence[Cued], question: bool) -> 
     if trig is None or trig.category not in (Category.RETRACTION, Category.SOFT_NEGATION):
         return None
     last = before[-1].clause
-    start = 0 if question else next(p for p, t in enumerate(before) if t.clause == last)
+    # a retraction followed by what replaces it takes back the whole sentence before: "it comes
+    # down steadily and smoothly. hmm, no, on reflection it stays flat" says only the second
+    replaced = trig.category is Category.RETRACTION and len(first) < len(live)
+    start = 0 if question or replaced else next(p for p, t in enumerate(before) if t.clause == last)
     return Span(trig.category, trig.id, -1, start, len(before), True)
 
 

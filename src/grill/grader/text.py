@@ -160,6 +160,21 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # marker opens is a sentence of its own ("[1] the default. [2] not per tensor")
     (re.compile(r"(?<=[^\s\[])\[\d{1,2}\]"), ""),
     (re.compile(r"(?:^|(?<=\s))\[\d{1,2}\][ \t]*"), ". "),
+    # a thread's numbering is no number: "1/3 clip value? 2/3 one point zero 3/3 global norm"
+    # ("k/n" counting up to the same n) is three posts, each a sentence of its own
+    (
+        re.compile(r"(?:^|(?<=\s))([1-9])/([2-9])(?=\s)(?=(?:.|\n)*?\s\d/\2\s)(?:.|\n)*"),
+        lambda m: re.sub(r"(?:^|(?<=\s))[1-9]/" + m.group(2) + r"(?=\s)", ". ", m.group(0)),
+    ),
+    # in a chat whose candidate writes as "me:", the other speakers' lines are not claims
+    # ("Jo: how much old stuff? me: 5-15% old"); so with a named speaker before a "me:" line
+    (
+        re.compile(
+            r"(?m)^[ \t]*(?!(?:me|a|candidate|answer|teacher)[ \t]*:)[a-z][a-z .'-]{0,20}:[^\n]*"
+            r"(?=(?:\n[^\n]*)*\n[ \t]*me[ \t]*:)"
+        ),
+        "",
+    ),
     # a dialogue claims only the candidate's lines: "Lead: you'd restart? Me: no, roll back" says
     # only what follows "Me:", and a teacher's correction only the teacher's ("Student: ...
     # Teacher: ..."); a speaker's name opens the text, a line or a sentence, and the "no" or
@@ -274,6 +289,22 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # "in the first place" is no order of steps: "to keep them from happening in the first place"
     (re.compile(r"\bin the first place\b"), "at all"),  # not a negation: "no matter how large"
     (re.compile(r"\bnot (?:a lot|lots|a ton|a great deal|a whole lot|that much)\b"), "not much"),
+    # what others say, endorsed, is said: "some people say X, and they're right: ..." says X
+    (
+        re.compile(
+            r"\b(?:(?:some|many|most|a lot of) (?:people|folks|candidates|engineers|teams) |some "
+            r"|people |ppl |folks |others )(?:often |sometimes |usually |will )?(?:say|argue"
+            r"|think|claim|believe|suggest|tell you)s? (?:that )?(?=[^.!?\n]*?,? and (?:honestly "
+            r"|frankly |actually )?they(?:'re| are) (?:right|correct|spot on)\b)"
+        ),
+        "",
+    ),
+    (
+        re.compile(
+            r",? and (?:honestly |frankly |actually )?they(?:'re| are) (?:right|correct|spot on)\b"
+        ),
+        " ",
+    ),
     # what others wrongly say: "some people read it as underfitting, but ..."
     (
         re.compile(
@@ -1256,6 +1287,14 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
 
 
 _LIST_MARKS = re.compile(r"[:|]")
+
+
+def _rejects(tok: _Tok) -> bool:
+    """A negator that can reject the list after a colon: not "fails to" or "unable to", which
+    tell what happened ("fine-tuning fails to stick: the model forgets the new data")."""
+    return tok.neg == 1 and "negation.fail" not in tok.cues
+
+
 _ROLE_STEMS = _stems_of(near("negation.list-rejected"))
 
 
@@ -1267,11 +1306,11 @@ def _list_leads(lead: Sequence[_Tok]) -> tuple[str, ...]:
     if (
         not lead
         or len(lead) > LIST_LEAD
-        or not any(t.neg == 1 or "dismissal" in t.cues for t in lead)
+        or not any(_rejects(t) or "dismissal" in t.cues for t in lead)
     ):
         return ()
     role = any(
-        t.neg == 1 and any(n.word in _ROLE_STEMS for n in lead[k + 1 : k + 3])
+        _rejects(t) and any(n.word in _ROLE_STEMS for n in lead[k + 1 : k + 3])
         for k, t in enumerate(lead)
     )
     return tuple(
