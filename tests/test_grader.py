@@ -1770,6 +1770,13 @@ def test_a_retraction_that_goes_on_to_replace_takes_back_the_whole_sentence_befo
     assert _built_in("qf-decay-to", fixed).verdict is Verdict.CORRECT
     slipped = "Down to a tenth of the peak. Or rather, it ends 10% below the peak."
     assert _built_in("qf-decay-to", slipped).verdict is Verdict.WRONG
+    # a "no" that goes on to deny stresses the denial; it takes back no more than the last clause
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    stressed = "Prevention: pre-LN, then per-layer grad norm logs. And no, we're not blaming GPUs."
+    covered = [p.part for p in grade_case(case, stressed).parts if p.covered]
+    assert covered == ["prevention"] and not grade_case(case, stressed).red_flags
 
 
 def test_a_threads_numbering_and_a_chats_other_speakers_are_not_read() -> None:
@@ -1799,3 +1806,35 @@ def test_a_red_flag_rejected_in_formal_words_is_none() -> None:
     assert not grade_case(case, formal).red_flags
     committed = "The run shall be discarded and recommenced from initialisation."
     assert [f.id for f in grade_case(case, committed).red_flags] == ["restart_from_scratch"]
+
+
+def test_telegrams_confidences_dozens_and_dialect_negators_are_read() -> None:
+    from grill.grader import normalise
+
+    # a telegram's STOP is a full stop, not an instruction to stop warming up
+    wire = "GLOBAL NORM CLIP STOP LR WARMUP STOP BF16 STOP CHECKPOINTS STOP"
+    assert _built_in("spike-prevention", wire).verdict is Verdict.CORRECT
+    said = "clipping and bf16, and stop warmup early to save steps"  # a real "stop", said once
+    assert [f.id for f in _built_in("spike-prevention", said).flags] == ["skip-warmup"]
+    # a confidence is no number of the claim
+    assert _built_in("qf-clip-value", "90% sure: 1.0").verdict is Verdict.CORRECT
+    # half a dozen is six
+    assert normalise("clip at half a dozen") == [["clip", "{6}"]]
+    # "X has nothing to do with Y" denies X
+    denied = "only a bad batch; numerical problems and clipping have nothing to do with it"
+    assert _built_in("mid-training-spikes", denied).verdict is Verdict.WRONG
+    # "nobody's restarting", "cannae show": negators
+    case = load_library_case()
+    assert not grade_case(case, "nobody's restarting from scratch; roll back, clip").red_flags
+    got = _built_in(
+        "per-layer-grad-norm", "it shows which layer explodes but cannae show one vanishing"
+    )
+    assert got.verdict is Verdict.WRONG
+    # "ole" and "auld" are old
+    assert normalise("the auld data, the ole mix") == normalise("the old data, the old mix")
+
+
+def load_library_case() -> Case:
+    from grill.deck import load_library
+
+    return load_library(user_decks=False).case("spike")

@@ -252,6 +252,7 @@ TUNING = (
     "fresh10",
     "fresh11",
     "fresh12",
+    "fresh13",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -150,7 +150,7 @@ cubic: cubically, cubed
 cosine: cos, cosine annealing, cosine schedule
 schedule: scheduler, schedules, sched
 extra: special
-old: original, previous, prior, older
+old: original, previous, prior, older, ole, auld
 dataset: data set, datasets, data sets
 high: big, large, huge, enormous, massive
 low: small, tiny, little, wee
@@ -163,7 +163,7 @@ decrease: lower, lowering, smaller, reduce, reducing, reduction, cut, cutting, h
     downward, downwards, taper, tapers, tapering, tapered, slide down, slides down, sliding down,
     slid down
 bounce: bouncing, bounces, bounced, bouncy, hop around, hops around, hopping around,
-    jump around, jumps around, jumping around
+    jump around, jumps around, jumping around, back and forth
 slow: crawl, crawls, crawling, sluggish, sluggishly, glacial
 divide: unscale, unscales, unscaled, unscaling
 constant: const, consts

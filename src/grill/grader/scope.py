@@ -195,8 +195,15 @@ def carried(before: Sequence[Cued], opening: Sequence[Cued], question: bool) -> 
         return None
     last = before[-1].clause
     # a retraction followed by what replaces it takes back the whole sentence before: "it comes
-    # down steadily and smoothly. hmm, no, on reflection it stays flat" says only the second
-    replaced = trig.category is Category.RETRACTION and len(first) < len(live)
+    # down steadily and smoothly. hmm, no, on reflection it stays flat" says only the second;
+    # not a "no" that goes on to deny ("..., per-layer logging. and no, we are not blaming the
+    # hardware"): that one stresses a denial and takes back nothing more than before
+    rest = live[len(first) :]
+    replaced = (
+        trig.category is Category.RETRACTION
+        and bool(rest)
+        and not any(_denies(c) for t in rest for c in t.cues)
+    )
     start = 0 if question or replaced else next(p for p, t in enumerate(before) if t.clause == last)
     return Span(trig.category, trig.id, -1, start, len(before), True)
 
@@ -226,6 +233,11 @@ class Scope:
             tuple(s for s in key if _is_alone(s)),
             tuple(s for s in wide if _is_alone(s)),
         )
+
+
+def _denies(cue: str) -> bool:
+    trig = _on(cue)
+    return trig is not None and trig.category is Category.NEGATION
 
 
 def _is_alone(span: Span) -> bool:

@@ -160,6 +160,31 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # marker opens is a sentence of its own ("[1] the default. [2] not per tensor")
     (re.compile(r"(?<=[^\s\[])\[\d{1,2}\]"), ""),
     (re.compile(r"(?:^|(?<=\s))\[\d{1,2}\][ \t]*"), ". "),
+    # a telegram's STOP is a full stop: "CLIP STOP WARMUP STOP BF16 STOP" (two or more, one last)
+    (
+        re.compile(r"(?s)\A(?=(?:.*?\bstop\b){2}).*\bstop\W*\Z"),
+        lambda m: re.sub(r"\bstop\b", ".", m.group(0)),
+    ),
+    # a confidence is no claim's number: "70% sure: roll back", "I'm 95% sure it's ..."
+    (
+        re.compile(
+            r"\b(?:i'?m |i am )?(?:about |roughly |maybe |probably |like )?\d{1,3}(?:\.\d)? ?"
+            r"(?:%|percent|per cent) (?:sure|confident|certain)\b\s*[,:;-]?"
+        ),
+        " ",
+    ),
+    # a dozen is twelve: "a round half-dozen" is 6, "a baker's dozen" 13
+    (re.compile(r"\b(?:a )?half[- ](?:a[- ])?dozen\b"), " six "),
+    (re.compile(r"\ba baker'?s dozen\b"), " thirteen "),
+    (re.compile(r"\ba dozen\b"), " twelve "),
+    # "X has nothing to do with Y", "X plays no role in Y": X is denied as a cause
+    (
+        re.compile(
+            r"\b(?:has|have|had|has got|have got) (?:absolutely )?nothing to do with\b"
+            r"|\bplays? no (?:part|role) in\b"
+        ),
+        " are irrelevant to ",
+    ),
     # a thread's numbering is no number: "1/3 clip value? 2/3 one point zero 3/3 global norm"
     # ("k/n" counting up to the same n) is three posts, each a sentence of its own
     (
