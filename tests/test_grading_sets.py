@@ -57,6 +57,7 @@ MIN_PER_CARD = {
     "fresh11": 3,
     "fresh12": 3,
     "fresh13": 3,
+    "fresh14": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -82,6 +83,7 @@ MIN_CASE = {
     "fresh11": 12,
     "fresh12": 12,
     "fresh13": 12,
+    "fresh14": 12,
 }
 
 
