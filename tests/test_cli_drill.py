@@ -289,3 +289,32 @@ def test_the_session_summary_ends_with_readiness_now_or_on_the_interview_day() -
     )
     assert found, screen
     assert 0 < float(found[1]) < 45
+
+
+def test_the_drills_options_work_without_the_drill_command(grill_home: Path) -> None:
+    import typer.main
+
+    from grill.cli import DRILL_OPTIONS, build_app, routed
+
+    command = typer.main.get_command(build_app(["drill"])).commands["drill"]  # type: ignore[attr-defined]
+    assert sorted(DRILL_OPTIONS) == sorted(
+        o for p in command.params for o in p.opts if o != "--help"
+    )
+    assert routed(["--new", "3"]) == ["drill", "--new", "3"]
+    assert routed(["--debug", "--limit=2", "--flip"]) == ["--debug", "drill", "--limit=2", "--flip"]
+    assert routed(["stats", "--json"]) == ["stats", "--json"]
+    assert routed(["--version"]) == ["--version"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "grill", "--new", "1", "--limit", "1"],
+        input="warmup, steady descent, plateau\n\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "GRILL_NOW": DAY1},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Healthy loss curve phases?" in proc.stdout and "1/1" in proc.stdout
+    kept = json.loads(runner.invoke(app, ["history", "loss-curve-phases", "--json"]).stdout)
+    assert [(r["answer"], r["verdict"]) for r in kept] == [
+        ("warmup, steady descent, plateau", "correct")
+    ]

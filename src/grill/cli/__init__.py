@@ -25,7 +25,7 @@ from grill import __version__
 from grill.cli.common import err, reset_consoles, warn
 from grill.errors import DeckError, GrillError, GrillWarning
 
-__all__ = ["COMMANDS", "app", "build_app", "main", "unwrap"]
+__all__ = ["COMMANDS", "DRILL_OPTIONS", "app", "build_app", "main", "routed", "unwrap"]
 
 COMMANDS: dict[str, str] = {
     # name: "module:attribute" in grill.cli; the attribute is a function or a Typer group.
@@ -148,6 +148,23 @@ def _flags_take_no_value() -> None:
     TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
 
 
+DRILL_OPTIONS = ("--new", "--limit", "--section", "--deck", "--flip")
+"""The drill's own options: given with no command (`grill --new 3`), they are the drill's, as
+`grill` alone is (tests/test_cli_drill.py holds this list to the drill command's options)."""
+
+
+def routed(argv: list[str]) -> list[str]:
+    """`argv` with `drill` put before a drill option that comes first: `grill --new 3` runs
+    `grill drill --new 3` (typer would refuse the option on the bare command)."""
+    for i, arg in enumerate(argv):
+        if arg == "--debug":
+            continue
+        if arg.split("=", 1)[0] in DRILL_OPTIONS:
+            return [*argv[:i], "drill", *argv[i:]]
+        break
+    return argv
+
+
 def _wanted(argv: list[str]) -> list[str] | None:
     """The command `argv` runs, when that is clear without the others: [] for `--version` or no
     command (today's drill), None (every command) for --help, completion or an unknown name."""
@@ -177,11 +194,12 @@ def main() -> None:
     the app is built, and what start-up made is frozen first, out of later collections' way."""
     warnings.showwarning = _show_warning
     try:
-        app = build_app(_wanted(sys.argv[1:]))
+        argv = routed(sys.argv[1:])
+        app = build_app(_wanted(argv))
         if not gc.isenabled():
             gc.freeze()
             gc.enable()
-        app()
+        app(args=argv, prog_name="grill")
     except DeckError as exc:
         if os.environ.get("GRILL_DEBUG"):
             raise
