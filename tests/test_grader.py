@@ -1838,3 +1838,18 @@ def load_library_case() -> Case:
     from grill.deck import load_library
 
     return load_library(user_decks=False).case("spike")
+
+
+def test_always_where_the_card_hedges_is_wrong() -> None:
+    # "Empirically sometimes better": a claim that it always is, about the card's subject
+    overclaim = "Small batches invariably generalise better, via noise toward flat minima."
+    got = _built_in("small-batch-generalization", overclaim)
+    assert [f.rule for f in got.flags] == ["absolute"]
+    for fine in (
+        "Almost always a bad batch, sometimes fp16 instability; keep clipping on.",
+        "lr way too small or a frozen layer (tangent: always seed your dataloader)",
+        "Some say small batches always win. Wrong: only sometimes, via noise toward flat minima.",
+    ):
+        ref = "small-batch-generalization" if "batches" in fine else "grad-norm-spike"
+        ref = "flat-early-loss" if "frozen" in fine else ref
+        assert "absolute" not in [f.rule for f in _built_in(ref, fine).flags], fine

@@ -167,6 +167,7 @@ def grade(card: Card, answer: str) -> Grade:
     flags.extend(_verdict_flags(card.answer, answer))
     flags.extend(_contrast_flags(card.explanation, analysed))
     flags.extend(_restriction_flags(card, analysed))
+    flags.extend(_absolute_flags(card, analysed))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -401,6 +402,67 @@ def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
                 span = _original_span(answer.text, m.start(), end)
                 says = "adds a condition the card does not make"
                 return [Flag("restriction", says, span, "restriction")]
+    return []
+
+
+_ABSOLUTE = re.compile(
+    r"\b(?:always|invariably|universally|guaranteed|in (?:all|every) cases?|without exception)\b"
+)
+_HEDGES = re.compile(
+    r"\b(?:sometimes|often|usually|typically|mostly|commonly|generally|can|may|might|"
+    r"empirically|tends?|depends?|dependent|likely|unlikely|rarely)\b"
+)
+_ABSOLUTE_IN_CARD = re.compile(r"\b(?:always|never|universally|invariably|guaranteed)\b")
+
+
+def _absolute_flags(card: Card, answer: _Answer) -> list[Flag]:
+    """An "always" where the card hedges: the card's text says sometimes, often, usually, can,
+    depends (and never always or never), and the answer claims the same thing always,
+    invariably, universally or in all cases ("small batches always generalise better" where the
+    card: "empirically sometimes better"). The claim must be about the card (its clause uses a
+    word of the card's text); "almost always", "not always", a dismissed or conditional
+    "always" and one about something else ("always seed your dataloader") are none."""
+    folded = _fold(answer.text)
+    if not _ABSOLUTE.search(folded):
+        return []
+    text = _fold(" ".join(t or "" for t in (card.question, card.answer, card.explanation)))
+    if not _HEDGES.search(text) or _ABSOLUTE_IN_CARD.search(text):
+        return []
+    words, _ = _card_words(card.question, card.answer, card.explanation)
+    for m in _ABSOLUTE.finditer(folded):
+        if re.search(
+            r"\b(?:almost|nearly|not|n't|near|virtually|practically)\s+$", folded[: m.start()]
+        ):
+            continue
+        for s, sentence in enumerate(answer.sentences):
+            if not sentence or sentence[0].start > m.start() or sentence[-1].end < m.end():
+                continue
+            near = [p for p, t in enumerate(sentence) if abs(t.start - m.start()) < 60]
+            at = min(near, key=lambda p: abs(sentence[p].start - m.start()), default=None)
+            if at is None:
+                continue
+            clause = [p for p, t in enumerate(sentence) if t.clause == sentence[at].clause]
+            scope = answer.scopes[s]
+            if any(
+                span.category in _NOT_RESTRICTING
+                or span.category in (Category.RETRACTION, Category.CONDITION)
+                for p in clause
+                for span in (*scope.wide[p], *scope.carried_wide)
+                if span.start <= p < span.end
+            ):
+                continue
+            about = [
+                p
+                for p in clause
+                if sentence[p].num is None
+                and sentence[p].word in words
+                and sentence[p].word not in _STOP_STEMS
+                and len(sentence[p].word) > 2
+            ]
+            if about:
+                span = _original_span(answer.text, m.start(), sentence[clause[-1]].end)
+                says = "claims always where the card says it depends"
+                return [Flag("absolute", says, span, "absolute")]
     return []
 
 
