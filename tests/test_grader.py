@@ -1853,3 +1853,20 @@ def test_always_where_the_card_hedges_is_wrong() -> None:
         ref = "small-batch-generalization" if "batches" in fine else "grad-norm-spike"
         ref = "flat-early-loss" if "frozen" in fine else ref
         assert "absolute" not in [f.rule for f in _built_in(ref, fine).flags], fine
+
+
+def test_a_self_interview_a_grand_and_a_red_flag_called_a_waste_are_read() -> None:
+    # "Q: question? answer." asks and answers on one line: the answer is read
+    qa = "Q: Usual decay for LLMs? Cosine. Q: Ending where? About a tenth of peak."
+    assert _built_in("cosine-decay", qa).verdict is Verdict.CORRECT
+    assert _built_in("qf-warmup", "linear, 2 grand to 8 grand steps").verdict is Verdict.CORRECT
+    # "it's not fixed, mate: ..." is not constant; it rejects no list
+    varies = "Where doubling the batch stops paying off. It's not fixed: it depends on the task."
+    assert _built_in("critical-batch-size", varies).verdict is Verdict.CORRECT
+    case = load_library_case()
+    for rejected in (
+        "roll back to the last good ckpt; restarting from zero would be a waste of weeks",
+        "roll back to the last good ckpt; starting over is not on the table",
+        "roll back to the last good ckpt, nuh bother start from scratch",
+    ):
+        assert not grade_case(case, rejected).red_flags, rejected

@@ -253,6 +253,7 @@ TUNING = (
     "fresh11",
     "fresh12",
     "fresh13",
+    "fresh14",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

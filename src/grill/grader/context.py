@@ -117,7 +117,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         F,
         3,
         "no not never without nothing nothin nada zilch none neither nor cannot"
-        " lack lacks lacking lacked nobody noone"
+        " lack lacks lacking lacked nobody noone nuh"
         " cannae canna dinnae didnae isnae wasnae wouldnae couldnae shouldnae willnae",
         "fp16 doesn't need loss scaling",
         "no loss scaling with bf16",
@@ -228,9 +228,12 @@ TRIGGERS: tuple[Trigger, ...] = (
         BOTH,
         CLAUSE,
         "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted"
-        " counterproductive misguided mistakenly wrongly rejected dismissed" + " " + _JUDGED,
+        " counterproductive misguided mistakenly wrongly rejected dismissed waste wasteful"
+        + " "
+        + _JUDGED,
         "bit flips are rare",
         "enlarging the batch size is likewise rejected",
+        "restarting from zero would be a waste of weeks",
         "restarting is a last resort",
         "blaming flaky hardware would be lazy",
         "cosmic rays are a cop-out explanation",

@@ -185,6 +185,17 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         " are irrelevant to ",
     ),
+    # a self-interview: "Q: where do you look first? The grad-norm logs." asks, then answers on
+    # the same line: the question is not read, the answer is (a question alone on its line is
+    # the interviewer's, below)
+    (
+        re.compile(r"(?:^|(?<=\n)|(?<=[.!?] ))[ \t]*q[ \t]*:[^?\n]*\?(?=[ \t]*[^\s])"),
+        "\n",
+    ),
+    # "it's not fixed, ..." is not constant (a "fix" is a remedy: "not a fix: ..." rejects a list)
+    (re.compile(r"(not|n't) fixed(?=\s*(?:[,:;.!\u2014-]|$))"), r"\1 constant"),
+    # "2 grand to 8 grand": thousands
+    (re.compile(r"\b(\d+(?:\.\d+)?) ?grand\b"), r"\1k"),
     # a thread's numbering is no number: "1/3 clip value? 2/3 one point zero 3/3 global norm"
     # ("k/n" counting up to the same n) is three posts, each a sentence of its own
     (
@@ -341,7 +352,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         r"\1 \2wrongly \3",
     ),
     (
-        re.compile(r"\b(?:off the table|out of the question|a non.?starter)\b"),
+        re.compile(r"\b(?:off the table|not on the table|out of the question|a non.?starter)\b"),
         " counterproductive ",
     ),
     # "forget increasing the batch", "forget about restarting": an imperative that dismisses the
