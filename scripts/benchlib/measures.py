@@ -419,22 +419,27 @@ def _synthetic_log(reviews: int) -> list[Trace]:
 
 
 def _answers(library: Library, n: int) -> list[tuple[str, str]]:
-    """n (ref, answer) pairs: the dev set cycled, else answers cut from the deck's own text."""
+    """n (ref, answer) pairs: the labelled tuning sets' answers (each once, unless there are
+    fewer than n: a repeat would find the grader's caches warm), else answers cut from the
+    deck's own text."""
     known = {c.id for c in library.cards()} | {c.id for c in library.cases()}
-    pairs: list[tuple[str, str]] = []
-    if DEV_SET.exists():
-        for line in DEV_SET.read_text(encoding="utf-8").splitlines():
+    pairs: dict[tuple[str, str], None] = {}
+    for path in sorted(DEV_SET.parent.glob("*.jsonl")):
+        if path.name.startswith("holdout"):
+            continue  # measurement only: never read but for their totals
+        for line in path.read_text(encoding="utf-8").splitlines():
             item = json.loads(line) if line.strip() else None
             if item and item["card"] in known:
-                pairs.append((item["card"], item["answer"]))
+                pairs[(item["card"], item["answer"])] = None
     if not pairs:
         rng = random.Random(7)
         for card in library.cards():
             words = f"{card.answer} {card.explanation or ''}".split()
             for _ in range(5):
                 start = rng.randrange(max(1, len(words) - 30))
-                pairs.append((card.id, " ".join(words[start : start + rng.randint(3, 30)])))
-    return [pairs[i % len(pairs)] for i in range(n)]
+                pairs[(card.id, " ".join(words[start : start + rng.randint(3, 30)]))] = None
+    listed = list(pairs)
+    return [listed[i % len(listed)] for i in range(n)]
 
 
 # ---------------------------------------------------------------- scale

@@ -10,6 +10,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from grill.grader.context import LIST_LEAD, near
 from grill.grader.context import words as context_words
@@ -470,7 +471,11 @@ _LEX_TOKEN = re.compile(
 )
 
 
+@lru_cache(maxsize=512)
 def _fold(text: str) -> str:
+    """The text as the grader reads it: Unicode folded, lowercased, and `_PRE` applied. Cached:
+    one grade folds its answer several times (the tokens, each card-text check, each flag's
+    quote) and the card's own texts once per answer."""
     text = unicodedata.normalize("NFKC", text.translate(_UNICODE)).translate(_UNICODE).lower()
     for pattern, repl in _PRE:
         text = pattern.sub(repl, text)
