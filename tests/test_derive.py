@@ -689,3 +689,19 @@ def test_more_savings_of_a_thing_is_less_of_it() -> None:
         _verdict(card, "native on hopper, uses more memory than bf16, per-tensor scaling")
         == "wrong"
     )
+
+
+def test_the_other_side_of_a_pair_the_card_names_one_side_of_is_wrong() -> None:
+    card = _card(
+        "BF16 needs?",
+        "Nothing extra.",
+        "BF16 has FP32's exponent range, so small gradients don't underflow; no loss scaler.",
+    )
+    assert _verdict(card, "nothing extra, the exponent range is wide") == "correct"
+    assert [f.rule for f in grade(card, "loss scaling, same as fp16").flags] == ["partner"]
+    # set apart, or denied: no flag
+    for fine in (
+        "nothing extra: unlike fp16 there is no loss scaler, the range is wide",
+        "nothing extra; don't reach for the fp16 tricks",
+    ):
+        assert "partner" not in [f.rule for f in grade(card, fine).flags], fine

@@ -168,6 +168,7 @@ def grade(card: Card, answer: str) -> Grade:
     flags.extend(_contrast_flags(card.explanation, analysed))
     flags.extend(_restriction_flags(card, analysed))
     flags.extend(_absolute_flags(card, analysed))
+    flags.extend(_partner_flags(card, analysed))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -463,6 +464,45 @@ def _absolute_flags(card: Card, answer: _Answer) -> list[Flag]:
                 span = _original_span(answer.text, m.start(), sentence[clause[-1]].end)
                 says = "claims always where the card says it depends"
                 return [Flag("absolute", says, span, "absolute")]
+    return []
+
+
+_SET_APART = frozenset(
+    {"unlike", "than", "vs", "versus", "compar", "contrast", "instead", "rather"}
+)
+"""Words that set a thing apart from the one in question ("unlike FP16", "more than FP16")."""
+
+
+def _partner_flags(card: Card, answer: _Answer) -> list[Flag]:
+    """The other side of a pair the card names one side of: a card whose text names BF16 and
+    never FP16 (or underflow and never overflow), answered with FP16 and never BF16 ("it needs
+    loss scaling, same as FP16"), says something of the wrong one. A mention denied, dismissed,
+    conditional, or set apart ("unlike FP16", "fewer bits than FP16") is none. The pairs are the
+    swap table's named things (grill.grader.derive), old/new left out: every card says both."""
+    from grill.grader.derive import _partners
+
+    words, _ = _card_words(card.question, card.answer, card.explanation)
+    said = {t.word for sentence in answer.sentences for t in sentence}
+    for ours, others in _partners().items():
+        if ours in ("old", "new") or ours not in words or ours in said:
+            continue
+        for other in others - words:
+            for s, sentence in enumerate(answer.sentences):
+                scope = answer.scopes[s]
+                for p, tok in enumerate(sentence):
+                    if tok.word != other:
+                        continue
+                    apart = any(t.word in _SET_APART for t in sentence[max(0, p - 3) : p])
+                    covered = any(
+                        span.category in _NOT_RESTRICTING
+                        or span.category in (Category.RETRACTION, Category.CONDITION)
+                        for span in (*scope.wide[p], *scope.carried_wide)
+                        if span.start <= p < span.end
+                    )
+                    if not apart and not covered:
+                        says = f"speaks of {other} where the card speaks of {ours}"
+                        text = _original_span(answer.text, tok.start, tok.end)
+                        return [Flag("partner", says, text, "partner")]
     return []
 
 
