@@ -43,6 +43,7 @@ from grill.grader.match import (
     _swap_hit,
     _View,
     negation_rule,
+    partners,
     swap_ids,
     swap_rule,
 )
@@ -479,11 +480,9 @@ def _partner_flags(card: Card, answer: _Answer) -> list[Flag]:
     loss scaling, same as FP16"), says something of the wrong one. A mention denied, dismissed,
     conditional, or set apart ("unlike FP16", "fewer bits than FP16") is none. The pairs are the
     swap table's named things (grill.grader.derive), old/new left out: every card says both."""
-    from grill.grader.derive import _partners
-
     words, _ = _card_words(card.question, card.answer, card.explanation)
     said = {t.word for sentence in answer.sentences for t in sentence}
-    for ours, others in _partners().items():
+    for ours, others in partners().items():
         if ours in ("old", "new") or ours not in words or ours in said:
             continue
         for other in others - words:

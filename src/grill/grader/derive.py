@@ -47,6 +47,7 @@ from typing import Any
 from grill.grader import correct_needed, normalise
 from grill.grader.context import disabled
 from grill.grader.match import _SWAP_WORDS, _SWAPS
+from grill.grader.match import partners as _partners
 from grill.model import Card
 
 __all__ = ["GENERIC", "RULES", "common_words", "derive_rubric", "items_of", "rubric_warnings"]
@@ -642,33 +643,17 @@ def rubric_warnings(card: Card) -> list[str]:
 
 # ---------------------------------------------------------------- one-claim contradictions
 
-# Partner words: two things a card can name where saying one for the other is false, taken
-# from the swap table's single-word pairs that name things, not directions (fp16/bf16,
-# mantissa/exponent, old/new, overflow/underflow). Directions as the normaliser writes them
+# Partner words (grill.grader.match.partners): two things a card can name where saying one
+# for the other is false (fp16/bf16, mantissa/exponent, old/new, overflow/underflow).
+# Directions as the normaliser writes them
 # ("fewer", "lower", "halve" -> `decreas`; "more" -> `mor`; "larger", "raise" -> `increas`).
 _UP = frozenset({"mor", "increas", "up"})
 _DOWN = frozenset({"decreas", "down", "drop"})
 _SAID_UP = "(mor|increas|up)"
 _SAID_DOWN = "(decreas|down|drop)"
-_NOT_PARTNERS = _UP | _DOWN | frozenset({"high", "low", "before", "after", "above", "below"})
 _CLAIM_PIECE = re.compile(r"\s*(?:[.;:!?]+(?=\s|$)|,|\b(?:and|but|while|whereas)\b)\s*")
 _CLAIM_GAP = 4  # an entity at most this many words before its direction word
 _ATTRIBUTE_WORDS = 4  # words after a direction word that say what goes up or down
-
-
-def _partners() -> dict[str, frozenset[str]]:
-    """Each partner word and the words it pairs with."""
-    out: dict[str, set[str]] = {}
-    pairs = [
-        (a[0], b[0])
-        for a, bs in _SWAPS.items()
-        for b in bs
-        if len(a) == 1 and len(b) == 1 and not {a[0], b[0]} & _NOT_PARTNERS
-    ]
-    for a, b in pairs:
-        out.setdefault(a, set()).add(b)
-        out.setdefault(b, set()).add(a)
-    return {k: frozenset(v) for k, v in out.items()}
 
 
 def _direction(word: str) -> int:

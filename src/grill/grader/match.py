@@ -38,7 +38,7 @@ from grill.grader.text import (
     _Tok,
 )
 
-__all__ = ["MATCH_RULES", "negation_rule", "swap_ids", "swap_rule"]
+__all__ = ["MATCH_RULES", "negation_rule", "partners", "swap_ids", "swap_rule"]
 
 # ---------------------------------------------------------------- matching
 
@@ -648,3 +648,23 @@ def _number_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]])
             if len({sentence[p].clause for p in hit.positions}) == 1:
                 return hit
     return None
+
+
+_DIRECTION_SWAPS = frozenset(
+    {"mor", "increas", "up", "decreas", "down", "drop", "high", "low", "befor", "before"}
+    | {"after", "abov", "above", "below"}
+)
+"""Swap-table words that say a direction or an order, not a thing."""
+
+
+def partners() -> dict[str, frozenset[str]]:
+    """Partner words: two things a card can name where saying one for the other is false, from
+    the swap table's single-word pairs that name things, not directions (fp16/bf16,
+    mantissa/exponent, old/new, overflow/underflow); each word and the words it pairs with."""
+    out: dict[str, set[str]] = {}
+    for a, bs in _SWAPS.items():
+        for b in bs:
+            if len(a) == 1 and len(b) == 1 and not {a[0], b[0]} & _DIRECTION_SWAPS:
+                out.setdefault(a[0], set()).add(b[0])
+                out.setdefault(b[0], set()).add(a[0])
+    return {k: frozenset(v) for k, v in out.items()}
