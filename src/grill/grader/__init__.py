@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from grill.answers import clean_answer
@@ -59,6 +59,7 @@ from grill.grader.text import (
     _Answer,
     _fold,
     _sentences,
+    _Tok,
     normalise,
 )
 from grill.grader.verdict import correct_needed, verdict_of
@@ -336,7 +337,30 @@ _RESTRICTS = re.compile(
 )
 """What may stand between the start of a clause and an "only" that restricts the answer's own
 claim: "but only for", "though this only happens", "you only need it"."""
-_NOT_RESTRICTING = (Category.NEGATION, Category.SOFT_NEGATION, Category.DISMISSAL)
+_NOT_ASSERTED = (
+    Category.NEGATION,
+    Category.SOFT_NEGATION,
+    Category.DISMISSAL,
+    Category.RETRACTION,
+)
+
+
+def _unasserted(answer: _Answer, s: int, positions: Iterable[int], condition: bool) -> bool:
+    """Is any of these positions of sentence `s` denied, dismissed or taken back (or, with
+    `condition`, inside a condition)? The card-text checks below judge only what is claimed."""
+    scope = answer.scopes[s]
+    kinds = (*_NOT_ASSERTED, Category.CONDITION) if condition else _NOT_ASSERTED
+    return any(
+        span.category in kinds
+        for p in positions
+        for span in (*scope.wide[p], *scope.carried_wide)
+        if span.start <= p < span.end
+    )
+
+
+def _substantive(tok: _Tok) -> bool:
+    """A word of substance: not a number, a filler or two letters."""
+    return tok.num is None and tok.word not in _STOP_STEMS and len(tok.word) > 2
 
 
 @lru_cache(maxsize=1024)
@@ -374,23 +398,12 @@ def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
                 continue
             first = sentence[tail[0]].clause
             tail = [p for p in tail if sentence[p].clause == first]
-            scope = answer.scopes[s]
-            if any(
-                span.category in _NOT_RESTRICTING or span.category is Category.RETRACTION
-                for p in tail
-                for span in (*scope.wide[p], *scope.carried_wide)
-                if span.start <= p < span.end
-            ):
+            if _unasserted(answer, s, tail, condition=False):
                 continue
             off = [
                 sentence[p]
                 for p in tail
-                if (
-                    sentence[p].num is None
-                    and sentence[p].word not in words
-                    and sentence[p].word not in _STOP_STEMS
-                    and len(sentence[p].word) > 2
-                )
+                if (_substantive(sentence[p]) and sentence[p].word not in words)
                 or (
                     sentence[p].num is not None
                     and not any(
@@ -444,24 +457,9 @@ def _absolute_flags(card: Card, answer: _Answer) -> list[Flag]:
             if at is None:
                 continue
             clause = [p for p, t in enumerate(sentence) if t.clause == sentence[at].clause]
-            scope = answer.scopes[s]
-            if any(
-                span.category in _NOT_RESTRICTING
-                or span.category in (Category.RETRACTION, Category.CONDITION)
-                for p in clause
-                for span in (*scope.wide[p], *scope.carried_wide)
-                if span.start <= p < span.end
-            ):
+            if _unasserted(answer, s, clause, condition=True):
                 continue
-            about = [
-                p
-                for p in clause
-                if sentence[p].num is None
-                and sentence[p].word in words
-                and sentence[p].word not in _STOP_STEMS
-                and len(sentence[p].word) > 2
-            ]
-            if about:
+            if any(_substantive(sentence[p]) and sentence[p].word in words for p in clause):
                 span = _original_span(answer.text, m.start(), sentence[clause[-1]].end)
                 says = "claims always where the card says it depends"
                 return [Flag("absolute", says, span, "absolute")]
@@ -479,7 +477,8 @@ def _partner_flags(card: Card, answer: _Answer) -> list[Flag]:
     never FP16 (or underflow and never overflow), answered with FP16 and never BF16 ("it needs
     loss scaling, same as FP16"), says something of the wrong one. A mention denied, dismissed,
     conditional, or set apart ("unlike FP16", "fewer bits than FP16") is none. The pairs are the
-    swap table's named things (grill.grader.derive), old/new left out: every card says both."""
+    swap table's named things (grill.grader.match.partners), old/new left out: every card says
+    both."""
     words, _ = _card_words(card.question, card.answer, card.explanation)
     said = {t.word for sentence in answer.sentences for t in sentence}
     for ours, others in partners().items():
@@ -487,18 +486,11 @@ def _partner_flags(card: Card, answer: _Answer) -> list[Flag]:
             continue
         for other in others - words:
             for s, sentence in enumerate(answer.sentences):
-                scope = answer.scopes[s]
                 for p, tok in enumerate(sentence):
                     if tok.word != other:
                         continue
                     apart = any(t.word in _SET_APART for t in sentence[max(0, p - 3) : p])
-                    covered = any(
-                        span.category in _NOT_RESTRICTING
-                        or span.category in (Category.RETRACTION, Category.CONDITION)
-                        for span in (*scope.wide[p], *scope.carried_wide)
-                        if span.start <= p < span.end
-                    )
-                    if not apart and not covered:
+                    if not apart and not _unasserted(answer, s, (p,), condition=True):
                         says = f"speaks of {other} where the card speaks of {ours}"
                         text = _original_span(answer.text, tok.start, tok.end)
                         return [Flag("partner", says, text, "partner")]
