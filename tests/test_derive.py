@@ -328,7 +328,11 @@ def test_every_rule_is_documented_with_examples() -> None:
     from grill.grader.match import MATCH_RULES
 
     doc = (Path(__file__).parents[1] / "docs" / "grader-rules.md").read_text(encoding="utf-8")
-    for rule in [t.id for t in TRIGGERS] + swap_ids() + list(MATCH_RULES) + list(RULES):
+    from grill.grader import CARD_CHECKS
+
+    for rule in (
+        [t.id for t in TRIGGERS] + swap_ids() + list(MATCH_RULES) + list(RULES) + list(CARD_CHECKS)
+    ):
         assert f"`{rule}`" in doc, rule
     assert all(t.examples for t in TRIGGERS)
 
@@ -705,3 +709,17 @@ def test_the_other_side_of_a_pair_the_card_names_one_side_of_is_wrong() -> None:
         "nothing extra; don't reach for the fp16 tricks",
     ):
         assert "partner" not in [f.rule for f in grade(card, fine).flags], fine
+
+
+@pytest.mark.parametrize("check", ["partner", "restriction"])
+def test_a_card_text_check_can_be_turned_off_for_an_ablation(
+    check: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    card = _card("BF16 needs?", "Nothing extra.", "BF16 has FP32's exponent range.")
+    answer = {
+        "partner": "loss scaling, same as fp16",
+        "restriction": "nothing extra, but only for models above 7B parameters",
+    }[check]
+    assert check in [f.rule for f in grade(card, answer).flags]
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", check)
+    assert check not in [f.rule for f in grade(card, answer).flags]

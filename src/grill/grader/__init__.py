@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from grill.answers import clean_answer
 from grill.errors import NotFoundError, UsageError
-from grill.grader.context import Category
+from grill.grader.context import Category, disabled
 from grill.grader.lexicon import (
     _IDK,
     _NUMBER_WORDS,
@@ -78,6 +78,7 @@ from grill.model import (
 )
 
 __all__ = [
+    "CARD_CHECKS",
     "check_deck",
     "check_deck_lines",
     "correct_needed",
@@ -166,11 +167,17 @@ def grade(card: Card, answer: str) -> Grade:
         elif point.vague:
             vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
             vague += vhit is not None and not vhit.negated
-    flags.extend(_verdict_flags(card.answer, answer))
-    flags.extend(_contrast_flags(card.explanation, analysed))
-    flags.extend(_restriction_flags(card, analysed))
-    flags.extend(_absolute_flags(card, analysed))
-    flags.extend(_partner_flags(card, analysed))
+    off = disabled()
+    if "verdict" not in off:
+        flags.extend(_verdict_flags(card.answer, answer))
+    if "contrast" not in off:
+        flags.extend(_contrast_flags(card.explanation, analysed))
+    if "restriction" not in off:
+        flags.extend(_restriction_flags(card, analysed))
+    if "absolute" not in off:
+        flags.extend(_absolute_flags(card, analysed))
+    if "partner" not in off:
+        flags.extend(_partner_flags(card, analysed))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -343,6 +350,11 @@ _NOT_ASSERTED = (
     Category.DISMISSAL,
     Category.RETRACTION,
 )
+
+
+CARD_CHECKS = ("verdict", "contrast", "restriction", "absolute", "partner")
+"""The checks against the card's own text, by the id a flag names; each can be turned off for
+an ablation run (`GRILL_GRADER_WITHOUT=restriction`, scripts/ablate)."""
 
 
 def _unasserted(answer: _Answer, s: int, positions: Iterable[int], condition: bool) -> bool:
