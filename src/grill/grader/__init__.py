@@ -442,6 +442,13 @@ _HEDGES = re.compile(
 _ABSOLUTE_IN_CARD = re.compile(r"\b(?:always|never|universally|invariably|guaranteed)\b")
 
 
+@lru_cache(maxsize=1024)
+def _hedges(*texts: str | None) -> bool:
+    """Does a card's own text hedge (sometimes, usually, depends) and never speak in absolutes?"""
+    text = _fold(" ".join(t or "" for t in texts))
+    return bool(_HEDGES.search(text)) and not _ABSOLUTE_IN_CARD.search(text)
+
+
 def _absolute_flags(card: Card, answer: _Answer) -> list[Flag]:
     """An "always" where the card hedges: the card's text says sometimes, often, usually, can,
     depends (and never always or never), and the answer claims the same thing always,
@@ -452,8 +459,7 @@ def _absolute_flags(card: Card, answer: _Answer) -> list[Flag]:
     folded = _fold(answer.text)
     if not _ABSOLUTE.search(folded):
         return []
-    text = _fold(" ".join(t or "" for t in (card.question, card.answer, card.explanation)))
-    if not _HEDGES.search(text) or _ABSOLUTE_IN_CARD.search(text):
+    if not _hedges(card.question, card.answer, card.explanation):
         return []
     words, _ = _card_words(card.question, card.answer, card.explanation)
     for m in _ABSOLUTE.finditer(folded):

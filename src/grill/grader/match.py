@@ -651,16 +651,18 @@ def _number_hit(view: _View, phrases: Sequence[str], used: set[tuple[int, int]])
 
 
 _DIRECTION_SWAPS = frozenset(
-    {"mor", "increas", "up", "decreas", "down", "drop", "high", "low", "befor", "before"}
-    | {"after", "abov", "above", "below"}
+    {"mor", "increas", "up", "decreas", "down", "drop", "high", "low", "befor", "after", "abov"}
+    | {"below"}
 )
-"""Swap-table words that say a direction or an order, not a thing."""
+"""Swap-table words (stems, as the table holds them) that say a direction or an order."""
 
 
+@lru_cache(maxsize=1)
 def partners() -> dict[str, frozenset[str]]:
     """Partner words: two things a card can name where saying one for the other is false, from
     the swap table's single-word pairs that name things, not directions (fp16/bf16,
-    mantissa/exponent, old/new, overflow/underflow); each word and the words it pairs with."""
+    mantissa/exponent, old/new, overflow/underflow); each word and the words it pairs with.
+    Computed once (the grader asks on every answer); not to be changed by its callers."""
     out: dict[str, set[str]] = {}
     for a, bs in _SWAPS.items():
         for b in bs:
