@@ -59,6 +59,7 @@ MIN_PER_CARD = {
     "fresh13": 3,
     "fresh14": 3,
     "fresh15": 3,
+    "fresh16": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -86,6 +87,7 @@ MIN_CASE = {
     "fresh13": 12,
     "fresh14": 12,
     "fresh15": 12,
+    "fresh16": 12,
 }
 
 
