@@ -1870,3 +1870,38 @@ def test_a_self_interview_a_grand_and_a_red_flag_called_a_waste_are_read() -> No
         "roll back to the last good ckpt, nuh bother start from scratch",
     ):
         assert not grade_case(case, rejected).red_flags, rejected
+
+
+def test_an_item_of_the_short_answer_denied_is_wrong() -> None:
+    # "LR too low; frozen weights; broken graph; wrong loss."
+    # (the key point's own contradiction does not reach across the dash)
+    denied = (
+        "LR far too low, a frozen layer, or the loss not wired to the weights - and not the"
+        " wrong loss function, that one can never stall it."
+    )
+    got = _built_in("flat-early-loss", denied)
+    assert got.verdict is Verdict.WRONG
+    assert [f.rule for f in got.flags] == ["denial"]
+    for fine in (
+        "LR way too low, a frozen layer, a detached graph, or simply the wrong loss function",
+        "LR way too low, a frozen layer or a detached graph; if it's not a wrong loss, overfit"
+        " one batch",
+        "not a hyperparameter thing: lr too low, frozen layers, a detached graph, a wrong loss",
+    ):
+        got = _built_in("flat-early-loss", fine)
+        assert "denial" not in [f.rule for f in got.flags], fine
+    # an item that is itself a denial is not one to deny ("BF16 needs? Nothing extra")
+    assert "denial" not in [f.rule for f in _built_in("qf-bf16-needs", "nothing extra").flags]
+
+
+def test_a_cleft_says_its_claim_and_but_instead_replaces() -> None:
+    cleft = "It's large batches that generalise better, their gradients being less noisy."
+    assert _built_in("small-batch-generalization", cleft).verdict is Verdict.WRONG
+    c = card(pt("cos", "cosine"))
+    assert verdict(c, "cosine on paper, but in practice everyone runs step decay instead") != (
+        "correct"
+    )
+    assert verdict(c, "cosine, instead of step decay") == "correct"
+    case = load_library_case()
+    radio = "Roll back to the last good ckpt. Negative on raising the batch size, over."
+    assert not grade_case(case, radio).red_flags

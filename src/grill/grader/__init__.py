@@ -53,6 +53,7 @@ from grill.grader.phrases import (
     phrase_error,
     phrase_warnings,
 )
+from grill.grader.scope import denies
 from grill.grader.text import (
     _analyse,
     _analyse_sentence,
@@ -178,6 +179,8 @@ def grade(card: Card, answer: str) -> Grade:
         flags.extend(_absolute_flags(card, analysed))
     if "partner" not in off:
         flags.extend(_partner_flags(card, analysed))
+    if "denial" not in off:
+        flags.extend(_denial_flags(card, analysed))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -352,7 +355,7 @@ _NOT_ASSERTED = (
 )
 
 
-CARD_CHECKS = ("verdict", "contrast", "restriction", "absolute", "partner")
+CARD_CHECKS = ("verdict", "contrast", "restriction", "absolute", "partner", "denial")
 """The checks against the card's own text, by the id a flag names; each can be turned off for
 an ablation run (`GRILL_GRADER_WITHOUT=restriction`, scripts/ablate)."""
 
@@ -513,6 +516,76 @@ def _partner_flags(card: Card, answer: _Answer) -> list[Flag]:
                         text = _original_span(answer.text, tok.start, tok.end)
                         return [Flag("partner", says, text, "partner")]
     return []
+
+
+_DENYING = (Category.NEGATION,)
+_DENIAL_WORDS = 3
+"""An item of more substantive words than this is too long to be said back word for word."""
+
+
+@lru_cache(maxsize=256)
+def _items(short_answer: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The short answer's items that can be denied: each with its substantive words (at most
+    `_DENIAL_WORDS`), leaving out an item that is itself a denial ("no loss scaling")."""
+    from grill.grader.derive import items_of  # derive builds on this module
+
+    out = []
+    for item, _ in items_of(short_answer):
+        toks = [t for sentence in _analyse(item).sentences for t in sentence]
+        if any(denies(c) for t in toks for c in t.cues):
+            continue
+        words = frozenset(
+            t.word for t in toks if t.num is None and t.word not in _STOP_STEMS and len(t.word) > 1
+        )
+        if words and len(words) <= _DENIAL_WORDS:
+            out.append((item, words))
+    return tuple(out)
+
+
+def _denial_flags(card: Card, answer: _Answer) -> list[Flag]:
+    """An item of the card's short answer denied in a main clause and never said otherwise: a
+    card whose answer lists "wrong loss" answered "... and not the wrong loss function"."""
+    for item, words in _items(card.answer):
+        denied: tuple[int, tuple[int, ...]] | None = None
+        for s, sentence in enumerate(answer.sentences):
+            places = _closest(sentence, words)
+            if places is None:
+                continue
+            scope = answer.scopes[s]
+            if any(scope.sub[p] for p in places) or not all(
+                any(
+                    span.category in _DENYING and span.start <= p < span.end
+                    for span in (*scope.key[p], *scope.carried)
+                )
+                for p in places
+            ):
+                denied = None
+                break  # said (or only supposed) somewhere: not a denial
+            denied = denied or (s, places)
+        if denied is not None:
+            s, places = denied
+            sentence = answer.sentences[s]
+            text = _original_span(answer.text, sentence[places[0]].start, sentence[places[-1]].end)
+            return [Flag("denial", f"denies what the card says: {item}", text, "denial")]
+    return []
+
+
+def _closest(sentence: Sequence[_Tok], words: frozenset[str]) -> tuple[int, ...] | None:
+    """The positions of all `words` in one clause, closest together (None: not all there, or
+    spread over more than two words more than they number)."""
+    where = {w: [p for p, t in enumerate(sentence) if t.word == w] for w in words}
+    if not all(where.values()):
+        return None
+    best: tuple[int, ...] | None = None
+    for anchor in where[min(words)]:
+        chosen = sorted(min(ps, key=lambda p: abs(p - anchor)) for ps in where.values())
+        if len({sentence[p].clause for p in chosen}) != 1:
+            continue
+        if chosen[-1] - chosen[0] <= len(words) + 2 and (
+            best is None or chosen[-1] - chosen[0] < best[-1] - best[0]
+        ):
+            best = tuple(chosen)
+    return best
 
 
 def _outweighed(hit: _Hit | None, against: _Hit | None) -> bool:

@@ -22,7 +22,7 @@ from grill.grader.context import (
     disabled,
 )
 
-__all__ = ["Cued", "Scope", "Span", "carried", "spans"]
+__all__ = ["Cued", "Scope", "Span", "carried", "denies", "spans"]
 
 
 class Cued(Protocol):
@@ -202,7 +202,7 @@ def carried(before: Sequence[Cued], opening: Sequence[Cued], question: bool) -> 
     replaced = (
         trig.category is Category.RETRACTION
         and bool(rest)
-        and not any(_denies(c) for t in rest for c in t.cues)
+        and not any(denies(c) for t in rest for c in t.cues)
     )
     start = 0 if question or replaced else next(p for p, t in enumerate(before) if t.clause == last)
     return Span(trig.category, trig.id, -1, start, len(before), True)
@@ -235,7 +235,8 @@ class Scope:
         )
 
 
-def _denies(cue: str) -> bool:
+def denies(cue: str) -> bool:
+    """Is this cue a negation (not a softer context: a dismissal, a condition, ...)?"""
     trig = _on(cue)
     return trig is not None and trig.category is Category.NEGATION
 

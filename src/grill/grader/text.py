@@ -195,6 +195,12 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     # "it's not fixed, ..." is not constant (a "fix" is a remedy: "not a fix: ..." rejects a list)
     (re.compile(r"(not|n't) fixed(?=\s*(?:[,:;.!\u2014-]|$))"), r"\1 constant"),
+    # a cleft says its claim: "it's large batches that generalise better"
+    (re.compile(r"\bit(?:'s| is| was) ((?:[a-z0-9-]+ ){1,4})that (?=[a-z])"), r"\1"),
+    # "A, but B instead" replaces A, as "A - no, B" does
+    (re.compile(r"\bbut ([^.;:!?\n]*?) instead\b(?! of)"), r"no, \1"),
+    # radio talk: "negative on raising the batch" refuses it
+    (re.compile(r"\bnegative on\b"), "no"),
     # "2 grand to 8 grand": thousands
     (re.compile(r"\b(\d+(?:\.\d+)?) ?grand\b"), r"\1k"),
     # a thread's numbering is no number: "1/3 clip value? 2/3 one point zero 3/3 global norm"
