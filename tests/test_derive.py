@@ -65,6 +65,18 @@ def test_half_of_an_items_words_state_it_but_never_without_its_direction() -> No
     assert _verdict(oscillation, "the lr is too low, and a bad scheduler") != "correct"
 
 
+def test_weighted_by_is_not_said_by_naming_the_weights() -> None:
+    # "weighted by Fisher information" is a point about Fisher, not about the weights
+    card = _card(
+        "EWC?",
+        "Regularize toward old weights, weighted by Fisher information.",
+        "A penalty for moving weights away from their old values, weighted by how important each"
+        " weight was, importance being estimated by the Fisher information.",
+    )
+    assert _verdict(card, "it keeps the weights close to the old ones") == "partial"
+    assert _verdict(card, "a pull toward the old weights, scaled by the Fisher") == "correct"
+
+
 def test_a_sequence_said_out_of_order_is_wrong() -> None:
     card = _card("Healthy loss curve phases?", "Warmup → steady descent → plateau.")
     assert _verdict(card, "warmup, then steady descent, then a plateau") == "correct"
