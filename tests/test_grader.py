@@ -55,6 +55,7 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
     assert normalise("doesn’t") == normalise("doesn't") == [["not"]]
     assert normalise("2–8k steps") == normalise("2-8k steps") == [["{2000-8000}", "step"]]
     assert normalise("10× the EMA") == normalise("10x the moving average")
+    assert normalise("one-tenth of peak") == normalise("a tenth of peak") == [["{10%}", "peak"]]
     # to weigh is not a weight; theta is the parameters
     assert normalise("weighted by Fisher") == [["weigh", "by", "fisher"]]
     assert normalise("old theta") == normalise("old weights") == [["old", "param"]]

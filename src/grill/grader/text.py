@@ -199,6 +199,14 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bit(?:'s| is| was) ((?:[a-z0-9-]+ ){1,4})that (?=[a-z])"), r"\1"),
     # "A, but B instead" replaces A, as "A - no, B" does
     (re.compile(r"\bbut ([^.;:!?\n]*?) instead\b(?! of)"), r"no, \1"),
+    # a fraction written with a hyphen is the fraction: "one-tenth of peak", "three-quarters"
+    (
+        re.compile(
+            r"\b(one|two|three|four|five|six|seven|eight|nine)-(tenths?|fifths?|quarters?|thirds?"
+            r"|halves|hundredths?)\b"
+        ),
+        r"\1 \2",
+    ),
     # radio talk: "negative on raising the batch" refuses it
     (re.compile(r"\bnegative on\b"), "no"),
     # "2 grand to 8 grand": thousands
