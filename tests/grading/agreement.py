@@ -254,6 +254,7 @@ TUNING = (
     "fresh12",
     "fresh13",
     "fresh14",
+    "fresh15",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
