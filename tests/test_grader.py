@@ -56,6 +56,8 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
     assert normalise("2–8k steps") == normalise("2-8k steps") == [["{2000-8000}", "step"]]
     assert normalise("10× the EMA") == normalise("10x the moving average")
     assert normalise("one-tenth of peak") == normalise("a tenth of peak") == [["{10%}", "peak"]]
+    # more than a whole is a multiple, not a share
+    assert normalise("three-halves to two times") == normalise("1.5 to 2 times") == [["{1.5-2x}"]]
     # to weigh is not a weight; theta is the parameters
     assert normalise("weighted by Fisher") == [["weigh", "by", "fisher"]]
     assert normalise("old theta") == normalise("old weights") == [["old", "param"]]

@@ -610,7 +610,10 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
                 count = prev.num.lo  # "one tenth", "two fifths" (number words only)
             if count is not None:
                 share = count * _FRACTIONS[r.text]
-                out[-1] = _Raw("#", prev.start, r.end, _Num(share, share, "%"))
+                # more than a whole is a multiple, not a share: "three halves" is 1.5
+                whole = share / 100
+                num = _Num(share, share, "%") if share <= 100 else _Num(whole, whole, "")
+                out[-1] = _Raw("#", prev.start, r.end, num)
                 i += 1
                 continue
         nxt = raws[i + 1].text if i + 1 < len(raws) else ""
