@@ -1735,6 +1735,7 @@ def _built_in(ref: str, answer: str) -> Grade:
             "yes: scale the loss up, unscale it before the step; only applies to RNNs",
         ),
         ("lr-too-low", "loss drops painfully slowly and compute is wasted, though only with Lion"),
+        ("qf-warmup", "linear 2k to 8k steps but only when training in fp16"),  # no comma
     ],
 )
 def test_a_condition_the_card_never_makes_added_with_only_is_wrong(ref: str, answer: str) -> None:
@@ -1902,7 +1903,13 @@ def test_an_item_of_the_short_answer_denied_is_wrong() -> None:
 
 def test_a_cleft_says_its_claim_and_but_instead_replaces() -> None:
     cleft = "It's large batches that generalise better, their gradients being less noisy."
-    assert _built_in("small-batch-generalization", cleft).verdict is Verdict.WRONG
+    got = _built_in("small-batch-generalization", cleft)
+    assert got.verdict is Verdict.WRONG
+    # the quote is the typed words, though the reading rewrote them
+    assert [f.text for f in got.flags] == ["large batches that generalise better"]
+    plateau_first = "It's a plateau that comes first, then warmup, then descent"
+    order = _built_in("loss-curve-phases", plateau_first)
+    assert [f.text for f in order.flags] == ["plateau that comes first, then warmup, then descent"]
     c = card(pt("cos", "cosine"))
     assert verdict(c, "cosine on paper, but in practice everyone runs step decay instead") != (
         "correct"

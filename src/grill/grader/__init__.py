@@ -340,6 +340,8 @@ _ONLY = re.compile(
     r"|need(?:ed)? it|is needed|makes sense)\s+)?(?:when|if|for|on|from|once|with|in|above"
     r"|below|past|after|during|beyond|under|over|at|to)\b"
 )
+_CLAUSE_OPENS = re.compile(r"[,;:.!?(\n\u2014\u2013]|\s-\s|\s(?=(?:but|though|although|yet)\s)")
+"""Where a clause opens before an "only": a stop, a dash, or a "but" typed without a comma."""
 _RESTRICTS = re.compile(
     r"(?:(?:but|though|although|and|yet|so|which|that)\s+)?(?:(?:it|this|that|you|they|we|these"
     r"|those)(?:'s|'re)?\s+)?(?:(?:is|are|was|were|does|do|did|will|would|can|should)\s+)?"
@@ -404,7 +406,8 @@ def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
         return []
     words, nums = _card_words(card.question, card.answer, card.explanation)
     for m in _ONLY.finditer(folded):
-        lead = re.split(r"[,;:.!?(\n\u2014\u2013]|\s-\s", folded[: m.start()])[-1]
+        # a clause opens at a stop, a dash, or a "but" typed without a comma before it
+        lead = re.split(_CLAUSE_OPENS, folded[: m.start()])[-1]
         if not _RESTRICTS.fullmatch((lead.strip() + " ").lstrip()):
             continue  # "not only", "if only"; "scale factors are only for fp8" is about them
         for s, sentence in enumerate(answer.sentences):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from dataclasses import field as _field
 from functools import lru_cache
 
-from rapidfuzz.distance import OSA
+from rapidfuzz.distance import OSA, Levenshtein
 
 from grill.grader.context import Category, disabled
 from grill.grader.lexicon import (
@@ -483,11 +483,35 @@ def _hit_text(view: _View, hit: _Hit) -> str:
 
 
 def _original_span(text: str, start: int, end: int) -> str:
-    """Offsets are into the folded text; folding keeps length except for a few expansions."""
+    """The answer's own words at offsets into its folded text: folding keeps the length except
+    where a reading rule rewrites ("it's X that" -> "X", "2 grand" -> "2k"), and there the
+    folded text is aligned back to what was typed, so a quote is always the typed words."""
     folded = _fold(text)
     if len(folded) == len(text):
         return text[start:end].strip()
-    return folded[start:end].strip()
+    back = _back_map(text)
+    if back is None:
+        return folded[start:end].strip()
+    lo, hi = back[start][0], back[max(start, end - 1)][1]
+    return text[lo:hi].strip() or folded[start:end].strip()
+
+
+@lru_cache(maxsize=256)
+def _back_map(text: str) -> tuple[tuple[int, int], ...] | None:
+    """For each character of the folded text, the span of typed characters it stands for (a
+    rewritten stretch stands for the whole stretch it replaced)."""
+    lower = text.lower()
+    if len(lower) != len(text):
+        return None
+    folded = _fold(text)
+    out: list[tuple[int, int]] = []
+    for op in Levenshtein.opcodes(lower, folded):
+        n = op.dest_end - op.dest_start
+        if op.tag == "equal" or (op.tag == "replace" and n == op.src_end - op.src_start):
+            out.extend((op.src_start + i, op.src_start + i + 1) for i in range(n))
+        else:
+            out.extend((op.src_start, op.src_end) for _ in range(n))
+    return tuple(out) if len(out) == len(folded) else None
 
 
 # ---------------------------------------------------------------- swapped facts

@@ -611,8 +611,8 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
             if count is not None:
                 share = count * _FRACTIONS[r.text]
                 # more than a whole is a multiple, not a share: "three halves" is 1.5
-                whole = share / 100
-                num = _Num(share, share, "%") if share <= 100 else _Num(whole, whole, "")
+                times = share / 100
+                num = _Num(share, share, "%") if share <= 100 else _Num(times, times, "")
                 out[-1] = _Raw("#", prev.start, r.end, num)
                 i += 1
                 continue
