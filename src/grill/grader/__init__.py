@@ -61,6 +61,7 @@ from grill.grader.text import (
     _fold,
     _sentences,
     _Tok,
+    items_of,
     normalise,
 )
 from grill.grader.verdict import correct_needed, verdict_of
@@ -530,8 +531,6 @@ _DENIAL_WORDS = 3
 def _items(short_answer: str) -> tuple[tuple[str, frozenset[str]], ...]:
     """The short answer's items that can be denied: each with its substantive words (at most
     `_DENIAL_WORDS`), leaving out an item that is itself a denial ("no loss scaling")."""
-    from grill.grader.derive import items_of  # derive builds on this module
-
     out = []
     for item, _ in items_of(short_answer):
         toks = [t for sentence in _analyse(item).sentences for t in sentence]

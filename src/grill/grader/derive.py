@@ -48,6 +48,7 @@ from grill.grader import correct_needed, normalise
 from grill.grader.context import disabled
 from grill.grader.match import _SWAP_WORDS, _SWAPS
 from grill.grader.match import partners as _partners
+from grill.grader.text import items_of
 from grill.model import Card
 
 __all__ = ["GENERIC", "RULES", "common_words", "derive_rubric", "items_of", "rubric_warnings"]
@@ -100,29 +101,11 @@ _PREPOSITIONS = frozenset(
     "from to by per toward towards with in on of for at into over than as via".split()
 )
 _VERDICT = frozenset({"yes", "no", "yep", "nope"})
-_TAIL = re.compile(r"\s+(?:so that|so|because|while|since)\s+.*$")
-_SPLIT = re.compile(r"\s*(?:;|→|->|—|–(?=\s)|,|\.(?=\s|$)|\n)\s*")
-_BRACKET = re.compile(r"\(([^()]*)\)")
-_HELD = re.compile(r"\0(\d+)\0")
 _MAX_PHRASES = 12
 _SEQUENCE = re.compile(r"→|->")
 _QUALIFIER = re.compile(
     r"(?i)^(?:plus|also|optionally|sometimes|and also|common(?:ly)? in|often in)\b"
 )
-
-
-def items_of(answer: str) -> list[tuple[str, list[str]]]:
-    """The short answer's items, each with its bracketed alternative wordings."""
-    out: list[tuple[str, list[str]]] = []
-    held = _BRACKET.findall(answer)  # a bracket is not split: "(e.g., 10x average)"
-    masked = _BRACKET.sub(lambda m: f"(\0{held.index(m.group(1))}\0)", answer)
-    for part in _SPLIT.split(masked):
-        part = _HELD.sub(lambda m: held[int(m.group(1))], part)
-        alternatives = [a.strip() for a in _BRACKET.findall(part) if a.strip()]
-        main = _TAIL.sub("", " ".join(_BRACKET.sub(" ", part).split())).strip(" .")
-        if main or alternatives:
-            out.append((main or alternatives.pop(0), alternatives))
-    return out
 
 
 def _words(text: str, drop: frozenset[str]) -> list[str]:

@@ -36,7 +36,7 @@ from grill.grader.lexicon import (
 )
 from grill.grader.scope import Scope, carried, spans
 
-__all__ = ["normalise"]
+__all__ = ["items_of", "normalise"]
 
 # ---------------------------------------------------------------- tokens
 
@@ -1472,3 +1472,25 @@ def _num_text(num: _Num) -> str:
 
     body = show(num.lo) if num.lo == num.hi else f"{show(num.lo)}-{show(num.hi)}"
     return "{" + body + num.kind + "}"
+
+
+# ---------------------------------------------------------------- a short answer's items
+
+_TAIL = re.compile(r"\s+(?:so that|so|because|while|since)\s+.*$")
+_SPLIT = re.compile(r"\s*(?:;|→|->|—|–(?=\s)|,|\.(?=\s|$)|\n)\s*")
+_BRACKET = re.compile(r"\(([^()]*)\)")
+_HELD = re.compile(r"\0(\d+)\0")
+
+
+def items_of(answer: str) -> list[tuple[str, list[str]]]:
+    """The short answer's items, each with its bracketed alternative wordings."""
+    out: list[tuple[str, list[str]]] = []
+    held = _BRACKET.findall(answer)  # a bracket is not split: "(e.g., 10x average)"
+    masked = _BRACKET.sub(lambda m: f"(\0{held.index(m.group(1))}\0)", answer)
+    for part in _SPLIT.split(masked):
+        part = _HELD.sub(lambda m: held[int(m.group(1))], part)
+        alternatives = [a.strip() for a in _BRACKET.findall(part) if a.strip()]
+        main = _TAIL.sub("", " ".join(_BRACKET.sub(" ", part).split())).strip(" .")
+        if main or alternatives:
+            out.append((main or alternatives.pop(0), alternatives))
+    return out
