@@ -60,6 +60,7 @@ MIN_PER_CARD = {
     "fresh14": 3,
     "fresh15": 3,
     "fresh16": 3,
+    "fresh17": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -88,6 +89,7 @@ MIN_CASE = {
     "fresh14": 12,
     "fresh15": 12,
     "fresh16": 12,
+    "fresh17": 12,
 }
 
 
