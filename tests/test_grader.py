@@ -1918,3 +1918,42 @@ def test_a_cleft_says_its_claim_and_but_instead_replaces() -> None:
     case = load_library_case()
     radio = "Roll back to the last good ckpt. Negative on raising the batch size, over."
     assert not grade_case(case, radio).red_flags
+
+
+def test_a_lexicon_variant_wrapped_over_two_lines_stays_one_variant() -> None:
+    # "activation\n    checkpoint" had made every "activations" read as recomputation
+    assert normalise("activations grow with the batch") == [["activ", "increas", "batch"]]
+    assert normalise("activation checkpointing") == normalise("gradient checkpointing")
+
+
+def test_everyday_turns_of_phrase_are_read_as_meant() -> None:
+    assert normalise("Anywhere from two to eight thousand steps") == [
+        ["anywher", "from", "{2000-8000}", "step"]
+    ]
+    assert normalise("ramp from 0 to peak") == [["ramp", "from", "{0}", "to", "peak"]]
+    assert normalise("peak/10") == normalise("a tenth of peak")
+    assert normalise("the norm eases off") == normalise("the norm decreases")
+    assert normalise("take the LR down a notch") == normalise("decrease the lr a notch")
+    # "not because of X" denies X; "hang on, no" takes back what came before
+    linear = "Linear, but not because of activations, those are fixed per layer."
+    assert _built_in("batch-memory-cost", linear).verdict is Verdict.WRONG
+    converged = "That means it's converged. Hang on, no: vanishing gradients, dead neurons."
+    assert _built_in("grad-norm-zero", converged).verdict is Verdict.CORRECT
+    # "has always" tells what was so; it claims no "always"
+    toast = "To the log axis, which has always made small differences visible!"
+    assert "absolute" not in [f.rule for f in _built_in("log-y-axis", toast).flags]
+
+
+def test_a_question_turned_down_and_a_closing_thats_all_are_read() -> None:
+    case = load_library_case()
+    turned_down = (
+        "Check the grad-norm log, roll back to the last good checkpoint. Would I just lower"
+        " the LR? Not on its own; I'd tighten clipping as well."
+    )
+    assert not grade_case(case, turned_down).red_flags
+    for closing in (
+        "Roll back to the last checkpoint and lower the LR. That's the whole fix.",
+        "Roll back and bring the LR down; that's all you need.",
+        "Roll back and lower the LR; clipping doesn't really come into it.",
+    ):
+        assert [f.id for f in grade_case(case, closing).red_flags] == ["only_lower_lr"], closing

@@ -255,6 +255,7 @@ TUNING = (
     "fresh13",
     "fresh14",
     "fresh15",
+    "fresh16",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -461,8 +461,9 @@ def _absolute_flags(card: Card, answer: _Answer) -> list[Flag]:
     depends (and never always or never), and the answer claims the same thing always,
     invariably, universally or in all cases ("small batches always generalise better" where the
     card: "empirically sometimes better"). The claim must be about the card (its clause uses a
-    word of the card's text); "almost always", "not always", a dismissed or conditional
-    "always" and one about something else ("always seed your dataloader") are none."""
+    word of the card's text); "almost always", "not always", "has always" (what was so), a
+    dismissed or conditional "always" and one about something else ("always seed your
+    dataloader") are none."""
     folded = _fold(answer.text)
     if not _ABSOLUTE.search(folded):
         return []
@@ -474,6 +475,8 @@ def _absolute_flags(card: Card, answer: _Answer) -> list[Flag]:
             r"\b(?:almost|nearly|not|n't|near|virtually|practically)\s+$", folded[: m.start()]
         ):
             continue
+        if re.search(r"\b(?:has|have|had|'ve)\s+$", folded[: m.start()]):
+            continue  # "it has always made X easier": what was so, not a claim that it must be
         for s, sentence in enumerate(answer.sentences):
             if not sentence or sentence[0].start > m.start() or sentence[-1].end < m.end():
                 continue

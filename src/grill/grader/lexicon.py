@@ -188,16 +188,22 @@ underutilized: underutilised, under utilized, under utilised, underused, under u
 
 
 def _lexicon_entries(text: str) -> list[tuple[str, tuple[str, ...]]]:
-    entries: list[tuple[str, list[str]]] = []
+    """(canonical, variants) per entry; an indented line goes on the line before it, so a
+    variant wrapped across two lines ("activation\n    checkpoint") stays one variant."""
+    joined: list[str] = []
     for line in text.splitlines():
         if not line.strip():
             continue
-        if line.startswith(" "):
-            entries[-1][1].extend(v.strip() for v in line.split(",") if v.strip())
-            continue
+        if line.startswith(" ") and joined:
+            joined[-1] += " " + line.strip()
+        else:
+            joined.append(line)
+    entries = []
+    for line in joined:
         canonical, _, variants = line.partition(":")
-        entries.append((canonical.strip(), [v.strip() for v in variants.split(",") if v.strip()]))
-    return [(c, tuple(v)) for c, v in entries]
+        said = tuple(v.strip() for v in variants.split(",") if v.strip())
+        entries.append((canonical.strip(), said))
+    return entries
 
 
 # Canonical words that also stand for a number (a multiplier).

@@ -29,6 +29,8 @@ class Cued(Protocol):
     """A token as the scope algorithm sees it."""
 
     @property
+    def word(self) -> str: ...
+    @property
     def clause(self) -> int: ...
     @property
     def side(self) -> int: ...
@@ -164,8 +166,19 @@ def _alone(live: Sequence[Cued], clauses: list[tuple[int, int]]) -> list[Span]:
     return out
 
 
+_NOT_ALONE = frozenset({"or", "not"})
+"""Words that join a retraction ("cosine, or rather linear"; "no, not cosine") but make none
+in a clause of their own."""
+
+
 def _alone_trigger(clause: Sequence[Cued]) -> Trigger | None:
-    for id in dict.fromkeys(id for tok in clause for id in tok.cues):
+    """The alone trigger a clause is made of: its words and words that join it ("no wait"),
+    or only words that join it ("wait, no: ..." opens with a clause of "wait")."""
+    ids = dict.fromkeys(id for tok in clause for id in tok.cues)
+    joined = dict.fromkeys(t.joins for id in ids if (t := _on(id)) is not None and t.joins)
+    if any(tok.word in _NOT_ALONE for tok in clause):
+        joined = {}  # ", or, ..." goes on with a list; "I'm not sure" doubts, takes nothing back
+    for id in (*ids, *joined):
         trig = _on(id)
         if trig is None or not trig.alone:
             continue
@@ -180,8 +193,10 @@ def _joins(cue: str, id: str) -> bool:
 
 
 def carried(before: Sequence[Cued], opening: Sequence[Cued], question: bool) -> Span | None:
-    """A sentence that opens with a retraction clause takes back the sentence before when that
-    one is a question ("cosine? no - inverse sqrt") or the retraction goes on to replace it,
+    """A question answered with a negator ("would I just lower the LR? not on its own") is
+    taken back. A sentence that opens with a retraction clause takes back the sentence before
+    when that one is a question ("cosine? no - inverse sqrt") or the retraction goes on to
+    replace it,
     else that sentence's last clause; one that
     opens with a refusal clause refuses it the same way ("blame the hardware; there was no
     evidence for it"). Misconceptions and red flags read it over the whole sentence before
@@ -189,6 +204,10 @@ def carried(before: Sequence[Cued], opening: Sequence[Cued], question: bool) -> 
     live = [t for t in opening if not t.silent]
     if not live or not before:
         return None
+    if question:  # "would I just lower the LR? not on its own": the answer turns it down
+        for cue in live[0].cues:
+            if denies(cue) or ((t := _on(cue)) is not None and t.category is Category.RETRACTION):
+                return Span(Category.RETRACTION, "retraction", -1, 0, len(before), True)
     first = [t for t in live if t.clause == live[0].clause]
     trig = _alone_trigger(first)
     if trig is None or trig.category not in (Category.RETRACTION, Category.SOFT_NEGATION):

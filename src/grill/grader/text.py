@@ -186,6 +186,31 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         " are irrelevant to ",
     ),
+    # "clipping doesn't really come into it": irrelevant
+    (
+        re.compile(
+            r"\b(?:don't|doesn't|do not|does not|dont|doesnt) (?:really )?come into (?:it|play)\b"
+        ),
+        " are irrelevant ",
+    ),
+    # "take the LR down a notch", "bring it down": a decrease, said with its verb first
+    (
+        re.compile(
+            r"\b(?:take|takes|taking|took|bring|brings|bringing|brought|dial|dials|dialing"
+            r"|dialling|dialed|dialled|knock|knocks|knocking|knocked|turn|turns|turning|turned)"
+            r" ((?:the |your |our |its )?(?:[a-z0-9-]+ )?[a-z0-9-]+) down\b"
+        ),
+        r"decrease \1",
+    ),
+    # "... lower the LR. That's the whole fix." (or "; that's all you need") speaks of the
+    # sentence before: one sentence
+    (
+        re.compile(
+            r"[.!;]\s+(that'?s (?:it|all|the whole (?:fix|answer|plan|story|remedy|solution|thing)"
+            r"|the entire (?:fix|answer|plan|remedy|solution)))\b"
+        ),
+        r", \1",
+    ),
     # a self-interview: "Q: where do you look first? The grad-norm logs." asks, then answers on
     # the same line: the question is not read, the answer is (a question alone on its line is
     # the interviewer's, below)
@@ -207,6 +232,17 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r"\1 \2",
     ),
+    # "not because of X" denies X as the reason ("because" alone ends a negation's reach)
+    (re.compile(r"\b(not|n't) because of\b"), r"\1 due to"),
+    # "hang on, no": a self-correction, as "wait" is ("hold on to the weights" is none)
+    (re.compile(r"\b(?:hang|hold) on\b(?=\s*[,.!:;\u2014\u2013-])"), "wait"),
+    # "peak/10" is a tenth of the peak
+    (
+        re.compile(r"\b(peak|max|maximum)( lr)?\s*/\s*(\d+(?:\.\d+)?)\b(?![/.]\d)"),
+        r"1/\3 of \1\2",
+    ),
+    # "ease off", "eases off": a decrease
+    (re.compile(r"\beas(?:e|es|ed|ing) off\b"), "decreasing"),
     # radio talk: "negative on raising the batch" refuses it
     (re.compile(r"\bnegative on\b"), "no"),
     # "2 grand to 8 grand": thousands
@@ -735,7 +771,12 @@ def _ranges(raws: list[_Raw]) -> list[_Raw]:
             and i + 2 < len(raws)
             and (raws[i + 1].sep == "-" or raws[i + 1].text == "to")
             and raws[i + 2].num is not None
-            and not (raws[i + 1].text == "to" and out and out[-1].text == "from")
+            and not (
+                raws[i + 1].text == "to"
+                and out
+                and out[-1].text == "from"
+                and not _shared_magnitude(r, raws[i + 2])
+            )
         ):
             out.append(_range(r, raws[i + 2]))
             i += 3
@@ -743,6 +784,12 @@ def _ranges(raws: list[_Raw]) -> list[_Raw]:
         out.append(r)
         i += 1
     return out
+
+
+def _shared_magnitude(lo: _Raw, hi: _Raw) -> bool:
+    """ "from two to eight thousand": a bare number before one with a magnitude word is a range
+    (the magnitude is both ends'), not a move from 2 to 8000."""
+    return hi.text == "#mag" and lo.text != "#mag" and lo.num is not None and lo.num.lo < 1000
 
 
 def _range(lo: _Raw, hi: _Raw) -> _Raw:
