@@ -106,7 +106,10 @@ def library(decks: list[str] | None = None) -> Library:
 class _ParseProgress:
     """The `on_parse` of `library`: a spinner once a deck big enough to be slow is parsed."""
 
-    SLOW_BYTES = 200_000  # about 0.5 s of parsing
+    SLOW_BYTES = 1_500_000
+    """About 0.3 s of parsing with libyaml (the 200 KB built-in deck parses in 25-40 ms), a few
+    seconds with PyYAML's pure-Python loader. Under it no spinner is drawn, so a first `grill
+    due` does not load rich to parse the built-in deck."""
 
     def __init__(self) -> None:
         self._status: Status | None = None

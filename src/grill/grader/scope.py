@@ -204,14 +204,10 @@ def carried(before: Sequence[Cued], opening: Sequence[Cued], question: bool) -> 
     live = [t for t in opening if not t.silent]
     if not live or not before:
         return None
-    if question:  # "would I just lower the LR? not on its own": the answer turns it down
-        for cue in live[0].cues:
-            if denies(cue) or ((t := _on(cue)) is not None and t.category is Category.RETRACTION):
-                return Span(Category.RETRACTION, "retraction", -1, 0, len(before), True)
     first = [t for t in live if t.clause == live[0].clause]
     trig = _alone_trigger(first)
     if trig is None or trig.category not in (Category.RETRACTION, Category.SOFT_NEGATION):
-        return None
+        return _turned_down(before, live) if question else None
     last = before[-1].clause
     # a retraction followed by what replaces it takes back the whole sentence before: "it comes
     # down steadily and smoothly. hmm, no, on reflection it stays flat" says only the second;
@@ -225,6 +221,15 @@ def carried(before: Sequence[Cued], opening: Sequence[Cued], question: bool) -> 
     )
     start = 0 if question or replaced else next(p for p, t in enumerate(before) if t.clause == last)
     return Span(trig.category, trig.id, -1, start, len(before), True)
+
+
+def _turned_down(before: Sequence[Cued], live: Sequence[Cued]) -> Span | None:
+    """A question whose answer opens with a negator ("would I just lower the LR? not on its
+    own") is turned down as a whole."""
+    for cue in live[0].cues:
+        if denies(cue) or ((t := _on(cue)) is not None and t.category is Category.RETRACTION):
+            return Span(Category.RETRACTION, "retraction", -1, 0, len(before), True)
+    return None
 
 
 @dataclass(frozen=True)
