@@ -114,7 +114,7 @@ def refit_in_background() -> None:
     if os.environ.get("GRILL_NO_BACKGROUND"):
         return
     try:
-        subprocess.Popen(
+        child = subprocess.Popen(
             [sys.executable, "-m", "grill", "memory", "--fit", "--quiet"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -122,7 +122,10 @@ def refit_in_background() -> None:
             start_new_session=True,
         )
     except OSError:
-        pass
+        return
+    # detached on purpose: without this, Python warns at exit that the child "is still
+    # running" (a ResourceWarning, shown when warnings are on: a stray line under the summary)
+    child.returncode = 0
 
 
 def scheduler(  # type: ignore[no-untyped-def]
