@@ -61,6 +61,7 @@ MIN_PER_CARD = {
     "fresh15": 3,
     "fresh16": 3,
     "fresh17": 3,
+    "fresh18": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -90,6 +91,7 @@ MIN_CASE = {
     "fresh15": 12,
     "fresh16": 12,
     "fresh17": 12,
+    "fresh18": 12,
 }
 
 
