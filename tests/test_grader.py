@@ -1957,3 +1957,60 @@ def test_a_question_turned_down_and_a_closing_thats_all_are_read() -> None:
         "Roll back and lower the LR; clipping doesn't really come into it.",
     ):
         assert [f.id for f in grade_case(case, closing).red_flags] == ["only_lower_lr"], closing
+
+
+def test_the_cards_number_in_the_other_unit_is_wrong() -> None:
+    # "~1.5-2x on Volta+ for matmul-heavy work"
+    got = _built_in("mixed-precision-speedup", "Around 1.5-2% on Volta and newer, matmul-heavy.")
+    assert [f.rule for f in got.flags] == ["unit"]
+    for fine in (
+        "1.5-2x on Volta and newer when matmul-heavy",
+        "about 150-200% of the fp32 speed on Volta+, matmul-heavy",
+    ):
+        assert "unit" not in [f.rule for f in _built_in("mixed-precision-speedup", fine).flags]
+    # the inverse said with its direction: "10x lower" is a tenth; "10% above" is not
+    assert "unit" not in [f.rule for f in _built_in("cosine-decay", "yes, cosine, 10x lower").flags]
+    above = "keep a moving average and skip the update when a batch is 10% above it"
+    made, ids = _csv_deck()
+    card = made.card(ids["bad-batch-detection"])
+    assert "unit" in [f.rule for f in grade(card, above).flags]
+
+
+def _csv_deck() -> tuple[Library, dict[str, str]]:
+    from pathlib import Path
+
+    from grill.deck import dump_deck, load_library, parse_deck
+    from grill.export.csv_deck import deck_data, read_csv
+
+    source = Path(__file__).parent / "grading" / "seed-questions.csv"
+    made = parse_deck(dump_deck(deck_data("from-csv", "From CSV", read_csv(source))), "x")
+    by_n = {c.n: c.id for c in made.cards}
+    builtin = load_library(user_decks=False)
+    ids = {c.id: f"from-csv/{by_n[c.n]}" for c in builtin.cards() if c.n in by_n}
+    return Library((*builtin.decks, made)), ids
+
+
+def test_chats_openers_comparisons_and_phrasal_verbs_are_read() -> None:
+    # a chat reply that corrects the line before takes it back
+    chat = (
+        "[kenji] bf16 has more precision than fp16\n"
+        "[maria] other way round, fp16 has more mantissa; bf16 keeps fp32's exponent range,"
+        " so no loss scaling and it's the safer default"
+    )
+    assert _built_in("fp16-vs-bf16", chat).verdict is Verdict.CORRECT
+    nah = "[anna] too-low lr shows up as NaNs\n[ben] nah, too low = a slow descent, wasted compute"
+    assert _built_in("lr-too-low", nah).verdict is Verdict.CORRECT
+    # "Honestly, no." answers the yes/no card
+    assert [f.rule for f in _built_in("cosine-decay", "Honestly, no. Step decay.").flags] == [
+        "verdict"
+    ]
+    assert normalise("B < B_crit") == normalise("B below B_crit")
+    assert normalise("warmup > descent") == normalise("warmup -> descent")  # an arrow
+    assert normalise("crank up the batch size") == normalise("increase the batch size")
+    assert normalise("steer clear of clipping") == normalise("not use clipping")
+    case = load_library_case()
+    people = "roll back to the last ckpt; people like to blame bit-flips, without evidence"
+    assert not grade_case(case, people).red_flags
+    # "Don't clip though:" explains why; it rejects no list after its colon
+    dont = "A bad batch or fp16 instability. Don't clip though: clipping just hides the spike."
+    assert _built_in("grad-norm-spike", dont).verdict is Verdict.WRONG

@@ -256,6 +256,7 @@ TUNING = (
     "fresh14",
     "fresh15",
     "fresh16",
+    "fresh17",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -182,6 +182,8 @@ def grade(card: Card, answer: str) -> Grade:
         flags.extend(_partner_flags(card, analysed))
     if "denial" not in off:
         flags.extend(_denial_flags(card, analysed))
+    if "unit" not in off:
+        flags.extend(_unit_flags(card, analysed))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -247,10 +249,14 @@ _NO = (
     r"(?:absolutely|definitely|certainly|of course) not|i (?:wouldn't|would not) say so|"
     r"i (?:don't|do not) think so)"
 )
+_OPENER = (
+    r"(?:(?:honestly|frankly|well|so|um+|uh+|hmm+|ok(?:ay)?|actually|short answer)[\s,:;.!-]+)?"
+)
+"""A word that may come before the verdict word ("Honestly, no." or "Well, yes: ...")."""
 _VERDICT_WORDS = {
-    "yes": re.compile(rf"^[\s\W]*{_YES}(?:\s*(?:[,.;:!\-]|$)|\s+(?=[a-z]))"),
+    "yes": re.compile(rf"^[\s\W]*{_OPENER}{_YES}(?:\s*(?:[,.;:!\-]|$)|\s+(?=[a-z]))"),
     "no": re.compile(
-        rf"^[\s\W]*(?:{_NO}\s*(?:[,.;:!\-]|$)|(?:nope|nah|(?:absolutely|definitely) not|"
+        rf"^[\s\W]*{_OPENER}(?:{_NO}\s*(?:[,.;:!\-]|$)|(?:nope|nah|(?:absolutely|definitely) not|"
         r"no need|not needed)\b)"
     ),
 }
@@ -358,7 +364,7 @@ _NOT_ASSERTED = (
 )
 
 
-CARD_CHECKS = ("verdict", "contrast", "restriction", "absolute", "partner", "denial")
+CARD_CHECKS = ("verdict", "contrast", "restriction", "absolute", "partner", "denial", "unit")
 """The checks against the card's own text, by the id a flag names; each can be turned off for
 an ablation run (`GRILL_GRADER_WITHOUT=restriction`, scripts/ablate)."""
 
@@ -573,6 +579,69 @@ def _denial_flags(card: Card, answer: _Answer) -> list[Flag]:
             text = _original_span(answer.text, sentence[places[0]].start, sentence[places[-1]].end)
             return [Flag("denial", f"denies what the card says: {item}", text, "denial")]
     return []
+
+
+@lru_cache(maxsize=1024)
+def _card_numbers(*texts: str | None) -> frozenset[tuple[float, float, str]]:
+    """The numbers a card's own text gives, with their kind (plain, % or x)."""
+    return frozenset(
+        (t.num.lo, t.num.hi, t.num.kind)
+        for text in texts
+        for sentence in _analyse(text or "").sentences
+        for t in sentence
+        if t.num is not None
+    )
+
+
+def _unit_flags(card: Card, answer: _Answer) -> list[Flag]:
+    """The card's own number given as a share where the card has a multiple, or the other way
+    round ("1.5-2% faster" where the card: 1.5-2x): the same figures in the other unit are
+    another quantity. Said in the other unit and converted ("150-200%" for 1.5-2x), or as the
+    inverse ("10x lower" or "decay 10x" for 10% of the peak; "a tenth of the divergence LR" for
+    10x below it), is none; "10% above the average" for 10x the average is not the inverse."""
+    card_nums = _card_numbers(card.question, card.answer, card.explanation)
+    other = {"%": "x", "x": "%"}
+    for s, sentence in enumerate(answer.sentences):
+        for p, tok in enumerate(sentence):
+            num = tok.num
+            if num is None or num.kind not in other or num.hi <= 1:
+                continue
+            scale = 100 if num.kind == "%" else 0.01  # the same quantity in the other unit
+            said = {(lo, hi, kind) for lo, hi, kind in card_nums if kind == num.kind}
+            if (num.lo, num.hi, num.kind) in said:
+                continue
+            converted = (num.lo / scale, num.hi / scale, other[num.kind])
+            if converted in card_nums:
+                continue
+            near = {t.word for t in sentence[max(0, p - 3) : p + 4]}
+            inverse = (100 / num.hi, 100 / num.lo)  # "10x lower" is 10% of it, and back
+            reduced = not near & _UP_WORDS if num.kind == "%" else bool(near & _DOWN_WORDS)
+            if reduced and any(
+                c[2] == other[num.kind] and _close(inverse, (c[0], c[1])) for c in card_nums
+            ):
+                continue
+            if (num.lo, num.hi, other[num.kind]) in card_nums and not _unasserted(
+                answer, s, (p,), condition=False
+            ):
+                theirs = _show_unit(num.lo, num.hi, other[num.kind])
+                says = f"gives the card's {theirs} as {_show_unit(num.lo, num.hi, num.kind)}"
+                text = _original_span(answer.text, tok.start, tok.end)
+                return [Flag("unit", says, text, "unit")]
+    return []
+
+
+_UP_WORDS = frozenset({"abov", "mor", "increas", "over", "exceed", "up"})
+_DOWN_WORDS = frozenset({"decreas", "below", "down", "under", "decay", "divid", "drop"})
+"""Said beside a share or a multiple: "10% above" is more, "10x lower" a tenth."""
+
+
+def _close(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return all(abs(x - y) < 1e-6 * max(1.0, abs(y)) for x, y in zip(a, b, strict=True))
+
+
+def _show_unit(lo: float, hi: float, kind: str) -> str:
+    span = f"{lo:g}" if lo == hi else f"{lo:g}-{hi:g}"
+    return span + kind
 
 
 def _closest(sentence: Sequence[_Tok], words: frozenset[str]) -> tuple[int, ...] | None:

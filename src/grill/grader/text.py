@@ -243,6 +243,28 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     # "ease off", "eases off": a decrease
     (re.compile(r"\beas(?:e|es|ed|ing) off\b"), "decreasing"),
+    # a chat transcript's speaker tag at a line's start ("[maria] other way round, ...") opens a
+    # sentence: a reply that corrects the line before takes it back, as a sentence would
+    (
+        re.compile(r"(?m)^[ \t]*\[[a-z][a-z0-9 _.-]{0,20}\][ \t]*(?:nah|nope|no)\b[ \t,:;.!-]*"),
+        ". no, ",
+    ),
+    (re.compile(r"(?m)^[ \t]*\[[a-z][a-z0-9 _.-]{0,20}\][ \t]*"), ". "),
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:it'?s )?(?:the )?other way (?:a?round|about)\b"), "no,"),
+    # "B < B_crit", "B >> B_crit": below and above, when the sign stands between words (a lone
+    # ">" is an arrow, as "→" is: "warmup > descent")
+    (re.compile(r"(?<=\w)\s+(?:<<|<)\s+(?=[\w~])"), " below "),
+    (re.compile(r"(?<=\w)\s+>>\s+(?=[\w~])"), " above "),
+    # "steer clear of X", "stay away from X": X is avoided, not done
+    (re.compile(r"\b(?:steer|stay|keep) (?:well )?(?:clear of|away from)\b"), "not use"),
+    # "crank up the batch", "bump the LR up": an increase, said with its verb first
+    (
+        re.compile(
+            r"\b(?:crank|cranks|cranking|cranked|bump|bumps|bumping|bumped|jack|jacks|jacking"
+            r"|jacked|pump|pumps|pumping|pumped) up\b"
+        ),
+        "increase",
+    ),
     # radio talk: "negative on raising the batch" refuses it
     (re.compile(r"\bnegative on\b"), "no"),
     # "2 grand to 8 grand": thousands
@@ -397,6 +419,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(
             r"\b((?:some|many|most|a lot of) (?:people|folks|candidates|engineers|teams)"
             r"|people|ppl|folks|candidates) (?:often |sometimes |usually |always )?"
+            r"(?:(?:like|love|tend|want|rush) to )?"
             r"((?:panic|freak out|rush|hurry|get nervous|get scared) and )?(think|say|read|call|"
             r"assume|believe|claim|blame|mistake|confuse|reach for|jump to|suggest|want|wanna)\b"
         ),
@@ -1384,6 +1407,8 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
         start = m.end()
         if mark != ":":
             continue
+        if _IMPERATIVE.match(text, begin, m.start()):
+            continue  # "Don't clip though: clipping just hides it" explains; it lists nothing
         lead = [t for t in toks if begin <= t.start - offset and t.end - offset <= m.start()]
         after = next((k for k, t in enumerate(toks) if t.start - offset >= m.end()), None)
         if after is not None:
@@ -1392,6 +1417,11 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
 
 
 _LIST_MARKS = re.compile(r"[:|]")
+_IMPERATIVE = re.compile(
+    r"\s*(?:but |so |and )?(?:don'?t|do not|never) (?!do\b|try\b|bother\b|even\b)"
+    r"[a-z]+\b[^:|]{0,12}$"
+)
+"""A lead-in that forbids one act ("Don't clip though"): what follows its colon says why."""
 
 
 def _rejects(tok: _Tok) -> bool:
