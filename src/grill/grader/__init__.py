@@ -388,17 +388,20 @@ def _substantive(tok: _Tok) -> bool:
 
 
 @lru_cache(maxsize=1024)
-def _card_words(*texts: str | None) -> tuple[frozenset[str], tuple[tuple[float, float], ...]]:
-    """The words (canonical stems) and numbers (ranges) a card's own text uses."""
+def _card_words(
+    *texts: str | None,
+) -> tuple[frozenset[str], tuple[tuple[float, float, str], ...]]:
+    """The words (canonical stems) and numbers (ranges, with their kind: plain, % or x) a
+    card's own text uses."""
     words: set[str] = set()
-    nums: list[tuple[float, float]] = []
+    nums: list[tuple[float, float, str]] = []
     for text in texts:
         for sentence in _analyse(text or "").sentences:
             for t in sentence:
                 if t.num is None:
                     words.add(t.word)
                 else:
-                    nums.append((t.num.lo, t.num.hi))
+                    nums.append((t.num.lo, t.num.hi, t.num.kind))
     return frozenset(words), tuple(nums)
 
 
@@ -433,7 +436,7 @@ def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
                     sentence[p].num is not None
                     and not any(
                         lo <= sentence[p].num.lo <= hi  # type: ignore[union-attr]
-                        for lo, hi in nums
+                        for lo, hi, _ in nums
                     )
                 )
             ]
@@ -581,25 +584,13 @@ def _denial_flags(card: Card, answer: _Answer) -> list[Flag]:
     return []
 
 
-@lru_cache(maxsize=1024)
-def _card_numbers(*texts: str | None) -> frozenset[tuple[float, float, str]]:
-    """The numbers a card's own text gives, with their kind (plain, % or x)."""
-    return frozenset(
-        (t.num.lo, t.num.hi, t.num.kind)
-        for text in texts
-        for sentence in _analyse(text or "").sentences
-        for t in sentence
-        if t.num is not None
-    )
-
-
 def _unit_flags(card: Card, answer: _Answer) -> list[Flag]:
     """The card's own number given as a share where the card has a multiple, or the other way
     round ("1.5-2% faster" where the card: 1.5-2x): the same figures in the other unit are
     another quantity. Said in the other unit and converted ("150-200%" for 1.5-2x), or as the
     inverse ("10x lower" or "decay 10x" for 10% of the peak; "a tenth of the divergence LR" for
     10x below it), is none; "10% above the average" for 10x the average is not the inverse."""
-    card_nums = _card_numbers(card.question, card.answer, card.explanation)
+    _, card_nums = _card_words(card.question, card.answer, card.explanation)
     other = {"%": "x", "x": "%"}
     for s, sentence in enumerate(answer.sentences):
         for p, tok in enumerate(sentence):
@@ -607,8 +598,7 @@ def _unit_flags(card: Card, answer: _Answer) -> list[Flag]:
             if num is None or num.kind not in other or num.hi <= 1:
                 continue
             scale = 100 if num.kind == "%" else 0.01  # the same quantity in the other unit
-            said = {(lo, hi, kind) for lo, hi, kind in card_nums if kind == num.kind}
-            if (num.lo, num.hi, num.kind) in said:
+            if (num.lo, num.hi, num.kind) in card_nums:
                 continue
             converted = (num.lo / scale, num.hi / scale, other[num.kind])
             if converted in card_nums:
