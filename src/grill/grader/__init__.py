@@ -595,8 +595,8 @@ def _unit_flags(card: Card, answer: _Answer) -> list[Flag]:
     for s, sentence in enumerate(answer.sentences):
         for p, tok in enumerate(sentence):
             num = tok.num
-            if num is None or num.kind not in other or num.hi <= 1:
-                continue
+            if num is None or num.kind not in other or num.lo <= 0 or num.hi <= 1:
+                continue  # "0-2%": no inverse, and no multiple of nothing
             scale = 100 if num.kind == "%" else 0.01  # the same quantity in the other unit
             if (num.lo, num.hi, num.kind) in card_nums:
                 continue
