@@ -14,6 +14,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from grill.model import Rating
@@ -99,3 +100,23 @@ def test_closing_the_terminal_saves_the_graded_answer_as_ctrl_c_does(tmp_path: P
     proc.stdout.close()
     assert proc.stderr is not None and "Traceback" not in proc.stderr.read()
     proc.stderr.close()
+
+
+def test_a_ctrl_c_while_the_prompt_starts_is_still_a_ctrl_c() -> None:
+    # prompt_toolkit runs asyncio: a Ctrl-C landing as its loop starts came out as CancelledError
+    import asyncio
+
+    from grill.ui.prompt import prompt_once
+
+    class Interrupted:
+        def prompt(self, *args: object, **kwargs: object) -> str:
+            raise asyncio.CancelledError
+
+    class Typed:
+        def prompt(self, *args: object, **kwargs: object) -> str:
+            return f"typed {args} {kwargs}"
+
+    with pytest.raises(KeyboardInterrupt):
+        prompt_once(Interrupted())  # type: ignore[arg-type]
+    typed = prompt_once(Typed(), "> ", multiline=True)  # type: ignore[arg-type]
+    assert typed == "typed ('> ',) {'multiline': True}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from rich.console import Console
 from rich.table import Table
@@ -26,6 +26,7 @@ from grill.answers import CutLine, printable, read_line
 from grill.model import Rating
 
 if TYPE_CHECKING:  # prompt_toolkit is imported on first use: it is slow to load
+    from prompt_toolkit import PromptSession
     from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "TerminalReader",
     "answer_keys",
     "echo_answer",
+    "prompt_once",
     "reader_for",
 ]
 
@@ -149,7 +151,7 @@ class TerminalReader:
             erase_when_done=self.console is not None,
         )
         try:
-            text = session.prompt()
+            text = prompt_once(session)
         except EOFError:
             return None
         if self.console is not None:
@@ -167,9 +169,21 @@ class TerminalReader:
         bindings.add("<any>")(lambda event: None)  # ignore every other key
         session: PromptSession[str] = PromptSession(prompt, key_bindings=bindings)
         try:
-            return session.prompt()
+            return prompt_once(session)
         except EOFError:
             return None
+
+
+def prompt_once(session: PromptSession[str], *args: Any, **kwargs: Any) -> str:
+    """`session.prompt(...)`, with Ctrl-C always a KeyboardInterrupt: a Ctrl-C that lands while
+    prompt_toolkit is still starting its event loop surfaces from asyncio as CancelledError (a
+    traceback, seen once in a tmux test under load), and it is the same key."""
+    import asyncio
+
+    try:
+        return session.prompt(*args, **kwargs)
+    except asyncio.CancelledError:
+        raise KeyboardInterrupt from None
 
 
 def _exit_with(result: str, shown: str = "") -> Callable[[KeyPressEvent], None]:

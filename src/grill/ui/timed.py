@@ -32,7 +32,7 @@ from rich.text import Text
 from grill.answers import MAX_ANSWER_CHARS, clean_answer, read_line
 from grill.mock import Countdown
 from grill.model import Point
-from grill.ui.prompt import answer_keys, echo_answer
+from grill.ui.prompt import answer_keys, echo_answer, prompt_once
 
 if TYPE_CHECKING:  # prompt_toolkit is imported on first use: it is slow to load
     from prompt_toolkit import PromptSession
@@ -197,7 +197,8 @@ class TerminalInput:
         def pre_run() -> None:
             get_app().create_background_task(expire())
 
-        text = session.prompt(
+        text = prompt_once(
+            session,
             FormattedText([("class:prompt", "› ")]),
             bottom_toolbar=toolbar,
             refresh_interval=0.5,
@@ -216,7 +217,8 @@ class TerminalInput:
             style=_style(), input=self._input, output=self._output
         )
         while True:
-            text = session.prompt(
+            text = prompt_once(
+                session,
                 FormattedText([("class:prompt", "said: ")]),
                 bottom_toolbar=f" {_tick_help(len(points))} ",
             )
