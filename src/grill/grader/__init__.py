@@ -597,24 +597,22 @@ def _unit_flags(card: Card, answer: _Answer) -> list[Flag]:
             num = tok.num
             if num is None or num.kind not in other or num.lo <= 0 or num.hi <= 1:
                 continue  # "0-2%": no inverse, and no multiple of nothing
-            scale = 100 if num.kind == "%" else 0.01  # the same quantity in the other unit
-            if (num.lo, num.hi, num.kind) in card_nums:
-                continue
-            converted = (num.lo / scale, num.hi / scale, other[num.kind])
-            if converted in card_nums:
-                continue
+            unit, theirs = num.kind, other[num.kind]
+            factor = 0.01 if unit == "%" else 100.0  # the same quantity in the other unit
             near = {t.word for t in sentence[max(0, p - 3) : p + 4]}
-            inverse = (100 / num.hi, 100 / num.lo)  # "10x lower" is 10% of it, and back
-            reduced = not near & _UP_WORDS if num.kind == "%" else bool(near & _DOWN_WORDS)
-            if reduced and any(
-                c[2] == other[num.kind] and _close(inverse, (c[0], c[1])) for c in card_nums
+            reduced = not near & _UP_WORDS if unit == "%" else bool(near & _DOWN_WORDS)
+            if (
+                _gives(card_nums, (num.lo, num.hi), unit)
+                or _gives(card_nums, (num.lo * factor, num.hi * factor), theirs)
+                # "10x lower" is 10% of it, and back
+                or (reduced and _gives(card_nums, (100 / num.hi, 100 / num.lo), theirs))
             ):
                 continue
-            if (num.lo, num.hi, other[num.kind]) in card_nums and not _unasserted(
+            if _gives(card_nums, (num.lo, num.hi), theirs) and not _unasserted(
                 answer, s, (p,), condition=False
             ):
-                theirs = _show_unit(num.lo, num.hi, other[num.kind])
-                says = f"gives the card's {theirs} as {_show_unit(num.lo, num.hi, num.kind)}"
+                card_said = _show_unit(num.lo, num.hi, theirs)
+                says = f"gives the card's {card_said} as {_show_unit(num.lo, num.hi, unit)}"
                 text = _original_span(answer.text, tok.start, tok.end)
                 return [Flag("unit", says, text, "unit")]
     return []
@@ -625,8 +623,15 @@ _DOWN_WORDS = frozenset({"decreas", "below", "down", "under", "decay", "divid", 
 """Said beside a share or a multiple: "10% above" is more, "10x lower" a tenth."""
 
 
-def _close(a: tuple[float, float], b: tuple[float, float]) -> bool:
-    return all(abs(x - y) < 1e-6 * max(1.0, abs(y)) for x, y in zip(a, b, strict=True))
+def _gives(
+    card_nums: Sequence[tuple[float, float, str]], span: tuple[float, float], kind: str
+) -> bool:
+    """Does the card's text give this range in this unit (to float precision)?"""
+    return any(k == kind and _same(span[0], lo) and _same(span[1], hi) for lo, hi, k in card_nums)
+
+
+def _same(x: float, y: float) -> bool:
+    return abs(x - y) < 1e-6 * max(1.0, abs(y))
 
 
 def _show_unit(lo: float, hi: float, kind: str) -> str:

@@ -257,7 +257,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"(?<=\w)\s+>>\s+(?=[\w~])"), " above "),
     # "steer clear of X", "stay away from X": X is avoided, not done
     (re.compile(r"\b(?:steer|stay|keep) (?:well )?(?:clear of|away from)\b"), "not use"),
-    # "crank up the batch", "bump the LR up": an increase, said with its verb first
+    # "crank up the batch", "bump up the LR": an increase, said with its verb first
     (
         re.compile(
             r"\b(?:crank|cranks|cranking|cranked|bump|bumps|bumping|bumped|jack|jacks|jacking"
