@@ -740,6 +740,15 @@ def test_case_parts_need_their_items() -> None:
         "Things I would not do:\n1. restart from scratch\n2. blame bit flips",
         "causes: a bad batch | not a fix: blaming bit flips",
         "Bit flips, certainly, and cosmic rays too; no, that is not where I would look.",
+        "restarting from scratch is not advised",
+        "restarting from scratch is not recommended",
+        "restarting from scratch would be unwise",
+        "restarting from scratch is inadvisable",
+        "restarting from scratch is not the answer",
+        "restarting from scratch is a bad idea",
+        "blaming bit flips is a poor call",
+        "I'd advise against restarting from scratch",
+        "we'd argue against blaming bit flips",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -759,6 +768,9 @@ def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
         "bit flips, without a doubt",
         "bit flips, which nobody checks for, are the cause",
         "restart from scratch, which is the safe choice",
+        "restart from scratch, which is what I recommend",
+        "I'd recommend restarting from scratch",
+        "restarting from scratch is a good idea",
     ],
 )
 def test_a_red_flag_beside_those_words_still_counts(committed: str) -> None:
@@ -1250,6 +1262,28 @@ def test_a_negation_inside_a_condition_does_not_deny_its_consequence() -> None:
 def test_a_real_word_is_not_read_as_a_typo_of_another() -> None:
     assert normalise("a failing run") == [["fail", "run"]]
     assert normalise("falling loss") == normalise("decreasing loss")
+    # an English word one or two letters from a lexicon variant is that word, not a typo of it
+    for word, other in [
+        ("recommend", "restart"),  # recommence
+        ("retain", "restart"),  # retrain
+        ("significant", "mantissa"),  # significand
+        ("shipping", "skip"),  # skipping
+        ("explore", "explod"),  # explode
+    ]:
+        assert other not in normalise(f"we {word} it")[0], word
+    # a word misspelled still is one
+    assert normalise("the gradeint") == normalise("the gradient")
+
+
+def test_a_rubric_word_is_not_matched_by_a_real_word_one_letter_away() -> None:
+    c = card(pt("retrain", "retrain .. model"))
+    assert verdict(c, "retain the model") == "wrong"
+    assert verdict(c, "retrian the model") == "correct"
+
+
+def test_a_times_sign_between_words_is_a_multiplication() -> None:
+    assert normalise("loss×S") == normalise("loss x S")
+    assert normalise("batch ×2") == normalise("batch 2x")
 
 
 def test_what_others_wrongly_say_and_off_the_table_are_dismissals() -> None:

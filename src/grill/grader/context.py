@@ -99,7 +99,8 @@ F, B, BOTH = Direction.FORWARD, Direction.BACKWARD, Direction.BOTH
 _PREDICATES = """need needed required require requires necessary help helps matter matters use used
     work works important relevant useful apply applies enabled true correct right case
     effective problem issue cause causes fix fixes solve happen happens exist exists enough
-    sufficient worth mandatory essential survive survives warranted justified advisable"""
+    sufficient worth mandatory essential survive survives warranted justified advisable advised
+    recommended"""
 _HELPING = "help helps fix fixes solve solves smooth cure save rescue work"
 _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail crash break collapse
     worse degrade hurt suffer forget stall die garbage corrupt"""
@@ -107,7 +108,7 @@ _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail cr
 _JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition folklore unfounded
     baseless unjustified unwarranted speculative premature overkill counterexample
     counterexamples silly foolish absurd ridiculous mistake mistaken blunder mad crazy insane
-    bonkers madness"""
+    bonkers madness unwise inadvisable"""
 """Words that judge an idea named beside them as a poor one ("blaming the hardware is lazy")."""
 
 TRIGGERS: tuple[Trigger, ...] = (
@@ -245,9 +246,10 @@ TRIGGERS: tuple[Trigger, ...] = (
         D,
         B,
         CLAUSE,
-        "something option",
+        "something option answer solution",
         "throwing away weeks of training is not something I'd entertain",
         "restarting from scratch is not an option",
+        "restarting from scratch is not the answer",
         near="not no n't never",
     ),
     _t(

@@ -5,9 +5,12 @@ abbreviations ("lr", "learning rate", "step size") into one canonical form.
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 
 from rapidfuzz.distance import OSA
 
@@ -100,8 +103,8 @@ explode: explosion, explosions, blow up, blowup, blew up, blows up, blowing up, 
 spike: jump, jumps, jumped, jumping, surge, surges
 instability: instabilities, unstable, numerical issue, numerical issues, numerics,
     numerical problem, instab
-stable: stability, stabilize, stabilise, stabilization, stabilisation, stabler
-nan: nans, not a number, inf, infs, infinity
+stable: stability, stabilize, stabilise, stabilization, stabilisation, stabler, stably
+nan: nans, not a number, inf, infs, infinity, infinite
 overfit: overfitting, over-fitting, over fitting, overfits, overfitted
 underfit: underfitting, under-fitting, under fitting, underfits
 overflow: over flow, overflows, overflowing
@@ -161,9 +164,10 @@ increase: higher, larger, bigger, greater, raise, raising, bump, grow, grows, gr
 decrease: lower, lowering, smaller, reduce, reducing, reduction, cut, cutting, halve, halving,
     decline, go down, goes down, going down, fall, falls, falling, shrink, less, fewer,
     downward, downwards, taper, tapers, tapering, tapered, slide down, slides down, sliding down,
-    slid down
+    slid down, shrinks, shrinking, shrank, shrunk
 bounce: bouncing, bounces, bounced, bouncy, hop around, hops around, hopping around,
-    jump around, jumps around, jumping around, back and forth
+    jump around, jumps around, jumping around, back and forth, jitter, jitters, jittering,
+    jittered, jittery
 slow: crawl, crawls, crawling, sluggish, sluggishly, glacial
 divide: unscale, unscales, unscaled, unscaling
 constant: const, consts
@@ -171,7 +175,7 @@ sweep: swept
 double: twice, doubling, doubled, doubles
 order magnitude: order of magnitude, orders of magnitude, oom
 forget: forgetting, forgets, forgot, forgotten, lose, loses, losing, erase, erases, wipe out,
-    wipes out, overwrite, overwrites
+    wipes out, overwrite, overwrites, overwriting, overwritten, overwrote
 only: just, simply, merely, solely
 pick: choose, chose, chosen, select, selected, selecting, take, taking, took, taken,
     grab, grabbing, grabbed
@@ -434,10 +438,22 @@ _KNOWN = (
 )
 
 
+@lru_cache(maxsize=1)
+def _english() -> frozenset[str]:
+    """The words of an English frequency dictionary (pyspellchecker's, about 160,000 words, none
+    of them misspellings): a real word is never a typo of another ("recommended" is not
+    "recommenced", "retain" not "retrain", "significant" not "significand"). Read once, on the
+    first long unknown word (about 60 ms)."""
+    data = resources.files("spellchecker").joinpath("resources/en.json.gz").read_bytes()
+    words: dict[str, int] = json.loads(gzip.decompress(data))
+    return frozenset(w for w in words if len(w) >= 6)
+
+
 @lru_cache(maxsize=65536)
 def _typo_of_lexicon(word: str) -> tuple[str, ...] | None:
-    """A long unknown word one typo from a lexicon variant (`gradeint`, `checkpiont`)."""
-    if len(word) < 6 or not word.isalpha() or _stem(word) in _KNOWN:
+    """A long unknown word one typo from a lexicon variant (`gradeint`, `checkpiont`), unless it
+    is an English word of its own."""
+    if len(word) < 6 or not word.isalpha() or _stem(word) in _KNOWN or word in _english():
         return None
     limit = 2 if len(word) >= 9 else 1
     for variant, canonical in _LEX.raw.items():

@@ -17,6 +17,7 @@ from grill.grader.lexicon import (
     _KNOWN,
     _PROTECTED_STEMS,
     _WORD_SPLIT,
+    _english,
     _stem,
 )
 from grill.grader.phrases import (
@@ -140,7 +141,7 @@ def _typo_in(word: str, vocab: frozenset[str], memo: dict[str, str | None]) -> s
     if word in memo:
         return memo[word]
     found = None
-    if len(word) >= 6 and word.isalpha() and word not in _KNOWN:
+    if len(word) >= 6 and word.isalpha() and word not in _KNOWN and word not in _english():
         found = next(
             (
                 v
@@ -163,7 +164,12 @@ def _typo_raw(surface: str, prepared: _Prepared) -> str | None:
     if surface in memo:
         return memo[surface]
     found = None
-    if len(surface) >= 6 and surface.isalpha() and _stem(surface) not in _KNOWN:
+    if (
+        len(surface) >= 6
+        and surface.isalpha()
+        and _stem(surface) not in _KNOWN
+        and surface not in _english()
+    ):
         found = next((stem for v, stem in prepared.raw if _one_typo_from(surface, v)), None)
     memo[surface] = found
     return found

@@ -99,7 +99,7 @@ _UNICODE = str.maketrans(
         "\u21d2": " > ",
         "\u2794": " > ",
         "\u279c": " > ",
-        "\u00d7": " x",
+        "\u00d7": " x ",
         "\u221d": " proportional to ",
         "\u03b7": " eta ",  # the learning rate's usual symbol
         "\u2191": " increase ",
@@ -429,6 +429,16 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(r"\b(?:off the table|not on the table|out of the question|a non.?starter)\b"),
         " counterproductive ",
     ),
+    # "restarting is a bad idea", "a poor choice": the idea named beside it is judged a poor one
+    (
+        re.compile(
+            r"\b(?:an? )?(?:bad|poor|terrible|awful|dumb|horrible|lousy) (?:idea|call|choice|move"
+            r"|plan)s?\b"
+        ),
+        " counterproductive ",
+    ),
+    # "I'd advise against restarting": the act after it is warned off
+    (re.compile(r"\b(?:advis|recommend|warn|argu)(?:e|es|ed|ing|s)? against\b"), " avoid "),
     # "forget increasing the batch", "forget about restarting": an imperative that dismisses the
     # act it opens a clause with (only before a verb in -ing: "they forget old tasks" is a claim)
     (
