@@ -120,6 +120,25 @@ def test_a_rejected_wrong_answer_is_not_a_red_flag(case: Case) -> None:
 
 
 @pytest.mark.parametrize(
+    "judged",
+    [
+        "just lowering the lr on its own is to shallow",
+        "lowering the learning rate alone is insufficient",
+        "only lowering the lr would be a band-aid",
+        "lowering the lr and calling it done is too naive",
+    ],
+)
+def test_a_fix_judged_too_weak_is_not_a_red_flag(case: Case, judged: str) -> None:
+    answer = (
+        "Likely an exploding grad norm or fp16 overflow: check the grad norm logs, roll back to "
+        f"the last stable checkpoint, tighten clipping, move to bf16, because {judged}. "
+        "Prevent it with pre-LN and per-layer logging."
+    )
+    assert grade_case(case, answer).red_flags == ()
+    assert grade_case(case, "Just lower the learning rate; that is all it takes.").red_flags
+
+
+@pytest.mark.parametrize(
     "opening",
     [
         "Things I would not do: start over from step 0, blame cosmic rays, or raise the batch.",

@@ -749,6 +749,7 @@ def test_case_parts_need_their_items() -> None:
         "blaming bit flips is a poor call",
         "I'd advise against restarting from scratch",
         "we'd argue against blaming bit flips",
+        "restarting from scratch is a band-aid",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -1279,6 +1280,40 @@ def test_a_rubric_word_is_not_matched_by_a_real_word_one_letter_away() -> None:
     c = card(pt("retrain", "retrain .. model"))
     assert verdict(c, "retain the model") == "wrong"
     assert verdict(c, "retrian the model") == "correct"
+
+
+def test_dictated_punctuation_is_punctuation() -> None:
+    said = "loss bounces comma grad norm spikes period then nans period"
+    assert normalise(said) == normalise("loss bounces, grad norm spikes. then nans.")
+    # without a spoken comma, "period" is a word
+    assert "period" in normalise("a warmup period of 2k steps")[0]
+
+
+def test_a_verb_first_decrease_reaches_two_things_joined() -> None:
+    c = card(
+        pt("reg", "increase regulariz"), wrong=(pt("less", "decrease (weight decay|dropout)"),)
+    )
+    assert verdict(c, "dial weight decay and dropout down") == "wrong"
+    assert verdict(c, "turn the dropout down") == "wrong"
+
+
+def test_a_double_negation_cancels() -> None:
+    c = card(pt("needs", "fp16 need loss scal"), wrong=(pt("none", "fp16 not need loss scal"),))
+    assert verdict(c, "It's not true that fp16 doesn't need loss scaling") == "correct"
+    assert verdict(c, "It isn't the case that fp16 won't need loss scaling") == "correct"
+    assert verdict(c, "fp16 doesn't need loss scaling") == "wrong"
+
+
+def test_a_range_written_with_hyphens_is_a_range() -> None:
+    assert normalise("two-to-eight-thousand steps") == normalise("two to eight thousand steps")
+    assert normalise("5-to-15 percent") == normalise("5 to 15 percent")
+
+
+def test_a_lead_naming_the_answer_is_not_part_of_it() -> None:
+    c = card(pt("none", "nothing"), wrong=(pt("scale", "loss scal"),))
+    for lead in ("", "Answer: ", "My answer: ", "Short answer: "):
+        assert verdict(c, f"{lead}nothing, no scaler") == "correct", lead
+        assert verdict(c, f"{lead}loss scaling") == "wrong", lead
 
 
 def test_a_times_sign_between_words_is_a_multiplication() -> None:

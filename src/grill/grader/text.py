@@ -126,6 +126,36 @@ _SHARE_OF = r"(?<![\d.])(\d+(?:\.\d+)?)(?:\s*-\s*(\d+(?:\.\d+)?))?"
 """A number or a range of them, before a unit of shares other than percent."""
 
 
+_POSITIVE = {
+    "does not": "does",
+    "do not": "do",
+    "is not": "is",
+    "are not": "are",
+    "wo not": "will",
+    "will not": "will",
+    "ca not": "can",
+    "can not": "can",
+    "need not": "need",
+}
+"""A negator's positive form, once a double negation cancels it ("won't" read as "wo not")."""
+
+_DICTATED = (
+    (re.compile(r"\s*\b(?:comma)\b"), ","),
+    (re.compile(r"\s*\b(?:period|full stop|dot dot dot)\b"), "."),
+    (re.compile(r"\s*\bsemi-?colon\b"), ";"),
+    (re.compile(r"\s*\bcolon\b"), ":"),
+    (re.compile(r"\s*\bquestion mark\b"), "?"),
+    (re.compile(r"\s*\bexclamation (?:mark|point)\b"), "!"),
+    (re.compile(r"\s*\bnew (?:line|paragraph)\b"), "\n"),
+)
+
+
+def _dictated(text: str) -> str:
+    for pattern, mark in _DICTATED:
+        text = pattern.sub(mark, text)
+    return text
+
+
 def _table(m: re.Match[str]) -> str:
     """A block of `|` rows with as many cells as its first (the header): one sentence per cell,
     the row's first cell and the column's header before it. Anything else is left as it is."""
@@ -148,6 +178,9 @@ def _share(m: re.Match[str], per_percent: int) -> str:
 
 
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
+    # dictation that spells out its punctuation ("roll back comma not restart period"): once a
+    # "comma" is said, the marks are marks ("period" alone may be a warmup period)
+    (re.compile(r"(?s)\A(?=.*\bcomma\b).*"), lambda m: _dictated(m.group(0))),
     # a plain-text table: each row's cells said with their column's header ("bf16 | same as fp32"
     # under "format | exponent range" = "bf16 exponent range same as fp32")
     (
@@ -198,7 +231,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(
             r"\b(?:take|takes|taking|took|bring|brings|bringing|brought|dial|dials|dialing"
             r"|dialling|dialed|dialled|knock|knocks|knocking|knocked|turn|turns|turning|turned)"
-            r" ((?:the |your |our |its )?(?:[a-z0-9-]+ )?[a-z0-9-]+) down\b"
+            r" ((?:the |your |our |its )?(?:[a-z0-9-]+ )?[a-z0-9-]+"
+            r"(?: (?:and|&) (?:[a-z0-9-]+ )?[a-z0-9-]+)?) down\b"
         ),
         r"decrease \1",
     ),
@@ -220,6 +254,17 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     # "it's not fixed, ..." is not constant (a "fix" is a remedy: "not a fix: ..." rejects a list)
     (re.compile(r"(not|n't) fixed(?=\s*(?:[,:;.!\u2014-]|$))"), r"\1 constant"),
+    # a double negation: "it's not true that bf16 doesn't need scaling" says it needs it
+    (
+        re.compile(
+            r"\b(?:it|that)(?:'s not| is not| isn't| was not| wasn't) (?:true|the case|right"
+            r"|correct) that ([^.;:!?\n]*?)\b(doesn't|does not|don't|do not|isn't|is not|aren't"
+            r"|are not|won't|will not|can't|cannot|needn't|need not)\b"
+        ),
+        lambda m: (
+            m.group(1) + _POSITIVE[m.group(2).replace("n't", " not").replace("cannot", "can not")]
+        ),
+    ),
     # a cleft says its claim: "it's large batches that generalise better"
     (re.compile(r"\bit(?:'s| is| was) ((?:[a-z0-9-]+ ){1,4})that (?=[a-z])"), r"\1"),
     # "A, but B instead" replaces A, as "A - no, B" does
@@ -229,6 +274,15 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(
             r"\b(one|two|three|four|five|six|seven|eight|nine)-(tenths?|fifths?|quarters?|thirds?"
             r"|halves|hundredths?)\b"
+        ),
+        r"\1 \2",
+    ),
+    # "two-to-eight-thousand steps", "5-to-15 percent": a range written with hyphens
+    (re.compile(r"(?<=[a-z0-9])-to-(?=[a-z0-9])"), " to "),
+    (
+        re.compile(
+            r"\b(one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty"
+            r"|seventy|eighty|ninety|\d+)-(hundred|thousand|million|billion)\b"
         ),
         r"\1 \2",
     ),
@@ -299,7 +353,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (
         re.compile(
             r"(?m)(?:^|(?<=[.!?] )|(?<=[.!?]' )|(?<=[.!?]\" ))[ \t]*"
-            r"(?:a|me|candidate|answer|teacher|red pen)[ \t]*:[ \t]*"
+            r"(?:a|me|candidate|(?:(?:my|the|short|final|quick) )?answer|teacher|red pen)"
+            r"[ \t]*:[ \t]*"
             r"(?:(?:no|nope|nah|wrong|incorrect)[ \t]*[.,;:!-][ \t]*)?"
         ),
         "\n",
@@ -437,6 +492,10 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         " counterproductive ",
     ),
+    # "lowering the lr alone is too shallow" (or "to shallow"): judged a poor fix, as
+    # "simplistic" is; "a band-aid", "a sticking plaster" the same
+    (re.compile(r"\b(?:too|to) (?:shallow|naive|narrow|timid)\b"), " simplistic "),
+    (re.compile(r"\b(?:band[- ]aid|sticking[- ]plaster)s?\b"), " bandaid "),
     # "I'd advise against restarting": the act after it is warned off
     (re.compile(r"\b(?:advis|recommend|warn|argu)(?:e|es|ed|ing|s)? against\b"), " avoid "),
     # "forget increasing the batch", "forget about restarting": an imperative that dismisses the
