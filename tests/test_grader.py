@@ -750,6 +750,8 @@ def test_case_parts_need_their_items() -> None:
         "I'd advise against restarting from scratch",
         "we'd argue against blaming bit flips",
         "restarting from scratch is a band-aid",
+        "restarting from scratch isn't a real fix",
+        "restarting from scratch and hoping for the best is not a fix",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:

@@ -62,6 +62,7 @@ MIN_PER_CARD = {
     "fresh16": 3,
     "fresh17": 3,
     "fresh18": 3,
+    "fresh19": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -92,6 +93,7 @@ MIN_CASE = {
     "fresh16": 12,
     "fresh17": 12,
     "fresh18": 12,
+    "fresh19": 12,
 }
 
 

@@ -496,6 +496,17 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # "simplistic" is; "a band-aid", "a sticking plaster" the same
     (re.compile(r"\b(?:too|to) (?:shallow|naive|narrow|timid)\b"), " simplistic "),
     (re.compile(r"\b(?:band[- ]aid|sticking[- ]plaster)s?\b"), " bandaid "),
+    # "not a real fix", "no proper solution": the adjective does not change the refusal
+    (
+        re.compile(
+            r"(\bnot|n't|\bno) (?:an? )?(?:real|actual|proper|true|viable|lasting|permanent|genuine"
+            r"|good|long-term|complete|full|sufficient) (fix|solution|answer|option|remedy|cure)"
+            r"(?:es|s)?\b"
+        ),
+        r"\1 a \2",
+    ),
+    # "drop the lr and pray", "and hope for the best": the hope adds nothing to the act
+    (re.compile(r"\s+and (?:pray|prays|praying|hope|hopes|hoping)(?: for the best)?\b"), ""),
     # "I'd advise against restarting": the act after it is warned off
     (re.compile(r"\b(?:advis|recommend|warn|argu)(?:e|es|ed|ing|s)? against\b"), " avoid "),
     # "forget increasing the batch", "forget about restarting": an imperative that dismisses the
