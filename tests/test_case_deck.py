@@ -99,6 +99,9 @@ def test_seed_sections_appear_word_for_word(case: Case) -> None:
         ("It's random hardware bit flips, nothing to debug.", "blame_bitflips"),
         ("Just lower the learning rate, that fixes it.", "only_lower_lr"),
         ("Increase the batch size to smooth out the spike.", "increase_batch_size"),
+        ("Roll back, then raise the global batch from 2M to 8M tokens.", "increase_batch_size"),
+        ("Roll back and halve the learning rate; no further remedy is required.", "only_lower_lr"),
+        ("Cut the LR in half. Clipping and precision are out of scope.", "only_lower_lr"),
     ],
 )
 def test_each_named_wrong_answer_raises_its_red_flag(case: Case, answer: str, flag: str) -> None:

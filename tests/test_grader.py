@@ -752,6 +752,7 @@ def test_case_parts_need_their_items() -> None:
         "restarting from scratch is a band-aid",
         "restarting from scratch isn't a real fix",
         "restarting from scratch and hoping for the best is not a fix",
+        "and don't tell me to restart from scratch",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -1309,6 +1310,44 @@ def test_a_double_negation_cancels() -> None:
 def test_a_range_written_with_hyphens_is_a_range() -> None:
     assert normalise("two-to-eight-thousand steps") == normalise("two to eight thousand steps")
     assert normalise("5-to-15 percent") == normalise("5 to 15 percent")
+
+
+def test_spoken_fillers_and_scots_words_are_read_through() -> None:
+    assert normalise("you don't, uh, blame bit flips") == normalise("you don't blame bit flips")
+    assert normalise("so, um, clip") == normalise("so clip")
+    assert normalise("nae need tae start ower frae scratch")[0][0] == "not"
+    assert normalise("frae scratch") == normalise("from scratch")
+
+
+def test_a_penalty_for_moving_away_discourages_the_move() -> None:
+    c = card(pt("pen", "penalty"), wrong=(pt("away", "pull param away old"),))
+    assert verdict(c, "a penalty for pulling weights away from old values") == "correct"
+    assert verdict(c, "a penalty: it penalizes pulling weights away from old values") == "correct"
+    assert verdict(c, "a penalty; it pulls weights away from old values") == "wrong"
+
+
+def test_a_bare_no_before_a_colon_answers_and_rejects_no_list() -> None:
+    c = card(pt("small", "small batch better"), wrong=(pt("large", "large batch better"),))
+    for answer in (
+        "No: large batches are better",
+        "No, it's the other way round: large batches better",
+    ):
+        assert [f.id for f in grade(c, answer).flags] == ["large"], answer
+    assert (
+        verdict(c, "small batches generalize better. Not true: large batches better") == "correct"
+    )
+
+
+def test_half_or_a_tenth_of_the_peak_is_a_share_of_it() -> None:
+    assert normalise("decay to half of your peak lr") == normalise("decay to 50% of your peak lr")
+    assert normalise("ten times lower than the peak") == normalise("1/10 of the peak")
+    # a distance from a point found, not a share of the peak
+    assert "1/10" not in str(normalise("10x lower than where the loss diverges"))
+    assert normalise("half precision") == normalise("fp16")
+
+
+def test_out_of_scope_is_irrelevant() -> None:
+    assert normalise("clipping is out of scope") == normalise("clipping is irrelevant")
 
 
 def test_a_lead_naming_the_answer_is_not_part_of_it() -> None:

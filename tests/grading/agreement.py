@@ -257,6 +257,8 @@ TUNING = (
     "fresh15",
     "fresh16",
     "fresh17",
+    "fresh18",
+    "fresh19",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

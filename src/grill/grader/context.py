@@ -119,11 +119,12 @@ TRIGGERS: tuple[Trigger, ...] = (
         3,
         "no not never without nothing nothin nada zilch none neither nor cannot"
         " lack lacks lacking lacked nobody noone nuh"
-        " cannae canna dinnae didnae isnae wasnae wouldnae couldnae shouldnae willnae",
+        " cannae canna dinnae didnae isnae wasnae wouldnae couldnae shouldnae willnae nae",
         "fp16 doesn't need loss scaling",
         "no loss scaling with bf16",
         "nobody's restarting from scratch",
         "it cannae show ye a layer whose gradients are vanishin'",
+        "nae need tae start ower frae scratch",
         wide=5,  # "would not put it down to bit flips"
     ),
     _t(

@@ -98,7 +98,7 @@ postnorm: post layernorm, post layer norm, post ln, post norm, postln,
 per layer: layerwise, layer-wise, per-layer, each layer, every layer, layer by layer
 per tensor: tensorwise, per-tensor, each tensor, tensor-wise
 per param: per parameter, parameterwise, per-param, elementwise, element-wise, per element
-param: parameter, params, parameters, weights, weight, theta, thetas
+param: parameter, params, parameters, weights, weight, theta, thetas, wts
 explode: explosion, explosions, blow up, blowup, blew up, blows up, blowing up, blown up
 spike: jump, jumps, jumped, jumping, surge, surges
 instability: instabilities, unstable, numerical issue, numerical issues, numerics,

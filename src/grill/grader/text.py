@@ -226,6 +226,18 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         " are irrelevant ",
     ),
+    # "a penalty for moving away from the old weights", "penalizes drifting": the move is what
+    # is discouraged, not what is done
+    (
+        re.compile(
+            r"\b(penalt(?:y|ies)|penali[sz](?:e|es|ed|ing)|punish(?:es|ed|ing)?|discourag(?:e|es"
+            r"|ed|ing))((?: [a-z-]+)?) (?:for )?(?=(?:moving|pulling|drifting|changing|straying"
+            r"|deviating|departing|wandering)\b)"
+        ),
+        r"\1\2 avoid ",
+    ),
+    # "clipping is out of scope", "beside the point": not relevant to the matter
+    (re.compile(r"\b(?:out of scope|beside the point|neither here nor there)\b"), " irrelevant "),
     # "take the LR down a notch", "bring it down": a decrease, said with its verb first
     (
         re.compile(
@@ -241,7 +253,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (
         re.compile(
             r"[.!;]\s+(that'?s (?:it|all|the whole (?:fix|answer|plan|story|remedy|solution|thing)"
-            r"|the entire (?:fix|answer|plan|remedy|solution)))\b"
+            r"|the entire (?:fix|answer|plan|remedy|solution))|(?:no (?:further|other|additional"
+            r"|more) (?:remedy|remedies|fix|fixes|action|step|steps|change|changes)|nothing (?:else"
+            r"|further|more)) (?:is |are )?(?:needed|required|necessary))\b"
         ),
         r", \1",
     ),
@@ -290,6 +304,24 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(not|n't) because of\b"), r"\1 due to"),
     # "hang on, no": a self-correction, as "wait" is ("hold on to the weights" is none)
     (re.compile(r"\b(?:hang|hold) on\b(?=\s*[,.!:;\u2014\u2013-])"), "wait"),
+    # "ten times lower than the peak", "10x smaller than where it started": a tenth of it (not
+    # "10x lower than where the loss diverges", a distance from a point the finder found)
+    (
+        re.compile(
+            r"\b(\d+(?:\.\d+)?|two|three|four|five|ten|twenty|hundred)\s*(?:x|times|fold|-fold)"
+            r" (?:lower|smaller|less|below) than (?=(?:the |your |its |where it |what it )?(?:peak"
+            r"|peaked|max|maximum|initial|start|started|starting)\b)"
+        ),
+        lambda m: f" 1/{float(_NUMBER_WORDS.get(m.group(1)) or m.group(1)):g} of ",
+    ),
+    # "half of your peak lr", "half the max": 50% of it (not "half precision", "halve")
+    (
+        re.compile(
+            r"\b(?:a |one )?half (?:of )?((?:the |your |its |our |their )?(?:peak|max|maximum"
+            r"|initial|starting|original|top|base)\b)"
+        ),
+        r"50% of \1",
+    ),
     # "peak/10" is a tenth of the peak
     (
         re.compile(r"\b(peak|max|maximum)( lr)?\s*/\s*(\d+(?:\.\d+)?)\b(?![/.]\d)"),
@@ -449,6 +481,12 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b([a-z]{3,}in)'(?![a-z])"), r"\1g"),
     (re.compile(r"\bo'(?=\s)"), "of"),
     (re.compile(r"\byer\b"), "your"),
+    (re.compile(r"\bfrae\b"), "from"),
+    (re.compile(r"\btae\b"), "to"),
+    (re.compile(r"\bower\b"), "over"),
+    (re.compile(r"\bwi'(?=\s)"), "with"),
+    # spoken fillers between words are not words: "you don't, uh, blame bit flips"
+    (re.compile(r",?[ \t]*\b(?:um+|uh+|erm+|er|uhm+|hmm+)\b[ \t]*,?(?=[ \t])"), ""),
     (re.compile(r"\btoo hi\b"), "too high"),  # "lr too hi": short for high
     # "in the first place" is no order of steps: "to keep them from happening in the first place"
     (re.compile(r"\bin the first place\b"), "at all"),  # not a negation: "no matter how large"
@@ -507,6 +545,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     # "drop the lr and pray", "and hope for the best": the hope adds nothing to the act
     (re.compile(r"\s+and (?:pray|prays|praying|hope|hopes|hoping)(?: for the best)?\b"), ""),
+    # "don't tell me to just lower the LR": the act is refused, not proposed
+    (re.compile(r"\b(?:don'?t|do not|never) (?:tell|ask|make) me (?:to|that)\b"), " avoid "),
     # "I'd advise against restarting": the act after it is warned off
     (re.compile(r"\b(?:advis|recommend|warn|argu)(?:e|es|ed|ing|s)? against\b"), " avoid "),
     # "forget increasing the batch", "forget about restarting": an imperative that dismisses the
@@ -1489,6 +1529,8 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
             continue
         if _IMPERATIVE.match(text, begin, m.start()):
             continue  # "Don't clip though: clipping just hides it" explains; it lists nothing
+        if _BARE_NO.match(text, begin, m.start()):
+            continue  # "No: large batches do" answers the question; it rejects no list
         lead = [t for t in toks if begin <= t.start - offset and t.end - offset <= m.start()]
         after = next((k for k, t in enumerate(toks) if t.start - offset >= m.end()), None)
         if after is not None:
@@ -1502,6 +1544,14 @@ _IMPERATIVE = re.compile(
     r"[a-z]+\b[^:|]{0,12}$"
 )
 """A lead-in that forbids one act ("Don't clip though"): what follows its colon says why."""
+
+
+_BARE_NO = re.compile(
+    r"[\W_]*(?:(?:no|nope|nah|nay)\b[\W_]*)+(?:(?:it'?s |it is )?(?:(?:the )?other way"
+    r" (?:a?round|about)|the (?:reverse|opposite))[\W_]*)?$"
+)
+"""A lead-in that is only a "no" ("No:", "No, it's the other way round:"): the answer to the
+question, not a list's rejection."""
 
 
 def _rejects(tok: _Tok) -> bool:
