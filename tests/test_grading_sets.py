@@ -63,6 +63,7 @@ MIN_PER_CARD = {
     "fresh17": 3,
     "fresh18": 3,
     "fresh19": 3,
+    "fresh20": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -94,6 +95,7 @@ MIN_CASE = {
     "fresh17": 12,
     "fresh18": 12,
     "fresh19": 12,
+    "fresh20": 12,
 }
 
 
