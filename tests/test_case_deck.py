@@ -102,6 +102,10 @@ def test_seed_sections_appear_word_for_word(case: Case) -> None:
         ("Roll back, then raise the global batch from 2M to 8M tokens.", "increase_batch_size"),
         ("Roll back and halve the learning rate; no further remedy is required.", "only_lower_lr"),
         ("Cut the LR in half. Clipping and precision are out of scope.", "only_lower_lr"),
+        (
+            "Roll back; the batch size is doubled so the spike is averaged out.",
+            "increase_batch_size",
+        ),
     ],
 )
 def test_each_named_wrong_answer_raises_its_red_flag(case: Case, answer: str, flag: str) -> None:

@@ -753,6 +753,10 @@ def test_case_parts_need_their_items() -> None:
         "restarting from scratch isn't a real fix",
         "restarting from scratch and hoping for the best is not a fix",
         "and don't tell me to restart from scratch",
+        "restart from scratch? why would you, with weeks of compute on the line",
+        "only if the ECC counters showed errors would I even consider bit flips",
+        "restarting from scratch is a fool's errand",
+        "cosmic ray bit flips are not presumed here",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -1348,6 +1352,12 @@ def test_half_or_a_tenth_of_the_peak_is_a_share_of_it() -> None:
 
 def test_out_of_scope_is_irrelevant() -> None:
     assert normalise("clipping is out of scope") == normalise("clipping is irrelevant")
+
+
+def test_an_opposite_direction_between_two_items_parts_them() -> None:
+    c = card(pt("wd", "weight decay"), wrong=(pt("big", "more param"),))
+    assert verdict(c, "weight decay; more data or fewer trainable parameters") == "correct"
+    assert verdict(c, "weight decay; more trainable parameters") == "wrong"
 
 
 def test_a_lead_naming_the_answer_is_not_part_of_it() -> None:

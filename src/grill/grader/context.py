@@ -100,7 +100,7 @@ _PREDICATES = """need needed required require requires necessary help helps matt
     work works important relevant useful apply applies enabled true correct right case
     effective problem issue cause causes fix fixes solve happen happens exist exists enough
     sufficient worth mandatory essential survive survives warranted justified advisable advised
-    recommended"""
+    recommended presumed assumed suspected blamed"""
 _HELPING = "help helps fix fixes solve solves smooth cure save rescue work"
 _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail crash break collapse
     worse degrade hurt suffer forget stall die garbage corrupt"""

@@ -323,8 +323,17 @@ def _in_order(
             return None
         if _passive(sentence, chosen[-1], nxt):
             return None
+        turn = _TURNED.get(sentence[chosen[-1]].word, frozenset())
+        if any(t.word in turn for t in sentence[chosen[-1] + 1 : nxt]):
+            return None  # "more data or fewer parameters": "more" is not said of the parameters
         chosen.append(nxt)
     return chosen
+
+
+_UP, _DOWN = frozenset({"mor", "increas", "high"}), frozenset({"decreas", "low"})
+_TURNED = {**dict.fromkeys(_UP, _DOWN), **dict.fromkeys(_DOWN, _UP)}
+"""A direction word and its opposites (stems): an opposite between two items of a phrase turns
+the direction away from the second."""
 
 
 def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:

@@ -545,6 +545,25 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     # "drop the lr and pray", "and hope for the best": the hope adds nothing to the act
     (re.compile(r"\s+and (?:pray|prays|praying|hope|hopes|hoping)(?: for the best)?\b"), ""),
+    # "Restart from scratch? Why would you, ...": a question turned down, as by "no"
+    (
+        re.compile(
+            r"\?\s*why (?:on earth |in the world )?(?:would|should) (?:you|anyone|i|we|one)\b"
+        ),
+        "? no, why would you",
+    ),
+    # "only if the ECC counters showed errors would I even consider bit flips": not considered
+    # without that evidence
+    (
+        re.compile(
+            r"\bonly (?:if|when|once|after) [^.;:!?]*? (?:would|will|should|could|do|did) (?:i|we"
+            r"|you|anyone) (?:even |ever )?(consider|entertain|blame|suspect|look at|think about"
+            r"|go for|try)\b"
+        ),
+        r"i would not \1",
+    ),
+    # "the fool's path", "a fool's errand": a poor idea
+    (re.compile(r"\bfool'?s (?:path|errand|game|move|gold|choice)\b"), " foolish "),
     # "don't tell me to just lower the LR": the act is refused, not proposed
     (re.compile(r"\b(?:don'?t|do not|never) (?:tell|ask|make) me (?:to|that)\b"), " avoid "),
     # "I'd advise against restarting": the act after it is warned off
