@@ -52,6 +52,7 @@ OWNERS = {
     "genanki": {"export"},
     "fsrs_rs_python": {"memory"},
     "rapidfuzz": {"grader"},
+    "spellchecker": {"grader"},  # its English word list: no real word is read as a typo
     "platformdirs": {"paths"},
     "numpy": {"memory", "odds"},  # the numeric leaves: memory fitting, score distributions
 }

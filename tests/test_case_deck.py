@@ -106,6 +106,16 @@ def test_seed_sections_appear_word_for_word(case: Case) -> None:
             "Roll back; the batch size is doubled so the spike is averaged out.",
             "increase_batch_size",
         ),
+        (
+            "Check the logs, then I'd probably just restart the whole thing fresh.",
+            "restart_from_scratch",
+        ),
+        (
+            "Roll back. The only thing I'd change is the learning rate, cut it by half. Clipping"
+            " and precision I'd leave, they're not the issue.",
+            "only_lower_lr",
+        ),
+        ("I'd turn the learning rate doon a wee bit; that's likely all it needs.", "only_lower_lr"),
     ],
 )
 def test_each_named_wrong_answer_raises_its_red_flag(case: Case, answer: str, flag: str) -> None:

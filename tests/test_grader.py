@@ -757,6 +757,15 @@ def test_case_parts_need_their_items() -> None:
         "only if the ECC counters showed errors would I even consider bit flips",
         "restarting from scratch is a fool's errand",
         "cosmic ray bit flips are not presumed here",
+        "as for cosmic ray bit flips: rarely the culprit, my dear",
+        "restarting from scratch? overkill",
+        "restart from scratch? lol no",
+        "bit flips? only once everything else is ruled out",
+        "bit flips? sin evidencia, no.",
+        "blaming bit flips is hardly serious",
+        "bit flips are hardly ever the cause",
+        "a restart from scratch is not on the cards",
+        "reports of cosmic ray bit flips are greatly exaggerated",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -1358,6 +1367,15 @@ def test_an_opposite_direction_between_two_items_parts_them() -> None:
     c = card(pt("wd", "weight decay"), wrong=(pt("big", "more param"),))
     assert verdict(c, "weight decay; more data or fewer trainable parameters") == "correct"
     assert verdict(c, "weight decay; more trainable parameters") == "wrong"
+
+
+def test_the_rest_of_a_bullets_line_heads_no_list() -> None:
+    c = card(pt("ck", "ckpt"), wrong=(pt("batch", "increase batch"),))
+    answer = "- restore the last ckpt; a restart isn't warranted\n- increase the batch size"
+    assert verdict(c, answer) == "wrong"
+    assert verdict(c, "restore the last ckpt. Not on the list:\n- increase the batch size") == (
+        "correct"
+    )
 
 
 def test_a_lead_naming_the_answer_is_not_part_of_it() -> None:

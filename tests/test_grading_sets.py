@@ -64,6 +64,8 @@ MIN_PER_CARD = {
     "fresh18": 3,
     "fresh19": 3,
     "fresh20": 3,
+    "fresh21": 3,
+    "fresh22": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -96,6 +98,8 @@ MIN_CASE = {
     "fresh18": 12,
     "fresh19": 12,
     "fresh20": 12,
+    "fresh21": 24,
+    "fresh22": 24,
 }
 
 

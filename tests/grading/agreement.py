@@ -259,6 +259,8 @@ TUNING = (
     "fresh17",
     "fresh18",
     "fresh19",
+    "fresh20",
+    "fresh21",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

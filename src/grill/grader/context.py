@@ -100,7 +100,8 @@ _PREDICATES = """need needed required require requires necessary help helps matt
     work works important relevant useful apply applies enabled true correct right case
     effective problem issue cause causes fix fixes solve happen happens exist exists enough
     sufficient worth mandatory essential survive survives warranted justified advisable advised
-    recommended presumed assumed suspected blamed"""
+    recommended presumed assumed suspected blamed serious credible plausible likely convincing
+    sensible realistic"""
 _HELPING = "help helps fix fixes solve solves smooth cure save rescue work"
 _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail crash break collapse
     worse degrade hurt suffer forget stall die garbage corrupt"""
@@ -108,7 +109,8 @@ _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail cr
 _JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition folklore unfounded
     baseless unjustified unwarranted speculative premature overkill counterexample
     counterexamples silly foolish absurd ridiculous mistake mistaken blunder mad crazy insane
-    bonkers madness unwise inadvisable insufficient inadequate simplistic superficial bandaid"""
+    bonkers madness unwise inadvisable insufficient inadequate simplistic superficial bandaid
+    exaggerated overblown overrated overstated"""
 """Words that judge an idea named beside them as a poor one ("blaming the hardware is lazy")."""
 
 TRIGGERS: tuple[Trigger, ...] = (

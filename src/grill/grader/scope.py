@@ -223,12 +223,31 @@ def carried(before: Sequence[Cued], opening: Sequence[Cued], question: bool) -> 
     return Span(trig.category, trig.id, -1, start, len(before), True)
 
 
+_SHORT_REPLY = 4
+"""The words of a reply's first clause that can turn a question down by a dismissal in it
+("restart from scratch? overkill", "bit flips? rarely the culprit")."""
+
+
 def _turned_down(before: Sequence[Cued], live: Sequence[Cued]) -> Span | None:
     """A question whose answer opens with a negator ("would I just lower the LR? not on its
-    own") is turned down as a whole."""
-    for cue in live[0].cues:
-        if denies(cue) or ((t := _on(cue)) is not None and t.category is Category.RETRACTION):
-            return Span(Category.RETRACTION, "retraction", -1, 0, len(before), True)
+    own"), or answers in a short clause that dismisses it ("restart? overkill"), is turned down
+    as a whole."""
+    if len(live) <= _SHORT_REPLY and any(denies(c) for c in live[-1].cues):
+        return Span(Category.RETRACTION, "retraction", -1, 0, len(before), True)  # "X? Y, no."
+    first = [t for t in live if t.clause == live[0].clause]
+    for k, tok in enumerate(first):
+        for cue in tok.cues:
+            trig = _on(cue)
+            if (denies(cue) or (trig is not None and trig.category is Category.RETRACTION)) and (
+                k == 0
+            ):
+                return Span(Category.RETRACTION, "retraction", -1, 0, len(before), True)
+            if (
+                len(first) <= _SHORT_REPLY
+                and trig is not None
+                and trig.category is Category.DISMISSAL
+            ):
+                return Span(Category.RETRACTION, "retraction", -1, 0, len(before), True)
     return None
 
 

@@ -230,9 +230,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # is discouraged, not what is done
     (
         re.compile(
-            r"\b(penalt(?:y|ies)|penali[sz](?:e|es|ed|ing)|punish(?:es|ed|ing)?|discourag(?:e|es"
-            r"|ed|ing))((?: [a-z-]+)?) (?:for )?(?=(?:moving|pulling|drifting|changing|straying"
-            r"|deviating|departing|wandering)\b)"
+            r"\b(penalt(?:y|ies) for|penali[sz](?:e|es|ed|ing)|punish(?:es|ed|ing)?|discourag(?:e"
+            r"|es|ed|ing))((?: [a-z-]+)?) (?=(?:moving|pulling|drifting|changing|straying|deviating"
+            r"|departing|wandering)\b)"
         ),
         r"\1\2 avoid ",
     ),
@@ -484,9 +484,20 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bfrae\b"), "from"),
     (re.compile(r"\btae\b"), "to"),
     (re.compile(r"\bower\b"), "over"),
+    (re.compile(r"\bdoon\b"), "down"),
+    # "it's hardly serious", "hardly ever": a denial ("the loss hardly moves" is said as it is)
+    (re.compile(r"\b(is|are|was|were|'s|'re|be) hardly\b(?! ever)"), r"\1 not"),
+    (re.compile(r"\bhardly ever\b"), "rarely"),
+    (re.compile(r"\bno'(?=\s)"), "not"),
+    (re.compile(r"\bitsel'(?=\W)"), "itself"),
     (re.compile(r"\bwi'(?=\s)"), "with"),
     # spoken fillers between words are not words: "you don't, uh, blame bit flips"
-    (re.compile(r",?[ \t]*\b(?:um+|uh+|erm+|er|uhm+|hmm+)\b[ \t]*,?(?=[ \t])"), ""),
+    (
+        re.compile(
+            r",?[ \t]*\b(?:um+|uh+|erm+|er|uhm+|hmm+|lol|lmao|haha+|pfft)\b[ \t]*,?(?=[ \t])"
+        ),
+        "",
+    ),
     (re.compile(r"\btoo hi\b"), "too high"),  # "lr too hi": short for high
     # "in the first place" is no order of steps: "to keep them from happening in the first place"
     (re.compile(r"\bin the first place\b"), "at all"),  # not a negation: "no matter how large"
@@ -519,7 +530,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         r"\1 \2wrongly \3",
     ),
     (
-        re.compile(r"\b(?:off the table|not on the table|out of the question|a non.?starter)\b"),
+        re.compile(
+            r"\b(?:off the table|not on the (?:table|cards)|out of the question|a non.?starter)\b"
+        ),
         " counterproductive ",
     ),
     # "restarting is a bad idea", "a poor choice": the idea named beside it is judged a poor one
@@ -545,6 +558,10 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     # "drop the lr and pray", "and hope for the best": the hope adds nothing to the act
     (re.compile(r"\s+and (?:pray|prays|praying|hope|hopes|hoping)(?: for the best)?\b"), ""),
+    # "As for bit flips: rarely the culprit": a topic put as a question, answered after it
+    (re.compile(r"\bas (?:for|to|regards) ([^:.;?!\n]{1,60}?)\s*:"), r"\1?"),
+    # "Bit flips? Only once everything else is ruled out": not now, so turned down
+    (re.compile(r"\?\s*only (once|after|if|when|until)\b"), r"? no, only \1"),
     # "Restart from scratch? Why would you, ...": a question turned down, as by "no"
     (
         re.compile(
@@ -1612,18 +1629,30 @@ _BULLET = re.compile(r"\s*-\s")  # every list marker opening a line is read as t
 
 
 def _headed_lists(
-    pieces: Sequence[tuple[int, str]], read: list[tuple[list[_Tok], list[_Tok]]]
+    text: str, pieces: Sequence[tuple[int, str]], read: list[tuple[list[_Tok], list[_Tok]]]
 ) -> None:
     """A line that is a list's lead-in ("Not on the list", "What I would not do:") opens its
-    triggers over the bullet lines under it (negation.list, negation.list-rejected)."""
+    triggers over the bullet lines under it (negation.list, negation.list-rejected). The rest of
+    a bullet's line after a full stop or semicolon is part of that bullet, no lead-in ("- restore
+    the checkpoint; a restart isn't warranted" heads nothing)."""
     ids: tuple[str, ...] = ()
+    bullet_line = False
+    end = 0
     for (toks, full), (offset, piece) in zip(read, pieces, strict=True):
+        line_start = offset == 0 or "\n" in text[end:offset]
+        end = offset + len(piece)
         if _BULLET.match(piece):
+            bullet_line = True
             if ids:
                 k = next(i for i, t in enumerate(full) if not t.silent)
                 first = _led(full[k], ids)
                 full[k] = first
                 toks[0] = first
+            continue
+        if line_start:
+            bullet_line = False
+        elif bullet_line:
+            ids = ()
             continue
         body = piece.rstrip().rstrip(":")
         cut = offset + max(body.rfind(":"), body.rfind("|")) + 1
@@ -1668,7 +1697,7 @@ def _analyse(text: str) -> _Answer:
             read.append((toks, full))
             pieces.append((offset, piece))
     if context_words("negation.list"):
-        _headed_lists(pieces, read)
+        _headed_lists(folded, pieces, read)
     key = [list(spans(full)) for _, full in read]
     wide = [list(spans(full, wide=True)) for _, full in read]
     for s in range(1, len(read)):
