@@ -765,7 +765,6 @@ def test_case_parts_need_their_items() -> None:
         "blaming bit flips is hardly serious",
         "bit flips are hardly ever the cause",
         "a restart from scratch is not on the cards",
-        "reports of cosmic ray bit flips are greatly exaggerated",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -1376,6 +1375,15 @@ def test_the_rest_of_a_bullets_line_heads_no_list() -> None:
     assert verdict(c, "restore the last ckpt. Not on the list:\n- increase the batch size") == (
         "correct"
     )
+
+
+def test_words_that_make_a_claim_are_no_dismissal() -> None:
+    """ "Insufficient", "overstated" say something of what they stand by: a claim, which may be
+    the false one, not a judgement of an idea named to reject it."""
+    c = card(pt("range", "bf16 range"), wrong=(pt("narrow", "bf16 narrow"),))
+    assert verdict(c, "bf16 range is narrow so insufficient") == "wrong"
+    c = card(pt("f", "forget"), wrong=(pt("rare", "forget rare"),))
+    assert verdict(c, "forgetting is rare and overstated") == "wrong"
 
 
 def test_a_lead_naming_the_answer_is_not_part_of_it() -> None:

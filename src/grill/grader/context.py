@@ -109,8 +109,7 @@ _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail cr
 _JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition folklore unfounded
     baseless unjustified unwarranted speculative premature overkill counterexample
     counterexamples silly foolish absurd ridiculous mistake mistaken blunder mad crazy insane
-    bonkers madness unwise inadvisable insufficient inadequate simplistic superficial bandaid
-    exaggerated overblown overrated overstated"""
+    bonkers madness unwise inadvisable simplistic superficial bandaid"""
 """Words that judge an idea named beside them as a poor one ("blaming the hardware is lazy")."""
 
 TRIGGERS: tuple[Trigger, ...] = (
