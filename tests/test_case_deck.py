@@ -137,6 +137,23 @@ def test_a_rejected_wrong_answer_is_not_a_red_flag(case: Case) -> None:
 
 
 @pytest.mark.parametrize(
+    ("asked", "committed"),
+    [
+        ("Restarting from scratch? Quatsch.", False),
+        ("Bit flips?? In this economy?", False),
+        ("Restart from scratch? Yes, I would.", True),
+        ("Why not just restart from scratch?", True),
+        ("Restart from scratch? No.", False),
+    ],
+)
+def test_a_red_flag_only_asked_about_is_not_put_forward(
+    case: Case, asked: str, committed: bool
+) -> None:
+    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. " + asked
+    assert bool(grade_case(case, answer).red_flags) is committed
+
+
+@pytest.mark.parametrize(
     "judged",
     [
         "just lowering the lr on its own is to shallow",

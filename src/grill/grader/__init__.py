@@ -18,6 +18,7 @@ How an answer is read, rule by rule with examples, is in docs/grader-rules.md.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -727,6 +728,46 @@ def _flag_rank(flag: Flag, named: set[str]) -> tuple[bool, int]:
     return flag.id in named, len(words(flag.text) & words(flag.says))
 
 
+_AFFIRMED = re.compile(
+    r"[\s\W]*(?:yes|yeah|yep|yup|sure|definitely|absolutely|certainly|of course|indeed|probably"
+    r"|most likely|likely|i would|i'd|we would|we'd|i will|i'll|for sure)\b"
+)
+_SUGGESTED = re.compile(
+    r"[\s\W]*(?:why not|why don'?t|how about|what about|shouldn'?t|should we|could we|can we"
+    r"|couldn'?t we|wouldn'?t it|isn'?t it)\b"
+)
+
+
+def _unasked(view: _View) -> _View:
+    """The answer as a case's red flags read it: a red-flag idea only asked about ("Restart from
+    scratch? Quatsch.", "Bit flips?? In this economy?") is not put forward. A question counts
+    when it suggests ("why not just restart?") or its reply takes it up ("Restart? Yes, I
+    would"); a reply that turns it down is read as before (grill.grader.scope)."""
+    sentences = view.answer.sentences
+    if not any(sentences):
+        return view
+    folded = _fold(view.answer.text)
+    asked: set[int] = set()
+    for s, sentence in enumerate(sentences):
+        if not sentence:
+            continue
+        start = sentences[s - 1][-1].end if s and sentences[s - 1] else 0
+        end = next((n[0].start for n in sentences[s + 1 :] if n), len(folded))
+        gap = folded[sentence[-1].end : end]
+        if "?" not in gap:
+            continue
+        reply = folded[sentence[-1].end + gap.index("?") + 1 :]
+        if _SUGGESTED.match(folded, start) or _AFFIRMED.match(reply):
+            continue
+        asked.add(s)
+    if not asked:
+        return view
+    out = copy.copy(view)
+    out.index = [{} if s in asked else idx for s, idx in enumerate(view.index)]
+    out.numbers = [[] if s in asked else nums for s, nums in enumerate(view.numbers)]
+    return out
+
+
 def grade_case(case: Case, answer: str) -> CaseGrade:
     """Judge an open-ended case answer: parts covered, red flags, the standard's case verdict."""
     analysed = _analyse(answer)
@@ -750,8 +791,9 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
         graded.append(PartGrade(part.id, len(hits) >= part.need, tuple(hits), missed))
     flags = []
     named = {i.id: i for p in graded for i in p.items}
+    flag_view = _unasked(view)
     for flag in case.red_flags:
-        hit = _match_point_phrases(view, _valid(flag.match), strict=True)
+        hit = _match_point_phrases(flag_view, _valid(flag.match), strict=True)
         if hit is not None and not hit.negated:
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
         elif flag.alone and flag.alone[0] in named and set(named) <= set(flag.alone):
