@@ -904,11 +904,17 @@ def _ends_swapped(answer: str) -> list[str]:
     out: list[str] = []
     for sentence in normalise(answer):
         for i in range(len(sentence) - 3):
-            if sentence[i] == "from" and sentence[i + 2] == "to":
-                a, b = sentence[i + 1], sentence[i + 3]
-                if a != b:
-                    out.append(f"= from {b} to {a}")
+            if sentence[i] != "from":
+                continue
+            way = 1 if sentence[i + 2] in _WAYS and i + 4 < len(sentence) else 0
+            if sentence[i + 2 + way] == "to":
+                a, b = sentence[i + 1], sentence[i + 3 + way]
+                if a != b:  # "from the peak down to zero": a word of direction between
+                    out.append(f"= from {b} ({'|'.join(sorted(_WAYS))}|) to {a}")
     return out
+
+
+_WAYS = frozenset({"up", "down", "back"})
 
 
 def _kept(answer: str) -> list[str]:
