@@ -154,6 +154,25 @@ def test_a_red_flag_only_asked_about_is_not_put_forward(
 
 
 @pytest.mark.parametrize(
+    ("sentence", "committed"),
+    [
+        ("Restarting from scratch is throwing the baby out with the bathwater.", False),
+        ("A bigger batch to smooth it out would be a sledgehammer to crack a nut.", False),
+        ("Restarting from scratch is the safest fix.", True),
+        ("Bit flips are the likely cause.", True),
+        ("I'd restart from scratch, it is cleaner.", True),
+    ],
+)
+def test_a_red_flag_idea_judged_as_a_subject_is_not_put_forward(
+    case: Case, sentence: str, committed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    assert bool(grade_case(case, answer + sentence).red_flags) is committed
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.evaluated")
+    assert grade_case(case, answer + sentence).red_flags  # the phrases alone raise it
+
+
+@pytest.mark.parametrize(
     "judged",
     [
         "just lowering the lr on its own is to shallow",

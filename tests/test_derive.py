@@ -340,10 +340,15 @@ def test_every_rule_is_documented_with_examples() -> None:
     from grill.grader.match import MATCH_RULES
 
     doc = (Path(__file__).parents[1] / "docs" / "grader-rules.md").read_text(encoding="utf-8")
-    from grill.grader import CARD_CHECKS
+    from grill.grader import CARD_CHECKS, CASE_RULES
 
     for rule in (
-        [t.id for t in TRIGGERS] + swap_ids() + list(MATCH_RULES) + list(RULES) + list(CARD_CHECKS)
+        [t.id for t in TRIGGERS]
+        + swap_ids()
+        + list(MATCH_RULES)
+        + list(RULES)
+        + list(CARD_CHECKS)
+        + list(CASE_RULES)
     ):
         assert f"`{rule}`" in doc, rule
     assert all(t.examples for t in TRIGGERS)

@@ -4,10 +4,11 @@
 
 Rules are the context triggers (grill.grader.context), the swap pairs (`swap:a|b`), the phrase
 language's own (grill.grader.match.MATCH_RULES), the derivation's rules
-(grill.grader.derive.RULES) and the checks against the card's own text
-(grill.grader.CARD_CHECKS). Measure on a set the rule was not written for: the default is the
-holdout sets on the built-in deck and, for the derivation, fresh2 on the deck made from
-seed-questions.csv. A rule whose removal changes nothing on any set earns nothing.
+(grill.grader.derive.RULES), the checks against the card's own text (grill.grader.CARD_CHECKS)
+and the case's red-flag rules (grill.grader.CASE_RULES). Measure on a set the rule was not
+written for: the default is the holdout sets on the built-in deck and, for the derivation, fresh2
+on the deck made from seed-questions.csv. A rule whose removal changes nothing on any set earns
+nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from grill.grader import CARD_CHECKS, swap_ids
+from grill.grader import CARD_CHECKS, CASE_RULES, swap_ids
 from grill.grader.context import TRIGGERS
 from grill.grader.derive import RULES
 from grill.grader.match import MATCH_RULES
@@ -60,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     files = args.files or DEFAULT_SETS
     csv = args.csv or HERE / "seed-questions.csv"
     rules = [t.id for t in TRIGGERS] + swap_ids() + list(MATCH_RULES) + list(RULES)
-    rules += list(CARD_CHECKS)
+    rules += list(CARD_CHECKS) + list(CASE_RULES)
     rules = [r for r in rules if r.startswith(args.only)]
 
     def measure(without: str) -> list[dict[str, float]]:

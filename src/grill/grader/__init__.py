@@ -82,6 +82,7 @@ from grill.model import (
 
 __all__ = [
     "CARD_CHECKS",
+    "CASE_RULES",
     "check_deck",
     "check_deck_lines",
     "correct_needed",
@@ -738,13 +739,52 @@ _SUGGESTED = re.compile(
 )
 
 
+CASE_RULES = ("case.asked", "case.evaluated")
+"""The case's own rules for red flags, by id, each can be turned off for an ablation run."""
+
+_CLAUSE_OPEN = re.compile(
+    r"(?:^|[.;:!?,(\n]|\s-\s)\W*(?:(?:and|but|also|so|plus|just|simply|only|even|a|an|the|any"
+    r"|this|that|such|some|my|your)\s+)*$"
+)
+_COPULA = re.compile(
+    r"\s+(?:[a-z0-9'-]+\s+){0,3}?(?:is|are|was|were|'s|'re|would be|will be|seems?|sounds?"
+    r"|feels?|looks?)\s+([^.;:!?,\n]*)"
+)
+_AFFIRMING = re.compile(
+    r"\b(?:cause|causes|culprit|reason|explanation|answer|fix|solution|remedy|way|move|option"
+    r"|call|plan|best|safest|safe|simplest|cleanest|right|correct|likely|probable|probably"
+    r"|blame|responsible|enough|sufficient|all|necessary|needed|required|warranted|justified"
+    r"|worth|fine|ok|okay|good|great|smart|wise|sensible|standard|usual|typical|fault|behind"
+    r"|first|how|what|default|go-to|better|real|true|certain|definitely|clearly|obviously"
+    r"|happening|it|the one)\b"
+)
+
+
+def _evaluated(view: _View, hit: _Hit) -> bool:
+    """A red-flag idea as the subject of a judgement, not put forward: "Restarting from scratch
+    is throwing the baby out with the bathwater", "a bigger batch would be a sledgehammer". The
+    idea opens its clause and a copula follows it; unless what follows affirms it ("... is the
+    safest fix", "bit flips are the likely cause", "... is all it takes"), the answer judges it
+    rather than proposes it. (A judgement the grader knows the words of, "a waste", "rarely",
+    is read as a dismissal before this.)"""
+    if "case.evaluated" in disabled():
+        return False
+    sentence = view.answer.sentences[hit.sentence]
+    first, last = sentence[min(hit.positions)], sentence[max(hit.positions)]
+    folded = _fold(view.answer.text)
+    if not _CLAUSE_OPEN.search(folded, 0, first.start):
+        return False
+    tail = _COPULA.match(folded, last.end)
+    return tail is not None and not _AFFIRMING.search(tail.group(1))
+
+
 def _unasked(view: _View) -> _View:
     """The answer as a case's red flags read it: a red-flag idea only asked about ("Restart from
     scratch? Quatsch.", "Bit flips?? In this economy?") is not put forward. A question counts
     when it suggests ("why not just restart?") or its reply takes it up ("Restart? Yes, I
     would"); a reply that turns it down is read as before (grill.grader.scope)."""
     sentences = view.answer.sentences
-    if not any(sentences):
+    if not any(sentences) or "case.asked" in disabled():
         return view
     folded = _fold(view.answer.text)
     asked: set[int] = set()
@@ -794,7 +834,7 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
     flag_view = _unasked(view)
     for flag in case.red_flags:
         hit = _match_point_phrases(flag_view, _valid(flag.match), strict=True)
-        if hit is not None and not hit.negated:
+        if hit is not None and not hit.negated and not _evaluated(flag_view, hit):
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
         elif flag.alone and flag.alone[0] in named and set(named) <= set(flag.alone):
             flags.append(Flag(flag.id, flag.says, ", ".join(i.says for i in named.values())))
