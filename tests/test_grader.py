@@ -765,6 +765,11 @@ def test_case_parts_need_their_items() -> None:
         "blaming bit flips is hardly serious",
         "bit flips are hardly ever the cause",
         "a restart from scratch is not on the cards",
+        "blaming bit flips is a red herring",
+        "I'd resist restarting from scratch",
+        "I'd hold off on blaming cosmic ray bit flips",
+        "restarting from scratch would be reckless",
+        "restarting from scratch is ill-advised",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:

@@ -109,7 +109,8 @@ _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail cr
 _JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition folklore unfounded
     baseless unjustified unwarranted speculative premature overkill counterexample
     counterexamples silly foolish absurd ridiculous mistake mistaken blunder mad crazy insane
-    bonkers madness unwise inadvisable simplistic superficial bandaid"""
+    bonkers madness unwise inadvisable simplistic superficial bandaid reckless irresponsible
+    futile shortsighted misplaced"""
 """Words that judge an idea named beside them as a poor one ("blaming the hardware is lazy")."""
 
 TRIGGERS: tuple[Trigger, ...] = (

@@ -535,13 +535,28 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         " counterproductive ",
     ),
-    # "restarting is a bad idea", "a poor choice": the idea named beside it is judged a poor one
+    # "restarting is a bad idea", "a poor choice": the idea named beside it is judged a poor one;
+    # so are the idioms of a wrong trail ("a red herring", "a rabbit hole", "a long shot")
     (
         re.compile(
             r"\b(?:an? )?(?:bad|poor|terrible|awful|dumb|horrible|lousy) (?:idea|call|choice|move"
-            r"|plan)s?\b"
+            r"|plan)s?\b|\b(?:an? )?(?:red herring|distraction|dead end|rabbit hole|hail mary"
+            r"|wild goose chase|long shot|shot in the dark|nuclear option)s?\b"
         ),
         " counterproductive ",
+    ),
+    # "heavy-handed", "short-sighted", "ill-advised", "ill-judged": written with a hyphen or not
+    (re.compile(r"\bheavy[- ]handed\b"), " reckless "),
+    (re.compile(r"\bshort[- ]sighted\b"), " shortsighted "),
+    (re.compile(r"\bill[- ](?:advised|judged|considered|conceived)\b"), " unwise "),
+    # "I'd resist restarting", "hold off on blaming the hardware", "pass on a bigger batch": the
+    # act after it is declined
+    (
+        re.compile(
+            r"\b(?:resist(?:s|ed|ing)?|hold(?:s|ing)? off on|held off on|push(?:es|ed|ing)? back"
+            r" on|pass(?:es|ed|ing)? on|decline(?:s|d)? to|refus(?:e|es|ed|ing) to)\b"
+        ),
+        " avoid ",
     ),
     # "lowering the lr alone is too shallow" (or "to shallow"): judged a poor fix, as
     # "simplistic" is; "a band-aid", "a sticking plaster" the same
