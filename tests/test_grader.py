@@ -770,6 +770,7 @@ def test_case_parts_need_their_items() -> None:
         "I'd hold off on blaming cosmic ray bit flips",
         "restarting from scratch would be reckless",
         "restarting from scratch is ill-advised",
+        "my lead wanted to restart from scratch; I talked her out of it",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -792,6 +793,7 @@ def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
         "restart from scratch, which is what I recommend",
         "I'd recommend restarting from scratch",
         "restarting from scratch is a good idea",
+        "my lead suggested restarting from scratch, and she was right",
     ],
 )
 def test_a_red_flag_beside_those_words_still_counts(committed: str) -> None:

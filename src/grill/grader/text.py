@@ -529,6 +529,20 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r"\1 \2wrongly \3",
     ),
+    # reported speech: "my lead wanted to restart from scratch; I talked her out of it" names
+    # another person's idea, not the answer's (endorsed, "... and she was right", it is said)
+    (
+        re.compile(
+            r"\b((?:my|our|the|a|one) (?:tech |team )?(?:lead|manager|boss|colleague|teammate|tl|pm"
+            r"|intern|junior|coworker|co-worker|advisor|mentor|reviewer|director|cto)|someone"
+            r"|somebody|(?:one of )?(?:my|our) (?:colleagues|teammates|coworkers))"
+            r"( (?:immediately |initially |first |originally |really )?)(wanted to|suggested"
+            r"|proposed|pushed for|pushed to|argued for|insisted on|pitched|floated|was keen to"
+            r"|told me to|asked me to)\b"
+            r"(?![^.;!?\n]*?,? and (?:he|she|they|i) (?:was|were|am) right)"
+        ),
+        r"\1\2wrongly \3",
+    ),
     (
         re.compile(
             r"\b(?:off the table|not on the (?:table|cards)|out of the question|a non.?starter)\b"
