@@ -729,6 +729,9 @@ def _flag_rank(flag: Flag, named: set[str]) -> tuple[bool, int]:
     return flag.id in named, len(words(flag.text) & words(flag.says))
 
 
+CASE_RULES = ("case.asked", "case.evaluated")
+"""The case's own rules for red flags, by id, each can be turned off for an ablation run."""
+
 _AFFIRMED = re.compile(
     r"[\s\W]*(?:yes|yeah|yep|yup|sure|definitely|absolutely|certainly|of course|indeed|probably"
     r"|most likely|likely|i would|i'd|we would|we'd|i will|i'll|for sure)\b"
@@ -738,9 +741,6 @@ _SUGGESTED = re.compile(
     r"|couldn'?t we|wouldn'?t it|isn'?t it)\b"
 )
 
-
-CASE_RULES = ("case.asked", "case.evaluated")
-"""The case's own rules for red flags, by id, each can be turned off for an ablation run."""
 
 _CLAUSE_OPEN = re.compile(
     r"(?:^|[.;:!?,(\n]|\s-\s)\W*(?:(?:and|but|also|so|plus|just|simply|only|even|a|an|the|any"

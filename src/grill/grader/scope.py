@@ -230,25 +230,21 @@ _SHORT_REPLY = 4
 
 def _turned_down(before: Sequence[Cued], live: Sequence[Cued]) -> Span | None:
     """A question whose answer opens with a negator ("would I just lower the LR? not on its
-    own"), or answers in a short clause that dismisses it ("restart? overkill"), is turned down
-    as a whole."""
+    own"), ends on one ("X? without evidence, no"), or answers in a short clause that dismisses
+    it ("restart? overkill"), is turned down as a whole."""
+    turned = Span(Category.RETRACTION, "retraction", -1, 0, len(before), True)
     if len(live) <= _SHORT_REPLY and any(denies(c) for c in live[-1].cues):
-        return Span(Category.RETRACTION, "retraction", -1, 0, len(before), True)  # "X? Y, no."
+        return turned
+    if any(denies(c) or _category(c) is Category.RETRACTION for c in live[0].cues):
+        return turned
     first = [t for t in live if t.clause == live[0].clause]
-    for k, tok in enumerate(first):
-        for cue in tok.cues:
-            trig = _on(cue)
-            if (denies(cue) or (trig is not None and trig.category is Category.RETRACTION)) and (
-                k == 0
-            ):
-                return Span(Category.RETRACTION, "retraction", -1, 0, len(before), True)
-            if (
-                len(first) <= _SHORT_REPLY
-                and trig is not None
-                and trig.category is Category.DISMISSAL
-            ):
-                return Span(Category.RETRACTION, "retraction", -1, 0, len(before), True)
-    return None
+    dismissed = any(_category(c) is Category.DISMISSAL for t in first for c in t.cues)
+    return turned if dismissed and len(first) <= _SHORT_REPLY else None
+
+
+def _category(cue: str) -> Category | None:
+    trig = _on(cue)
+    return None if trig is None else trig.category
 
 
 @dataclass(frozen=True)
