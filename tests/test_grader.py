@@ -1365,6 +1365,11 @@ def test_half_or_a_tenth_of_the_peak_is_a_share_of_it() -> None:
     assert normalise("half precision") == normalise("fp16")
 
 
+def test_a_fix_judged_too_shallow_leaves_other_words_alone() -> None:
+    assert normalise("too shallow a fix") == normalise("simplistic a fix")
+    assert "narrow" in normalise("per-layer norms help to narrow down the layer")[0]
+
+
 def test_out_of_scope_is_irrelevant() -> None:
     assert normalise("clipping is out of scope") == normalise("clipping is irrelevant")
 

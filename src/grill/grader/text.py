@@ -563,18 +563,18 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bheavy[- ]handed\b"), " reckless "),
     (re.compile(r"\bshort[- ]sighted\b"), " shortsighted "),
     (re.compile(r"\bill[- ](?:advised|judged|considered|conceived)\b"), " unwise "),
-    # "I'd resist restarting", "hold off on blaming the hardware", "pass on a bigger batch": the
-    # act after it is declined
+    # "I'd resist restarting", "hold off on blaming the hardware": the act after it is declined
+    # ("pass on" is left out: gradients are passed on)
     (
         re.compile(
             r"\b(?:resist(?:s|ed|ing)?|hold(?:s|ing)? off on|held off on|push(?:es|ed|ing)? back"
-            r" on|pass(?:es|ed|ing)? on|decline(?:s|d)? to|refus(?:e|es|ed|ing) to)\b"
+            r" on|decline(?:s|d)? to|refus(?:e|es|ed|ing) to)\b"
         ),
         " avoid ",
     ),
     # "lowering the lr alone is too shallow" (or "to shallow"): judged a poor fix, as
     # "simplistic" is; "a band-aid", "a sticking plaster" the same
-    (re.compile(r"\b(?:too|to) (?:shallow|naive|narrow|timid)\b"), " simplistic "),
+    (re.compile(r"\btoo (?:shallow|naive|narrow|timid)\b|\bto shallow\b"), " simplistic "),
     (re.compile(r"\b(?:band[- ]aid|sticking[- ]plaster)s?\b"), " bandaid "),
     # "not a real fix", "no proper solution": the adjective does not change the refusal
     (
