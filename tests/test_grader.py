@@ -1370,6 +1370,11 @@ def test_a_fix_judged_too_shallow_leaves_other_words_alone() -> None:
     assert "narrow" in normalise("per-layer norms help to narrow down the layer")[0]
 
 
+def test_hardly_denies_a_judgement_not_a_movement() -> None:
+    assert normalise("it is hardly serious") == normalise("it is not serious")
+    assert "not" not in normalise("the loss is hardly decreasing")[0]
+
+
 def test_out_of_scope_is_irrelevant() -> None:
     assert normalise("clipping is out of scope") == normalise("clipping is irrelevant")
 

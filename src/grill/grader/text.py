@@ -485,8 +485,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\btae\b"), "to"),
     (re.compile(r"\bower\b"), "over"),
     (re.compile(r"\bdoon\b"), "down"),
-    # "it's hardly serious", "hardly ever": a denial ("the loss hardly moves" is said as it is)
-    (re.compile(r"\b(is|are|was|were|'s|'re|be) hardly\b(?! ever)"), r"\1 not"),
+    # "it's hardly serious", "hardly ever": a denial ("the loss hardly moves", "is hardly
+    # decreasing" are said as they are: barely)
+    (re.compile(r"\b(is|are|was|were|'s|'re|be) hardly\b(?! ever)(?! [a-z]+ing\b)"), r"\1 not"),
     (re.compile(r"\bhardly ever\b"), "rarely"),
     (re.compile(r"\bno'(?=\s)"), "not"),
     (re.compile(r"\bitsel'(?=\W)"), "itself"),
