@@ -161,6 +161,8 @@ def test_a_red_flag_only_asked_about_is_not_put_forward(
         ("Restarting from scratch is the safest fix.", True),
         ("Bit flips are the likely cause.", True),
         ("I'd restart from scratch, it is cleaner.", True),
+        ("Restarting from scratch is all kinds of trouble.", False),
+        ("Lowering the LR is all it takes.", True),
     ],
 )
 def test_a_red_flag_idea_judged_as_a_subject_is_not_put_forward(

@@ -753,10 +753,11 @@ _COPULA = re.compile(
 _AFFIRMING = re.compile(
     r"\b(?:cause|causes|culprit|reason|explanation|answer|fix|solution|remedy|way|move|option"
     r"|call|plan|best|safest|safe|simplest|cleanest|right|correct|likely|probable|probably"
-    r"|blame|responsible|enough|sufficient|all|necessary|needed|required|warranted|justified"
+    r"|blame|responsible|enough|sufficient|all (?:it|you|we|that)|necessary|needed|required"
+    r"|warranted|justified"
     r"|worth|fine|ok|okay|good|great|smart|wise|sensible|standard|usual|typical|fault|behind"
     r"|first|how|what|default|go-to|better|real|true|certain|definitely|clearly|obviously"
-    r"|happening|it|the one)\b"
+    r"|happening|the one)\b"
 )
 
 
