@@ -590,8 +590,16 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\s+and (?:pray|prays|praying|hope|hopes|hoping)(?: for the best)?\b"), ""),
     # "As for bit flips: rarely the culprit": a topic put as a question, answered after it
     (re.compile(r"\bas (?:for|to|regards) ([^:.;?!\n]{1,60}?)\s*:"), r"\1?"),
-    # "Bit flips? Only once everything else is ruled out": not now, so turned down
-    (re.compile(r"\?\s*only (once|after|if|when|until)\b"), r"? no, only \1"),
+    # "Bit flips? Only once everything else is ruled out": put off until other causes are out or
+    # evidence comes, so turned down ("Loss scaling? Only with FP16." is a condition, read as one)
+    (
+        re.compile(
+            r"\?\s*only (once|after|if|when)(?= (?:everything else|all else|the rest|other causes"
+            r"|(?:we|you|i|they)(?:'ve| have)? ruled|it'?s ruled|there'?s (?:evidence|proof)"
+            r"|(?:i|we|you) (?:see|have|find|get) (?:evidence|proof)|someone shows))"
+        ),
+        r"? no, only \1",
+    ),
     # "Restart from scratch? Why would you, ...": a question turned down, as by "no"
     (
         re.compile(
