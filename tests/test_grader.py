@@ -1375,6 +1375,12 @@ def test_hardly_denies_a_judgement_not_a_movement() -> None:
     assert "not" not in normalise("the loss is hardly decreasing")[0]
 
 
+def test_why_would_you_turns_down_only_a_bare_question() -> None:
+    c = card(pt("wu", "warmup"))
+    assert verdict(c, "Warmup? Why would you skip it") == "correct"
+    assert verdict(c, "Warmup? Why would you, with that batch") == "wrong"
+
+
 def test_out_of_scope_is_irrelevant() -> None:
     assert normalise("clipping is out of scope") == normalise("clipping is irrelevant")
 

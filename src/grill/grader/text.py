@@ -600,10 +600,12 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r"? no, only \1",
     ),
-    # "Restart from scratch? Why would you, ...": a question turned down, as by "no"
+    # "Restart from scratch? Why would you, ...": a question turned down, as by "no" (not "why
+    # would you skip it?", which goes on to say what it asks about)
     (
         re.compile(
-            r"\?\s*why (?:on earth |in the world )?(?:would|should) (?:you|anyone|i|we|one)\b"
+            r"\?\s*why (?:on earth |in the world )?(?:would|should) (?:you|anyone|i|we|one)"
+            r"(?=\s*(?:[,?!.]|$|with\b|when\b|given\b))"
         ),
         "? no, why would you",
     ),
