@@ -1924,6 +1924,8 @@ def test_a_condition_the_card_never_makes_added_with_only_is_wrong(ref: str, ans
         ("qf-fp16-needs", "loss scaling; per-tensor scale factors are only for fp8"),
         ("qf-warmup", "2-8k steps, and not only for fp16 runs"),
         ("qf-warmup", "2-8k steps; it's a myth that it only matters with fp16"),
+        # the field's generic words are no condition: "training" on an FP16 card
+        ("fp16-loss-scaling", "yes, only when training in fp16: scale the loss up, unscale grads"),
     ],
 )
 def test_an_only_that_adds_no_condition_of_its_own_is_no_flag(ref: str, answer: str) -> None:

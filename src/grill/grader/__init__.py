@@ -31,6 +31,7 @@ from grill.grader.lexicon import (
     _IDK,
     _NUMBER_WORDS,
     _STOP_STEMS,
+    GENERIC,
 )
 from grill.grader.match import (
     _Hit,
@@ -433,7 +434,11 @@ def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
             off = [
                 sentence[p]
                 for p in tail
-                if (_substantive(sentence[p]) and sentence[p].word not in words)
+                if (
+                    _substantive(sentence[p])
+                    and sentence[p].word not in words
+                    and sentence[p].word not in GENERIC  # "only when training in FP16"
+                )
                 or (
                     sentence[p].num is not None
                     and not any(

@@ -46,6 +46,7 @@ from typing import Any
 
 from grill.grader import correct_needed, normalise
 from grill.grader.context import disabled
+from grill.grader.lexicon import GENERIC
 from grill.grader.match import _SWAP_WORDS, _SWAPS
 from grill.grader.match import partners as _partners
 from grill.grader.text import items_of
@@ -92,7 +93,6 @@ RULES = (
     "derive.remedy-generic",  # "smaller model": a remedy of a generic word, reversed, is wrong
 )
 
-GENERIC = frozenset({"loss", "model", "train", "training", "step"})
 _HEDGES = frozenset(
     "typically usually often some even very e g eg etc also actual just quite roughly about"
     " around approximately common commonly or only too all whole".split()

@@ -20,6 +20,10 @@ __all__ = []
 
 # ---------------------------------------------------------------- vocabulary
 
+GENERIC = frozenset({"loss", "model", "train", "training", "step"})
+"""Words any answer in the field uses: no item of substance on their own (a derived rubric's
+optional words; no condition the card does not make: "only when training in FP16")."""
+
 _STOPWORDS = frozenset(
     """a an the is are was were be been being am it its it's this these those there here of on in
     at for with into onto as i me my we our us you your they them their he she his her one's
