@@ -127,17 +127,16 @@ _SHARE_OF = r"(?<![\d.])(\d+(?:\.\d+)?)(?:\s*-\s*(\d+(?:\.\d+)?))?"
 
 
 _POSITIVE = {
-    "does not": "does",
-    "do not": "do",
-    "is not": "is",
-    "are not": "are",
-    "wo not": "will",
-    "will not": "will",
-    "ca not": "can",
-    "can not": "can",
-    "need not": "need",
+    **dict.fromkeys(("doesn't", "does not"), "does"),
+    **dict.fromkeys(("don't", "do not"), "do"),
+    **dict.fromkeys(("isn't", "is not"), "is"),
+    **dict.fromkeys(("aren't", "are not"), "are"),
+    **dict.fromkeys(("won't", "will not"), "will"),
+    **dict.fromkeys(("can't", "cannot"), "can"),
+    **dict.fromkeys(("needn't", "need not"), "need"),
 }
-"""A negator's positive form, once a double negation cancels it ("won't" read as "wo not")."""
+"""A negator's positive form, once a double negation cancels it; the double negation's pattern
+reads these negators and no others."""
 
 _DICTATED = (
     (re.compile(r"\s*\b(?:comma)\b"), ","),
@@ -272,12 +271,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (
         re.compile(
             r"\b(?:it|that)(?:'s not| is not| isn't| was not| wasn't) (?:true|the case|right"
-            r"|correct) that ([^.;:!?\n]*?)\b(doesn't|does not|don't|do not|isn't|is not|aren't"
-            r"|are not|won't|will not|can't|cannot|needn't|need not)\b"
+            r"|correct) that ([^.;:!?\n]*?)\b(" + "|".join(_POSITIVE) + r")\b"
         ),
-        lambda m: (
-            m.group(1) + _POSITIVE[m.group(2).replace("n't", " not").replace("cannot", "can not")]
-        ),
+        lambda m: m.group(1) + _POSITIVE[m.group(2)],
     ),
     # a cleft says its claim: "it's large batches that generalise better"
     (re.compile(r"\bit(?:'s| is| was) ((?:[a-z0-9-]+ ){1,4})that (?=[a-z])"), r"\1"),
