@@ -163,6 +163,16 @@ def test_a_red_flag_only_asked_about_is_not_put_forward(
         ("I'd restart from scratch, it is cleaner.", True),
         ("Restarting from scratch is all kinds of trouble.", False),
         ("Lowering the LR is all it takes.", True),
+        ("Bumping the batch size wouldn't do anything.", False),
+        ("Only dropping the LR wouldnae be enough on its own.", False),
+        ("Restarting from scratch won't get you anywhere.", False),
+        ("Bumping the batch size to smooth it wouldn't hurt.", True),
+        ("Bit flips can't be ruled out.", True),
+        ("Just lowering the LR alone, I don't think that will be enough.", False),
+        ("Restarting from scratch, that would be throwing weeks away.", False),
+        ("Restarting from scratch, that's the safest fix.", True),
+        ("Blaming bit flips, though, would be a cop-out.", False),
+        ("Blaming bit flips, though, is the answer.", True),
     ],
 )
 def test_a_red_flag_idea_judged_as_a_subject_is_not_put_forward(
@@ -172,6 +182,40 @@ def test_a_red_flag_idea_judged_as_a_subject_is_not_put_forward(
     assert bool(grade_case(case, answer + sentence).red_flags) is committed
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.evaluated")
     assert grade_case(case, answer + sentence).red_flags  # the phrases alone raise it
+
+
+def test_what_others_said_is_not_put_forward_unless_agreed(case: Case) -> None:
+    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    for reported, committed in [
+        ("Somebody in Slack blamed cosmic rays; nobody could show an ECC error.", False),
+        ("If someone says bit flips, I ask for the ECC counters.", False),
+        ("My lead said bit flips, and she was right.", True),
+        ("Someone suggested restarting from scratch and I agreed.", True),
+    ]:
+        assert bool(grade_case(case, answer + reported).red_flags) is committed, reported
+
+
+@pytest.mark.parametrize(
+    ("quoted", "committed"),
+    [
+        ("If a junior wrote 'just lower the LR' I'd mark it down.", False),
+        ('A junior once wrote "restart from scratch to be safe" on the board.', False),
+        ("'Restart from scratch' is the safest fix.", True),
+    ],
+)
+def test_a_red_flag_in_quotation_marks_is_named_not_put_forward(
+    case: Case, quoted: str, committed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    assert bool(grade_case(case, answer + quoted).red_flags) is committed
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.quoted")
+    assert grade_case(case, answer + quoted).red_flags
+
+
+def test_no_in_a_borrowed_language_turns_an_idea_down(case: Case) -> None:
+    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    assert not grade_case(case, answer + "Restarting from scratch — não.").red_flags
+    assert not grade_case(case, answer + "A bigger batch to smooth it? Nein.").red_flags
 
 
 @pytest.mark.parametrize(

@@ -734,7 +734,7 @@ def _flag_rank(flag: Flag, named: set[str]) -> tuple[bool, int]:
     return flag.id in named, len(words(flag.text) & words(flag.says))
 
 
-CASE_RULES = ("case.asked", "case.evaluated")
+CASE_RULES = ("case.asked", "case.evaluated", "case.quoted")
 """The case's own rules for red flags, by id, each can be turned off for an ablation run."""
 
 _AFFIRMED = re.compile(
@@ -749,10 +749,12 @@ _SUGGESTED = re.compile(
 
 _CLAUSE_OPEN = re.compile(
     r"(?:^|[.;:!?,(\n]|\s-\s)\W*(?:(?:and|but|also|so|plus|just|simply|only|even|a|an|the|any"
-    r"|this|that|such|some|my|your)\s+)*$"
+    r"|this|that|such|some|my|your)\s+)*(?:[a-z]+ing\s+(?:(?:a|an|the|it|on|to)\s+)?)?$"
 )
+# an aside between the idea and its judgement: "blaming bit flips, though, would be a cop-out"
+_ASIDE = r"(?:\s*,\s*(?:though|however|honestly|frankly|then|too|imo|i think|i'd say)\s*,)?"
 _COPULA = re.compile(
-    r"\s+(?:[a-z0-9'-]+\s+){0,3}?(?:is|are|was|were|'s|'re|would be|will be|seems?|sounds?"
+    _ASIDE + r"\s+(?:[a-z0-9'-]+\s+){0,3}?(?:is|are|was|were|'s|'re|would be|will be|seems?|sounds?"
     r"|feels?|looks?)\s+([^.;:!?,\n]*)"
 )
 _AFFIRMING = re.compile(
@@ -766,22 +768,95 @@ _AFFIRMING = re.compile(
 )
 
 
+_LINK = r"(?!(?:and|or|but|nor|so|then|because|which|that|while|if|when|as)\b)"
+_NEGATED = re.compile(
+    _ASIDE
+    + r"\s+(?:"
+    + _LINK
+    + r"[a-z0-9'-]+\s+){0,3}?(?:[a-z]+n't|(?:is|are|was|were|do|does|did|will|would|can"
+    r"|could|should|may|might|must|has|have)\s+(?:not|never)|never|cannot|[a-z]+nae)\s+"
+    r"([^.;:!?,\n]*)"
+)
+_RESUMED = re.compile(
+    r"(?:\s+"
+    + _LINK
+    + r"[a-z0-9'-]+){0,3}?\s*,\s*(?:(?P<doubt>(?:i|we)\s+(?:don't|do not|doubt)\s+"
+    r"(?:think|believe|reckon|expect|suppose)\s+(?:that\s+|it\s+|this\s+)?)"
+    r"|(?:that|it|this)(?='|\s))(?P<said>[^.;:!?,\n]*)"
+)
+# what a negation turns round into a yes: "... wouldn't hurt", "... isn't a bad idea",
+# "... can't be ruled out"
+_TURNED = re.compile(
+    r"\b(?:hurt|hurts|harm|harms|bad|wrong|mistake|crazy|mad|silly|unreasonable|excluded"
+    r"|ruled|discounted|dismissed|ignored|unlikely|rare|impossible|out of the question)\b"
+)
+
+
 def _evaluated(view: _View, hit: _Hit) -> bool:
     """A red-flag idea as the subject of a judgement, not put forward: "Restarting from scratch
-    is throwing the baby out with the bathwater", "a bigger batch would be a sledgehammer". The
-    idea opens its clause and a copula follows it; unless what follows affirms it ("... is the
-    safest fix", "bit flips are the likely cause", "... is all it takes"), the answer judges it
-    rather than proposes it. (A judgement the grader knows the words of, "a waste", "rarely",
-    is read as a dismissal before this.)"""
+    is throwing the baby out with the bathwater", "a bigger batch would be a sledgehammer",
+    "bumping the batch size wouldn't do anything", "lowering the LR alone, I don't think that
+    will be enough". The idea opens its clause and a copula, a negated verb, or a comma and a
+    pronoun that takes it up follows it; the answer judges it rather than proposes it, unless
+    the judgement affirms it ("... is the safest fix", "bit flips are the likely cause", "...
+    is all it takes") or its negation does ("... wouldn't hurt", "... can't be ruled out"). (A
+    judgement the grader knows the words of, "a waste", "rarely", is read as a dismissal before
+    this.)"""
     if "case.evaluated" in disabled():
         return False
     sentence = view.answer.sentences[hit.sentence]
-    first, last = sentence[min(hit.positions)], sentence[max(hit.positions)]
+    first = sentence[min(hit.positions)]
     folded = _fold(view.answer.text)
     if not _CLAUSE_OPEN.search(folded, 0, first.start):
         return False
-    tail = _COPULA.match(folded, last.end)
-    return tail is not None and not _AFFIRMING.search(tail.group(1))
+    last = sentence[max(hit.positions)]
+    if _judged_after(folded, last.end):
+        return True
+    # "lowering the LR alone, I don't think that will be enough": the phrase reaches into the
+    # judgement, which follows the words of its first clause
+    opening = max(p for p in hit.positions if sentence[p].clause == first.clause)
+    return sentence[opening] is not last and _resumed(folded, sentence[opening].end)
+
+
+_QUOTED = re.compile(r"(?<![\w'])(['\"])(?=\S)([^'\"\n]{2,120}?)(?<=\S)\1(?!\w)")
+
+
+def _quoted(view: _View, hit: _Hit) -> bool:
+    """A red-flag idea inside quotation marks is named, not put forward: "if a student wrote
+    'just lower the LR' I'd give it a D", "'it's cosmic rays' is cope". Unless a judgement
+    after the quote affirms it ("'restart from scratch' is the safest fix")."""
+    if "case.quoted" in disabled():
+        return False
+    sentence = view.answer.sentences[hit.sentence]
+    start, end = sentence[min(hit.positions)].start, sentence[max(hit.positions)].end
+    folded = _fold(view.answer.text)
+    for quote in _QUOTED.finditer(folded):
+        if quote.start() < start and end < quote.end():
+            copula = _COPULA.match(folded, quote.end())
+            return copula is None or not _AFFIRMING.search(copula.group(1))
+    return False
+
+
+def _judged_after(folded: str, end: int) -> bool:
+    """Whether the words after `end` judge what comes before (see `_evaluated`)."""
+    copula = _COPULA.match(folded, end)
+    if copula is not None:
+        return not _AFFIRMING.search(copula.group(1))
+    negated = _NEGATED.match(folded, end)
+    if negated is not None:
+        return not _TURNED.search(negated.group(1))
+    return _resumed(folded, end)
+
+
+def _resumed(folded: str, end: int) -> bool:
+    """Whether a comma and a pronoun that takes up what comes before `end` judge it."""
+    resumed = _RESUMED.match(folded, end)
+    if resumed is None:
+        return False
+    said = resumed.group("said")
+    if resumed.group("doubt"):
+        return not _TURNED.search(said)  # "..., I don't think that will be enough"
+    return _judged_after(" " + said.lstrip(), 0) if said else False
 
 
 def _unasked(view: _View) -> _View:
@@ -840,7 +915,12 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
     flag_view = _unasked(view)
     for flag in case.red_flags:
         hit = _match_point_phrases(flag_view, _valid(flag.match), strict=True)
-        if hit is not None and not hit.negated and not _evaluated(flag_view, hit):
+        if (
+            hit is not None
+            and not hit.negated
+            and not _evaluated(flag_view, hit)
+            and not _quoted(flag_view, hit)
+        ):
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
         elif flag.alone and flag.alone[0] in named and set(named) <= set(flag.alone):
             flags.append(Flag(flag.id, flag.says, ", ".join(i.says for i in named.values())))

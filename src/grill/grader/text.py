@@ -496,6 +496,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         "",
     ),
     (re.compile(r"\btoo hi\b"), "too high"),  # "lr too hi": short for high
+    # "no" in the languages an English answer borrows it from: "restarting? não, never"
+    (re.compile(r"\b(?:n[aã]o|nein|nyet|niet)\b"), "no"),
     # "in the first place" is no order of steps: "to keep them from happening in the first place"
     (re.compile(r"\bin the first place\b"), "at all"),  # not a negation: "no matter how large"
     (re.compile(r"\bnot (?:a lot|lots|a ton|a great deal|a whole lot|that much)\b"), "not much"),
@@ -533,10 +535,13 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
             r"\b((?:my|our|the|a|one) (?:tech |team )?(?:lead|manager|boss|colleague|teammate|tl|pm"
             r"|intern|junior|coworker|co-worker|advisor|mentor|reviewer|director|cto)|someone"
             r"|somebody|(?:one of )?(?:my|our) (?:colleagues|teammates|coworkers))"
-            r"( (?:immediately |initially |first |originally |really )?)(wanted to|suggested"
-            r"|proposed|pushed for|pushed to|argued for|insisted on|pitched|floated|was keen to"
-            r"|told me to|asked me to)\b"
+            r"((?: (?:in|on|at|from) (?:the |our |my )?[a-z]+)? (?:immediately |initially |first "
+            r"|originally |really |always |will |would |might )?)(wanted to|wants to|suggested"
+            r"|suggests|proposed|proposes|pushed for|pushed to|argued for|insisted on|pitched"
+            r"|floated|was keen to|told me to|asked me to|blamed|blames|said|says|say|claimed"
+            r"|claims|reckoned|reckons|thought|thinks|mentioned|brought up)\b"
             r"(?![^.;!?\n]*?,? and (?:he|she|they|i) (?:was|were|am) right)"
+            r"(?![^.;!?\n]*?\bi (?:agree|agreed)\b)"
         ),
         r"\1\2wrongly \3",
     ),
