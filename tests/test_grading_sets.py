@@ -66,6 +66,8 @@ MIN_PER_CARD = {
     "fresh20": 3,
     "fresh21": 3,
     "fresh22": 3,
+    "fresh23": 3,
+    "fresh24": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -100,6 +102,8 @@ MIN_CASE = {
     "fresh20": 12,
     "fresh21": 24,
     "fresh22": 24,
+    "fresh23": 24,
+    "fresh24": 24,
 }
 
 

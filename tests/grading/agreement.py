@@ -261,6 +261,8 @@ TUNING = (
     "fresh19",
     "fresh20",
     "fresh21",
+    "fresh22",
+    "fresh23",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
