@@ -15,7 +15,7 @@ from grill.cli import app
 from grill.deck import dump_deck, parse_deck
 from grill.grader import grade
 from grill.grader.derive import derive_rubric, items_of, rubric_warnings
-from grill.model import Card, Rating
+from grill.model import Card, Rating, Verdict
 from grill.ui.drill import render_feedback
 
 runner = CliRunner()
@@ -742,3 +742,17 @@ def test_a_card_text_check_can_be_turned_off_for_an_ablation(
     assert check in [f.rule for f in grade(card, answer).flags]
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", check)
     assert check not in [f.rule for f in grade(card, answer).flags]
+
+
+def test_opposites_said_together_are_no_load_bearing_words() -> None:
+    """ "which layers explode / vanish" names both sides: an answer need not say both, and
+    saying one is not the other swapped; partners apart keep their roles (old / new)."""
+    per_layer = _card(
+        "Why per-layer grad norms?", "Useful for diagnosing which layers explode / vanish."
+    )
+    assert grade(per_layer, "pinpoints which layer explodes/vanishes").verdict is Verdict.CORRECT
+    assert "explod .. vanish" in per_layer.rubric.points[0].match
+    forgetting = _card("Catastrophic forgetting?", "New task wipes out old capabilities.")
+    assert grade(forgetting, "the old task wipes out new capabilities").verdict is not (
+        Verdict.CORRECT
+    )

@@ -581,6 +581,15 @@ def test_swap_pairs_do_not_flag_answers_that_mention_both_sides() -> None:
     assert [f.id for f in grade(per_layer, "clip per-layer norm").flags] == ["swapped"]
 
 
+def test_the_opposite_failure_or_fit_is_a_swapped_fact() -> None:
+    vanishing = card(pt("v", "vanishing gradients"), pt("dead", "dead neurons"), correct=1)
+    assert verdict(vanishing, "vanishing gradients or dead neurons") == "correct"
+    assert verdict(vanishing, "exploding gradients, dead neurons") == "wrong"
+    over = card(pt("o", "overfitting .. train data"), pt("reg", "regularise"), correct=2)
+    assert verdict(over, "overfitting the train data: regularise") == "correct"
+    assert verdict(over, "it's underfitting the train data, so regularise") == "wrong"
+
+
 def test_misconceptions_make_an_answer_wrong_even_with_every_point() -> None:
     g = grade(SPIKE, "roll back to the checkpoint and clip, or restart from scratch")
     assert g.verdict is Verdict.WRONG

@@ -11,7 +11,8 @@ as the grader reads them (lexicon forms, numbers with their kind):
 - words that any answer in the field uses (`GENERIC`: loss, model, training) are optional;
 - of the k words left, any ceil(k/2) in one sentence state the point; load-bearing words are
   always needed: numbers, negators ("no loss scaling") and
-  words with an opposite in the grader's swap table (high/low, old/new, fp16/bf16); a phrasing
+  words with an opposite in the grader's swap table (high/low, old/new, fp16/bf16), unless the
+  item says the opposite next to it ("explode / vanish"); a phrasing
   of one word only when the word is rare in the deck (`common_words`); the whole item is kept
   as one more phrasing so the grader's swap and number checks see its full statement;
 - each explanation clause that shares a rare word with the item restates it: pairs of its rare
@@ -132,13 +133,22 @@ def _load_bearing(word: str) -> bool:
     return word.startswith("{") or word == "not" or word in _SWAP_WORDS
 
 
+def _both_sides(word: str, words: list[str]) -> bool:
+    """Whether the item says the word's opposite next to it ("layers explode / vanish"): then
+    neither side is load-bearing, since the opposite statement is the same item. (Partners
+    apart play two roles, "new task wipes out old", and keep their order: `_roles`.)"""
+    partners = {p[0] for p in _SWAPS.get((word,), ()) if len(p) == 1}
+    at = [i for i, w in enumerate(words) if w == word]
+    return any(w in partners for i in at for w in words[max(0, i - 1) : i + 2])
+
+
 def _phrases(words: list[str], common: frozenset[str] = frozenset()) -> list[str]:
     """Any ceil(k/2) of the k words that carry the item, plus the whole item.
 
     Load-bearing words are always needed; a phrasing of one word only when that word is rare in
     the deck (not in `common`), so "batch" alone never stands for "bad batch".
     """
-    fixed = [w for w in words if _load_bearing(w)]
+    fixed = [w for w in words if _load_bearing(w) and not _both_sides(w, words)]
     free = [w for w in words if w not in fixed and w not in GENERIC]
     if not free:  # "train loss decreasing": "decreasing" alone says nothing of train loss
         free = [w for w in words if w in GENERIC]

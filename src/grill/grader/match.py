@@ -545,7 +545,9 @@ high | low
 up | down
 before | after
 above | below
-global | per layer"""
+global | per layer
+vanishing | exploding
+overfitting | underfitting"""
 
 
 def swap_ids() -> list[str]:
@@ -579,9 +581,12 @@ def _swapped_variants(phrase: str) -> tuple[_Variant, ...]:
     for variant in _compile(phrase).variants:
         if variant.bare_negation or sum(map(len, variant.segments)) < 2:
             continue  # a bare mention of the other side ("backs off on overflow") swaps nothing
+        said = {w for bag in variant.segments for slot in bag for w in slot.words}
         for k, bag in enumerate(variant.segments):
             for i, slot in enumerate(bag):
                 for span, replacement in _slot_swaps(bag, i, slot):
+                    if span == 1 and any(r.words <= said for r in replacement):
+                        continue  # "explodes or vanishes": both sides said, nothing to swap
                     new_bag = (*bag[:i], *replacement, *bag[i + span :])
                     segments = (*variant.segments[:k], new_bag, *variant.segments[k + 1 :])
                     swapped = replace(variant, segments=segments)
