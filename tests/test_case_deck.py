@@ -144,6 +144,8 @@ def test_a_rejected_wrong_answer_is_not_a_red_flag(case: Case) -> None:
         ("Restart from scratch? Yes, I would.", True),
         ("Why not just restart from scratch?", True),
         ("Restart from scratch? No.", False),
+        ("Maybe a larger batch would help smooth it out? I'd try it.", True),
+        ("Perhaps bit flips? Nah, no evidence.", False),
     ],
 )
 def test_a_red_flag_only_asked_about_is_not_put_forward(
@@ -173,6 +175,9 @@ def test_a_red_flag_only_asked_about_is_not_put_forward(
         ("Restarting from scratch, that's the safest fix.", True),
         ("Blaming bit flips, though, would be a cop-out.", False),
         ("Blaming bit flips, though, is the answer.", True),
+        ("Restarting from scratch would merely delay the problem.", False),
+        ("Bit flips only happen at scale, so they're the cause.", True),
+        ("A bigger batch to smooth it will only help.", True),
     ],
 )
 def test_a_red_flag_idea_judged_as_a_subject_is_not_put_forward(
@@ -191,6 +196,13 @@ def test_what_others_said_is_not_put_forward_unless_agreed(case: Case) -> None:
         ("If someone says bit flips, I ask for the ECC counters.", False),
         ("My lead said bit flips, and she was right.", True),
         ("Someone suggested restarting from scratch and I agreed.", True),
+        (
+            "On-call floated relaunching from step zero; the checkpoint made that unnecessary.",
+            False,
+        ),
+        ("My lead's first theory was cosmic-ray bit flips; the logs didn't back him up.", False),
+        ("Priya pushed for a bigger batch to smooth it, and she was right.", True),
+        ("We floated restarting from scratch.", True),
     ]:
         assert bool(grade_case(case, answer + reported).red_flags) is committed, reported
 
@@ -210,6 +222,12 @@ def test_a_red_flag_in_quotation_marks_is_named_not_put_forward(
     assert bool(grade_case(case, answer + quoted).red_flags) is committed
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.quoted")
     assert grade_case(case, answer + quoted).red_flags
+
+
+def test_a_list_headed_by_a_judgement_turns_its_items_down(case: Case) -> None:
+    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    listed = "Contraindicated: restarting from scratch, growing the batch to smooth things."
+    assert not grade_case(case, answer + listed).red_flags
 
 
 def test_no_in_a_borrowed_language_turns_an_idea_down(case: Case) -> None:

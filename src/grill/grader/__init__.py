@@ -743,6 +743,7 @@ _AFFIRMED = re.compile(
 )
 _SUGGESTED = re.compile(
     r"[\s\W]*(?:why not|why don'?t|how about|what about|shouldn'?t|should we|could we|can we"
+    r"|maybe|perhaps|possibly"
     r"|couldn'?t we|wouldn'?t it|isn'?t it)\b"
 )
 
@@ -776,6 +777,13 @@ _NEGATED = re.compile(
     + r"[a-z0-9'-]+\s+){0,3}?(?:[a-z]+n't|(?:is|are|was|were|do|does|did|will|would|can"
     r"|could|should|may|might|must|has|have)\s+(?:not|never)|never|cannot|[a-z]+nae)\s+"
     r"([^.;:!?,\n]*)"
+)
+_LIMITED = re.compile(
+    _ASIDE
+    + r"\s+(?:"
+    + _LINK
+    + r"[a-z0-9'-]+\s+){0,2}?(?:would|will|could|can|might|may|'d|'ll)\s+(?:only|merely)"
+    + r"\s+([^.;:!?,\n]*)"
 )
 _RESUMED = re.compile(
     r"(?:\s+"
@@ -845,6 +853,10 @@ def _judged_after(folded: str, end: int) -> bool:
     negated = _NEGATED.match(folded, end)
     if negated is not None:
         return not _TURNED.search(negated.group(1))
+    limited = _LIMITED.match(folded, end)  # "... would only treat a symptom"
+    if limited is not None:  # ... but "... will only help" is for it
+        said = limited.group(1)
+        return not _AFFIRMING.search(said) and not re.match(r"(?:help|work|improve)", said)
     return _resumed(folded, end)
 
 

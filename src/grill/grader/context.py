@@ -110,7 +110,7 @@ _JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition fol
     baseless unjustified unwarranted speculative premature overkill counterexample
     counterexamples silly foolish absurd ridiculous mistake mistaken blunder mad crazy insane
     bonkers madness unwise inadvisable simplistic superficial bandaid reckless irresponsible
-    futile shortsighted misplaced"""
+    futile shortsighted misplaced contraindicated"""
 """Words that judge an idea named beside them as a poor one ("blaming the hardware is lazy")."""
 
 TRIGGERS: tuple[Trigger, ...] = (

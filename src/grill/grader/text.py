@@ -176,6 +176,11 @@ def _share(m: re.Match[str], per_percent: int) -> str:
     return f" {'-'.join(ends)}% "
 
 
+# what another person said, then endorsed: "..., and she was right", "... and I agreed"
+_ENDORSED = (
+    r"(?![^.;!?\n]*?,? and (?:he|she|they|i) (?:was|were|am) right)"
+    r"(?![^.;!?\n]*?\bi (?:agree|agreed)\b)"
+)
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # dictation that spells out its punctuation ("roll back comma not restart period"): once a
     # "comma" is said, the marks are marks ("period" alone may be a warmup period)
@@ -539,11 +544,30 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
             r"|originally |really |always |will |would |might )?)(wanted to|wants to|suggested"
             r"|suggests|proposed|proposes|pushed for|pushed to|argued for|insisted on|pitched"
             r"|floated|was keen to|told me to|asked me to|blamed|blames|said|says|say|claimed"
-            r"|claims|reckoned|reckons|thought|thinks|mentioned|brought up)\b"
-            r"(?![^.;!?\n]*?,? and (?:he|she|they|i) (?:was|were|am) right)"
-            r"(?![^.;!?\n]*?\bi (?:agree|agreed)\b)"
+            r"|claims|reckoned|reckons|thought|thinks|mentioned|brought up)\b" + _ENDORSED
         ),
         r"\1\2wrongly \3",
+    ),
+    # ... by anyone but the speaker, named at the start of a clause ("On-call floated
+    # relaunching from step zero", "Priya pushed for a bigger batch"), or as their theory ("my
+    # lead's first theory was bit flips")
+    (
+        re.compile(
+            r"((?:^|[.;:!?\n(]|\bif\b|\bwhen\b)\s*(?:the |a |an |our |my )?"
+            r"(?!(?:i|we|you|it|this|that|there|what|which|who)\b)[a-z][\w-]*(?: [a-z][\w-]*)??"
+            r" (?:first |initially |originally |immediately |also )?)(floated|suggested|proposed"
+            r"|pushed for|pitched|wanted to|blamed|insisted on|argued for|was keen to)\b"
+            + _ENDORSED
+        ),
+        r"\1wrongly \2",
+    ),
+    (
+        re.compile(
+            r"\b([a-z][\w-]*(?:'s|s') (?:first |initial |original |own |gut )?(?:theory|idea"
+            r"|suggestion|hunch|guess|instinct|proposal|take|reflex|pitch|reaction) (?:was|is))\b"
+            + _ENDORSED
+        ),
+        r"\1 wrongly",
     ),
     (
         re.compile(
