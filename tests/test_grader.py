@@ -2196,3 +2196,9 @@ def test_chats_openers_comparisons_and_phrasal_verbs_are_read() -> None:
     # "Don't clip though:" explains why; it rejects no list after its colon
     dont = "A bad batch or fp16 instability. Don't clip though: clipping just hides the spike."
     assert _built_in("grad-norm-spike", dont).verdict is Verdict.WRONG
+
+
+def test_a_letter_and_a_full_stop_shorten_a_word_and_end_no_sentence() -> None:
+    slow = card(pt("slow", "decrease slow"))
+    assert verdict(slow, "loss ↓ v. slowly") == "correct"
+    assert verdict(slow, "loss goes down. Slowly? no, it's fast") == "wrong"
