@@ -2202,3 +2202,12 @@ def test_a_letter_and_a_full_stop_shorten_a_word_and_end_no_sentence() -> None:
     slow = card(pt("slow", "decrease slow"))
     assert verdict(slow, "loss ↓ v. slowly") == "correct"
     assert verdict(slow, "loss goes down. Slowly? no, it's fast") == "wrong"
+
+
+def test_two_numbers_joined_by_or_are_a_range() -> None:
+    share = card(pt("small", "{1-2%}"), wrong=(pt("big", "{2-100%}"),))
+    assert verdict(share, "one or two percent of training") == "correct"
+    assert verdict(share, "two percent or so") == "wrong"
+    steps = card(pt("k", "{2000-8000} steps"))
+    assert verdict(steps, "two or three thousand steps") == "correct"
+    assert verdict(steps, "two or thirty thousand steps") != "correct"

@@ -1027,9 +1027,25 @@ def _ranges(raws: list[_Raw]) -> list[_Raw]:
             out.append(_range(r, raws[i + 2]))
             i += 3
             continue
+        if _either(raws, i):  # "one or two percent", "two or three thousand steps"
+            out.append(_range(r, raws[i + 2]))
+            i += 3
+            continue
         out.append(r)
         i += 1
     return out
+
+
+def _either(raws: list[_Raw], i: int) -> bool:
+    """A number, `or`, a next larger one of the same kind (or a bare one before it): a range."""
+    if i + 2 >= len(raws) or raws[i + 1].text != "or":
+        return False
+    lo, hi = raws[i].num, raws[i + 2].num
+    if lo is None or hi is None or (lo.kind and lo.kind != hi.kind):
+        return False
+    if _shared_magnitude(raws[i], raws[i + 2]):
+        return True
+    return 0 < lo.hi < hi.lo <= 3 * lo.hi
 
 
 def _shared_magnitude(lo: _Raw, hi: _Raw) -> bool:
