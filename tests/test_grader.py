@@ -2211,3 +2211,9 @@ def test_two_numbers_joined_by_or_are_a_range() -> None:
     steps = card(pt("k", "{2000-8000} steps"))
     assert verdict(steps, "two or three thousand steps") == "correct"
     assert verdict(steps, "two or thirty thousand steps") != "correct"
+
+
+def test_a_gradient_length_is_its_norm_and_tensor_by_tensor_is_per_tensor() -> None:
+    clip = card(pt("global", "(overall|total) grad norm", "(not|rather than) per tensor"))
+    assert verdict(clip, "cap the overall gradient length at one") == "correct"
+    assert verdict(clip, "rather than tensor by tensor") == "correct"

@@ -74,7 +74,7 @@ fp32: float32, full precision, single precision, f32
 fp8: float8, f8, e4m3, e5m2
 mixed precision: amp, automatic mixed precision
 grad: gradient, grads, gradients, gradient's
-grad norm: gradnorm, gnorm, grad-norm
+grad norm: gradnorm, gnorm, grad-norm, gradient length, grad length
 grad clip: gradclip, gradclipping
 eos: edge of stability, edge-of-stability
 accumulate: accum, accumulation, accumulating, accumulated
@@ -100,8 +100,9 @@ prenorm: pre layernorm, pre layer norm, pre ln, pre norm, pre-ln, pre layer norm
 postnorm: post layernorm, post layer norm, post ln, post norm, postln,
     post layer normalization, postlayernorm
 per layer: layerwise, layer-wise, per-layer, each layer, every layer, layer by layer
-per tensor: tensorwise, per-tensor, each tensor, tensor-wise
-per param: per parameter, parameterwise, per-param, elementwise, element-wise, per element
+per tensor: tensorwise, per-tensor, each tensor, tensor-wise, tensor by tensor
+per param: per parameter, parameterwise, per-param, elementwise, element-wise, per element,
+    parameter by parameter, param by param
 param: parameter, params, parameters, weights, weight, theta, thetas, wts
 explode: explosion, explosions, blow up, blowup, blew up, blows up, blowing up, blown up
 spike: jump, jumps, jumped, jumping, surge, surges
