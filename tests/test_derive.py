@@ -756,3 +756,17 @@ def test_opposites_said_together_are_no_load_bearing_words() -> None:
     assert grade(forgetting, "the old task wipes out new capabilities").verdict is not (
         Verdict.CORRECT
     )
+
+
+def test_an_items_direction_turned_round_is_wrong_whatever_else_it_says() -> None:
+    healthy = _card(
+        "Healthy gradient norm trajectory?",
+        "Steady decrease over training.",
+        "It should drift downward and stay smooth.",
+    )
+    assert grade(healthy, "starts big, drifts down, smooth").verdict is Verdict.CORRECT
+    climbing = grade(healthy, "it should climb steadily, the key thing is it stays smooth")
+    assert climbing.verdict is Verdict.WRONG
+    assert [f.id for f in climbing.flags] == ["reversed-direction"]
+    both = _card("Overfitting signal?", "Train loss decreasing, val loss increasing.")
+    assert not [w for w in both.rubric.wrong if w.id == "reversed-direction"]

@@ -2217,3 +2217,10 @@ def test_a_gradient_length_is_its_norm_and_tensor_by_tensor_is_per_tensor() -> N
     clip = card(pt("global", "(overall|total) grad norm", "(not|rather than) per tensor"))
     assert verdict(clip, "cap the overall gradient length at one") == "correct"
     assert verdict(clip, "rather than tensor by tensor") == "correct"
+
+
+def test_smooth_is_steady_and_diminishing_returns_a_saturation() -> None:
+    trend = card(pt("steady", "(decrease|down) steady"))
+    assert verdict(trend, "it drifts down smoothly") == "correct"
+    point = card(pt("sat", "saturation"))
+    assert verdict(point, "the point of diminishing returns") == "correct"

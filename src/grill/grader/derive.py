@@ -28,7 +28,8 @@ another growth where the card says "linear" ("quadratic"). One claim of the card
 around is a misconception too: a comparison said of the other partner or the other way ("BF16
 has more mantissa bits" where FP16 has more), a change the card makes made the other way
 ("turning weight decay down" where it says more regularisation), and the other partner chosen
-over the one the answer names ("FP16 rather than BF16", "from BF16 to FP16"). A bare "yes"/"no"
+over the one the answer names ("FP16 rather than BF16", "from BF16 to FP16"), and an item's
+direction turned round ("steady decrease" said as "climbs steadily"). A bare "yes"/"no"
 item is not a point: the grader already flags the opposite verdict word. An item saying where
 the answer holds ("Common in fine-tuning"), like one opening "plus", is neither needed nor
 enough. The rubric is marked `generated: true` until a person has reviewed it;
@@ -74,6 +75,7 @@ RULES = (
     "derive.directions",  # "decreases" is also said "down" or "drops"; "increases" "up"
     "derive.comparatives",  # "FP16 has more mantissa" said of BF16, or as fewer, is wrong
     "derive.remedies",  # "more weight decay" said as "weight decay down" is wrong
+    "derive.reversed-direction",  # "steady decrease" said as "climbs steadily" is wrong
     "derive.preferences",  # the card's "BF16" turned down for "FP16" ("FP16 rather than BF16")
     "derive.units",  # the card's number counted in another unit ("2-8k tokens" for steps)
     "derive.disabled",  # what the card says is needed, turned off ("turn clipping off")
@@ -600,6 +602,13 @@ def derive_rubric(
         says = "what the explanation says is not so"
         wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
     wrong += _turned_claims(question, answer, explanation, asked)
+    # a card whose answer gives both directions ("train ↓, val ↑") turns none of them round:
+    # one item's reversal is the other's statement
+    both = len({_direction(w) for _, _, words in items for w in words} - {0}) > 1
+    reversed_ = [] if both else [r for _, _, words in items for r in _reversed(words, common)]
+    if reversed_:
+        says = "a direction the card gives, said the other way"
+        wrong.append({"id": "reversed-direction", "says": says, "match": reversed_})
     if wrong:
         out["wrong"] = wrong
     if _SEQUENCE.search(answer) and len(points) > 1 and _on("derive.order"):
@@ -608,6 +617,27 @@ def derive_rubric(
     if secondary and primary:  # "plus ..." qualifies the answer: it is not needed, nor enough
         out["correct"] = correct_needed(primary)
         out["requires"] = [p["id"] for p in points if not _QUALIFIER.match(p["says"])]
+    return out
+
+
+_REVERSED = {"(decreas|down|drop)": "(increas|up)", "(increas|up)": "(decreas|down|drop)"}
+
+
+def _reversed(words: list[str], common: frozenset[str]) -> list[str]:
+    """An item's two-word phrasings with its one direction turned round ("steady decrease":
+    `steady (increas|up)`): said so, the answer gives the opposite direction, whatever else
+    of the item it says ("climbs steadily ..., stays smooth")."""
+    if not _on("derive.reversed-direction"):
+        return []
+    signs = {_direction(w) for w in words} - {0}
+    if len(signs) != 1:  # no direction, or both ("train down, val up")
+        return []
+    out = []
+    for phrase in _phrases(words, common):
+        widened = _directions(phrase).split(" ")
+        turned = [_REVERSED.get(w, w) for w in widened]
+        if len(widened) == 2 and turned != widened and "{" not in phrase:
+            out.append(" ".join(turned))
     return out
 
 

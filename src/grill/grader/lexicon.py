@@ -191,6 +191,8 @@ skip: skipping, discard, discarding, ignore, ignoring
 ratio: fraction, proportion, share, mix ratio
 replay: rehearsal, replay buffer, replaying
 fix: fixes, remedy, remedies, mitigation, mitigations, mitigate, solution
+steady: steadily, smooth, smoothly
+saturation: saturate, saturates, saturated, saturating, diminishing returns, diminishing return
 underutilized: underutilised, under utilized, under utilised, underused, under used
 """
 """canonical: variants. A line starting with spaces continues the one above."""
