@@ -2224,3 +2224,21 @@ def test_smooth_is_steady_and_diminishing_returns_a_saturation() -> None:
     assert verdict(trend, "it drifts down smoothly") == "correct"
     point = card(pt("sat", "saturation"))
     assert verdict(point, "the point of diminishing returns") == "correct"
+
+
+def test_the_other_side_named_in_passing_by_the_explanation_is_still_the_wrong_side() -> None:
+    scaling = Card(
+        id="s",
+        n=1,
+        section="A",
+        question="FP16 needs loss scaling?",
+        answer="Yes. Multiply loss by a constant; unscale before the step. Prevents underflow.",
+        explanation="Tiny gradients flush to zero, so you scale up. Dynamic loss scaling adjusts "
+        "the constant, backing off when it sees an overflow.",
+        rubric=Rubric(points=(pt("mul", "multiply loss"), pt("un", "divide")), correct=2),
+        deck="t",
+    )
+    wrong = grade(scaling, "yes, multiply the loss and unscale, to keep grads from overflowing")
+    assert [f.id for f in wrong.flags] == ["partner"]
+    aside = grade(scaling, "multiply the loss, unscale; dynamic scaling backs off on overflow")
+    assert aside.verdict is Verdict.CORRECT

@@ -367,7 +367,16 @@ _NOT_ASSERTED = (
 )
 
 
-CARD_CHECKS = ("verdict", "contrast", "restriction", "absolute", "partner", "denial", "unit")
+CARD_CHECKS = (
+    "verdict",
+    "contrast",
+    "restriction",
+    "absolute",
+    "partner",
+    "partner.explained",
+    "denial",
+    "unit",
+)
 """The checks against the card's own text, by the id a flag names; each can be turned off for
 an ablation run (`GRILL_GRADER_WITHOUT=restriction`, scripts/ablate)."""
 
@@ -522,23 +531,56 @@ def _partner_flags(card: Card, answer: _Answer) -> list[Flag]:
     loss scaling, same as FP16"), says something of the wrong one. A mention denied, dismissed,
     conditional, or set apart ("unlike FP16", "fewer bits than FP16") is none. The pairs are the
     swap table's named things (grill.grader.match.partners), old/new left out: every card says
-    both."""
+    both. The other side named once in the explanation, in passing ("backing off when it sees
+    an overflow", where the card is about underflow), still counts, unless the answer says
+    what the explanation says beside it."""
+    short, _ = _card_words(card.question, card.answer)
     words, _ = _card_words(card.question, card.answer, card.explanation)
     said = {t.word for sentence in answer.sentences for t in sentence}
     for ours, others in partners().items():
         if ours in ("old", "new") or ours not in words or ours in said:
             continue
-        for other in others - words:
+        for other in others - short:
+            aside = _said_beside(card.explanation, other) if other in words else frozenset()
+            if other in words and (aside is None or "partner.explained" in disabled()):
+                continue  # the explanation speaks of it more than in passing
             for s, sentence in enumerate(answer.sentences):
                 for p, tok in enumerate(sentence):
                     if tok.word != other:
                         continue
                     apart = any(t.word in _SET_APART for t in sentence[max(0, p - 3) : p])
+                    near = {t.word for t in sentence[max(0, p - _BESIDE) : p + _BESIDE + 1]}
+                    if aside and aside & near:
+                        continue  # "dynamic scaling backs off on overflow": the card's own aside
                     if not apart and not _unasserted(answer, s, (p,), condition=True):
                         says = f"speaks of {other} where the card speaks of {ours}"
                         text = _original_span(answer.text, tok.start, tok.end)
                         return [Flag("partner", says, text, "partner")]
     return []
+
+
+_BESIDE = 4
+"""Words either side of a partner word that say what the card's explanation says of it."""
+
+
+@lru_cache(maxsize=256)
+def _said_beside(explanation: str | None, word: str) -> frozenset[str] | None:
+    """The words around `word` where a card's explanation names it once, in passing ("backing
+    off when it sees an overflow"), filler left out: an answer that says the same beside it
+    recites the card's aside, not the other side of its pair (`partner.explained`). None when
+    the explanation names it more than once: then it is part of what the card teaches."""
+    out: set[str] = set()
+    seen = 0
+    for sentence in _analyse(explanation or "").sentences:
+        for p, tok in enumerate(sentence):
+            if tok.word == word:
+                seen += 1
+                out.update(
+                    t.word
+                    for t in sentence[max(0, p - _BESIDE) : p + _BESIDE + 1]
+                    if t.num is None and t.word not in _STOP_STEMS and t.word != word
+                )
+    return frozenset(out - GENERIC) if seen <= 1 else None
 
 
 _DENYING = (Category.NEGATION,)
