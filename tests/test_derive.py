@@ -579,6 +579,7 @@ def test_a_change_the_card_makes_kept_or_turned_end_to_end_is_wrong(
     assert _verdict(ramp, "2-8k steps, ramping linearly down from the peak to zero") == "wrong"
     # a word of direction between the ends does not hide the swap
     assert _verdict(ramp, "2-8k steps, linear from the peak down to zero") == "wrong"
+    assert _verdict(ramp, "2-8k steps, ramping down from the peak LR toward zero") == "wrong"
     cost = _card("Compute of doubling batch?", "Linear in batch (2x compute per step).")
     assert _verdict(cost, "sublinear, about 1.3x per step") == "wrong"
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.kept,derive.ends")

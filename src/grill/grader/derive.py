@@ -949,8 +949,8 @@ def _ends_swapped(answer: str) -> list[str]:
             way = 1 if sentence[i + 2] in _WAYS and i + 4 < len(sentence) else 0
             if sentence[i + 2 + way] == "to":
                 a, b = sentence[i + 1], sentence[i + 3 + way]
-                if a != b:  # "from the peak down to zero": a word of direction between
-                    out.append(f"= from {b} ({'|'.join(sorted(_WAYS))}|) to {a}")
+                if a != b:  # "from the peak down to zero", "from the peak LR toward zero"
+                    out.append(f"from {b} .. (to|toward|towards) {a}")
     return out
 
 
