@@ -68,6 +68,7 @@ MIN_PER_CARD = {
     "fresh22": 3,
     "fresh23": 3,
     "fresh24": 3,
+    "fresh25": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -104,6 +105,7 @@ MIN_CASE = {
     "fresh22": 24,
     "fresh23": 24,
     "fresh24": 24,
+    "fresh25": 24,
 }
 
 
