@@ -231,6 +231,8 @@ def test_a_share_decayed_to_is_wrong_said_by() -> None:
     assert _verdict(card, "yes, cosine, it brings the lr down by ten percent") == "wrong"
     quick = _card("Decay to?", "~10%.")
     assert _verdict(quick, "by 10% from the peak") == "wrong"
+    assert _verdict(quick, "down ten percent from the peak") == "wrong"
+    assert _verdict(quick, "down to ten percent of the peak") == "correct"
     assert _verdict(quick, "knock ten percent off the peak") == "wrong"
     assert _verdict(quick, "to 10% of the peak") == "correct"
 

@@ -287,7 +287,9 @@ def _number_checks(item: str, target: bool = False) -> list[str]:
             m = _NUMBER.match(token)
             after = [w for w in sentence[i + 1 : i + 3] if w not in _PREPOSITIONS]
             if m and m["kind"] == "%" and (sentence[i - 1 : i] == ["to"] or target):
-                out += [f"by {token}", f"= {token} off"] if _on("derive.to-by") else []
+                # ... "down 10% from the peak" is by too
+                by = [f"by {token}", f"= {token} off", f"= (down|decreas|drop) {token} from"]
+                out += by if _on("derive.to-by") else []
                 # ... and where it ends is not where it starts ("starts at 10% of peak")
                 out += [f"= (start|begin|from) {token}"] if _on("derive.to-from") else []
             if not m or not after or after[0].startswith("{") or after[0] in _HEDGES:
