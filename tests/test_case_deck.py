@@ -224,6 +224,13 @@ def test_a_red_flag_in_quotation_marks_is_named_not_put_forward(
     assert grade_case(case, answer + quoted).red_flags
 
 
+def test_a_hedge_is_no_refusal(case: Case) -> None:
+    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    hedged = "My bet is a flipped bit in HBM, maybe, I can't be sure."
+    assert [f.id for f in grade_case(case, answer + hedged).red_flags] == ["blame_bitflips"]
+    assert not grade_case(case, answer + "A flipped bit? I can't see why.").red_flags
+
+
 def test_a_list_headed_by_a_judgement_turns_its_items_down(case: Case) -> None:
     answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
     listed = "Contraindicated: restarting from scratch, growing the batch to smooth things."

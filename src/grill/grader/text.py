@@ -503,6 +503,15 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         "",
     ),
     (re.compile(r"\btoo hi\b"), "too high"),  # "lr too hi": short for high
+    # a hedge is no refusal: "a flipped bit, maybe, I can't be sure" still says a flipped bit
+    (
+        re.compile(
+            r"\b(?:i |you |we )?(?:can't|cannot|can not|couldn't|could not) (?:be |say )?"
+            r"(?:(?:100|a hundred) ?(?:%|percent) |entirely |completely |totally )?(?:sure|certain)"
+            r"(?: of that| about that| though)?\b"
+        ),
+        "maybe",
+    ),
     # "no" in the languages an English answer borrows it from: "restarting? não, never"
     (re.compile(r"\b(?:n[aã]o|nein|nyet|niet)\b"), "no"),
     # "in the first place" is no order of steps: "to keep them from happening in the first place"
