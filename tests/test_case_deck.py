@@ -102,6 +102,7 @@ def test_seed_sections_appear_word_for_word(case: Case) -> None:
         ("Roll back, then raise the global batch from 2M to 8M tokens.", "increase_batch_size"),
         ("Roll back and halve the learning rate; no further remedy is required.", "only_lower_lr"),
         ("Cut the LR in half. Clipping and precision are out of scope.", "only_lower_lr"),
+        ("All you really need is a lower LR; roll back first.", "only_lower_lr"),
         (
             "Roll back; the batch size is doubled so the spike is averaged out.",
             "increase_batch_size",
@@ -222,6 +223,33 @@ def test_a_red_flag_in_quotation_marks_is_named_not_put_forward(
     assert bool(grade_case(case, answer + quoted).red_flags) is committed
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.quoted")
     assert grade_case(case, answer + quoted).red_flags
+
+
+@pytest.mark.parametrize(
+    ("listed", "committed"),
+    [
+        ("No need to panic-restart from zero, blame cosmic rays, or fiddle with the LR.", False),
+        ("I wouldn't restart from scratch, blame bit flips or grow the batch to smooth it.", False),
+        ("Don't panic, restart from scratch, and pin it on cosmic rays.", True),
+    ],
+)
+def test_a_negator_over_a_list_closed_by_or_denies_every_item(
+    case: Case, listed: str, committed: bool
+) -> None:
+    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    assert bool(grade_case(case, answer + listed).red_flags) is committed
+
+
+def test_an_idea_set_aside_or_named_as_a_motion_denied_is_not_put_forward(case: Case) -> None:
+    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    for turned_down in (
+        "I did think about raising the batch size to smooth it, but set that aside.",
+        "The motion to enlarge the batch and smooth the spike is denied.",
+        "The idea of restarting from scratch is tempting but wrong.",
+    ):
+        assert not grade_case(case, answer + turned_down).red_flags, turned_down
+    put_forward = "The plan to restart from scratch is the safest fix."
+    assert grade_case(case, answer + put_forward).red_flags
 
 
 def test_a_hedge_is_no_refusal(case: Case) -> None:

@@ -153,7 +153,12 @@ def test_any_answer_to_any_case_gets_a_sound_grade(pair: tuple[Case, str]) -> No
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(CARDS), st.sampled_from(["lr ", "warmup. ", "not no ", "2k-8k ", "é "]))
+@given(
+    st.sampled_from(CARDS),
+    st.sampled_from(
+        ["lr ", "warmup. ", "not no ", "2k-8k ", "é ", "don't a b, ", "never x, y or "]
+    ),
+)
 def test_an_answer_at_the_length_limit_gets_a_sound_grade(card: Card, unit: str) -> None:
     """10,000 characters of one repeated phrase: the worst case the length cap lets through.
     How long grading takes is measured by `scripts/bench`, not here."""

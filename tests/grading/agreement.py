@@ -263,6 +263,7 @@ TUNING = (
     "fresh21",
     "fresh22",
     "fresh23",
+    "fresh24",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

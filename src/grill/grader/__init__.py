@@ -792,7 +792,9 @@ _SUGGESTED = re.compile(
 
 _CLAUSE_OPEN = re.compile(
     r"(?:^|[.;:!?,(\n]|\s-\s)\W*(?:(?:and|but|also|so|plus|just|simply|only|even|a|an|the|any"
-    r"|this|that|such|some|my|your)\s+)*(?:[a-z]+ing\s+(?:(?:a|an|the|it|on|to)\s+)?)?$"
+    r"|this|that|such|some|my|your)\s+)*(?:[a-z]+ing\s+(?:(?:a|an|the|it|on|to)\s+)?"
+    r"|(?:motion|idea|suggestion|proposal|notion|option|temptation|urge|instinct|theory|thought"
+    r"|talk|call|push|pitch|plan)\s+(?:to|of|that)\s+(?:(?:a|an|the)\s+)?)?$"
 )
 # an aside between the idea and its judgement: "blaming bit flips, though, would be a cop-out"
 _ASIDE = r"(?:\s*,\s*(?:though|however|honestly|frankly|then|too|imo|i think|i'd say)\s*,)?"

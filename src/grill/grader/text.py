@@ -176,6 +176,36 @@ def _share(m: re.Match[str], per_percent: int) -> str:
     return f" {'-'.join(ends)}% "
 
 
+_LIST_NEGATORS = (
+    r"don't|do not|never|wouldn't|would not|won't|will not|shouldn't|should not|mustn't"
+    r"|no need to|no point in|no reason to"
+)
+_NEGATED_LIST = r"\b(" + _LIST_NEGATORS + r")\s+([^.;:!?\n]*)"
+_NOT_AN_ITEM = re.compile(r"\b(?:and|but|so|then|because|sooner|more|less|either)\b")
+_LAST_ITEM = re.compile(r"^(.*?)(,?\s+(?:or|nor)\s+)(.+)$")
+
+
+def _distribute_negator(m: re.Match[str]) -> str:
+    """ "don't A, B, or C" -> "don't A, don't B, or don't C" (the rest of the sentence is
+    read in Python: a regular expression over the list backtracks without end on long text)."""
+    neg, rest = m.group(1), m.group(2)
+    parts = rest.split(",")
+    last = _LAST_ITEM.match(parts[-1]) if len(parts) > 1 else None
+    if last is None:
+        return m.group(0)
+    items = [p.strip() for p in parts[:-1]]
+    joint = last.group(2)
+    if last.group(1).strip():
+        items.append(last.group(1).strip())
+    else:
+        joint = "," + joint  # "..., or C"
+    tail = last.group(3)
+    if len(items) < 2 or not all(items) or any(_NOT_AN_ITEM.search(i) for i in [*items, tail]):
+        return m.group(0)
+    head = f"{neg} {items[0]}" + "".join(f", {neg} {i}" for i in items[1:])
+    return f"{head}{joint}{neg} {tail}"
+
+
 # what another person said, then endorsed: "..., and she was right", "... and I agreed"
 _ENDORSED = (
     r"(?![^.;!?\n]*?,? and (?:he|she|they|i) (?:was|were|am) right)"
@@ -511,6 +541,18 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
             r"(?: of that| about that| though)?\b"
         ),
         "maybe",
+    ),
+    # a negator over a list that closes with "or" denies each item: "don't restart, blame
+    # cosmic rays, or raise the batch" is "don't restart, don't blame ..., or don't raise ..."
+    (re.compile(_NEGATED_LIST), _distribute_negator),
+    # an idea set aside is rejected: "I did think about raising the batch, but set that aside"
+    (
+        re.compile(
+            r"\b(?:(?:set|put|setting|putting|sets|puts) (?:that|it|this|the idea)"
+            r" (?:aside|to one side)|(?:parked|shelved|binned|ditched|nixed)"
+            r" (?:that|it|this|the idea)\b)"
+        ),
+        "rejected it",
     ),
     # "no" in the languages an English answer borrows it from: "restarting? não, never"
     (re.compile(r"\b(?:n[aã]o|nein|nyet|niet)\b"), "no"),
