@@ -2242,3 +2242,9 @@ def test_the_other_side_named_in_passing_by_the_explanation_is_still_the_wrong_s
     assert [f.id for f in wrong.flags] == ["partner"]
     aside = grade(scaling, "multiply the loss, unscale; dynamic scaling backs off on overflow")
     assert aside.verdict is Verdict.CORRECT
+
+
+def test_the_peak_divided_by_ten_is_a_tenth_of_it() -> None:
+    tenth = card(pt("tenth", "{10%} peak"))
+    for answer in ("peak ÷10", "peak divided by 10", "peak/10"):
+        assert verdict(tenth, answer) == "correct", answer

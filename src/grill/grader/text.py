@@ -353,9 +353,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r"50% of \1",
     ),
-    # "peak/10" is a tenth of the peak
+    # "peak/10", "peak ÷ 10" is a tenth of the peak
     (
-        re.compile(r"\b(peak|max|maximum)( lr)?\s*/\s*(\d+(?:\.\d+)?)\b(?![/.]\d)"),
+        re.compile(r"\b(peak|max|maximum)( lr)?\s*(?:/|divided by)\s*(\d+(?:\.\d+)?)\b(?![/.]\d)"),
         r"1/\3 of \1\2",
     ),
     # "ease off", "eases off": a decrease
