@@ -2242,6 +2242,9 @@ def test_the_other_side_named_in_passing_by_the_explanation_is_still_the_wrong_s
     assert [f.id for f in wrong.flags] == ["partner"]
     aside = grade(scaling, "multiply the loss, unscale; dynamic scaling backs off on overflow")
     assert aside.verdict is Verdict.CORRECT
+    # a purpose clause says what the method is for, whatever it negates
+    purpose = grade(scaling, "multiply the loss so the grads don't overflow, then divide it back")
+    assert [f.id for f in purpose.flags] == ["partner"]
 
 
 def test_the_peak_divided_by_ten_is_a_tenth_of_it() -> None:

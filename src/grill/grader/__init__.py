@@ -374,6 +374,7 @@ CARD_CHECKS = (
     "absolute",
     "partner",
     "partner.explained",
+    "partner.purpose",
     "denial",
     "unit",
 )
@@ -391,6 +392,18 @@ def _unasserted(answer: _Answer, s: int, positions: Iterable[int], condition: bo
         for p in positions
         for span in (*scope.wide[p], *scope.carried_wide)
         if span.start <= p < span.end
+    )
+
+
+def _purposed(answer: _Answer, s: int, p: int) -> bool:
+    """Is position `p` of sentence `s` in a purpose clause ("so the gradients don't overflow")?
+    What a method is for is claimed, whatever the clause negates (`partner.purpose`)."""
+    if "partner.purpose" in disabled():
+        return False
+    scope = answer.scopes[s]
+    return any(
+        span.trigger == "condition.purpose" and span.start <= p < span.end
+        for span in (*scope.wide[p], *scope.carried_wide)
     )
 
 
@@ -550,9 +563,10 @@ def _partner_flags(card: Card, answer: _Answer) -> list[Flag]:
                         continue
                     apart = any(t.word in _SET_APART for t in sentence[max(0, p - 3) : p])
                     near = {t.word for t in sentence[max(0, p - _BESIDE) : p + _BESIDE + 1]}
-                    if aside and aside & near:
+                    if aside and len(aside & near) >= 2:
                         continue  # "dynamic scaling backs off on overflow": the card's own aside
-                    if not apart and not _unasserted(answer, s, (p,), condition=True):
+                    claimed = _purposed(answer, s, p) or not _unasserted(answer, s, (p,), True)
+                    if not apart and claimed:
                         says = f"speaks of {other} where the card speaks of {ours}"
                         text = _original_span(answer.text, tok.start, tok.end)
                         return [Flag("partner", says, text, "partner")]
