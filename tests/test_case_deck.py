@@ -103,6 +103,7 @@ def test_seed_sections_appear_word_for_word(case: Case) -> None:
         ("Roll back and halve the learning rate; no further remedy is required.", "only_lower_lr"),
         ("Cut the LR in half. Clipping and precision are out of scope.", "only_lower_lr"),
         ("All you really need is a lower LR; roll back first.", "only_lower_lr"),
+        ("Cut the LR and resume; changing precision isn't worth the bother.", "only_lower_lr"),
         (
             "Roll back; the batch size is doubled so the spike is averaged out.",
             "increase_batch_size",
@@ -250,6 +251,22 @@ def test_an_idea_set_aside_or_named_as_a_motion_denied_is_not_put_forward(case: 
         assert not grade_case(case, answer + turned_down).red_flags, turned_down
     put_forward = "The plan to restart from scratch is the safest fix."
     assert grade_case(case, answer + put_forward).red_flags
+
+
+@pytest.mark.parametrize(
+    ("said", "committed"),
+    [
+        ("What I wouldn't do is chalk it up to bit-flips or start over from step zero.", False),
+        ("I briefly wondered about a flaky GPU, but the grad-norm log points elsewhere.", False),
+        ("I considered restarting from scratch and did it.", True),
+        ("Maybe a larger batch to smooth it out? Not sure, but I'd sooner do that.", True),
+    ],
+)
+def test_an_idea_only_wondered_about_or_listed_as_not_done_is_not_put_forward(
+    case: Case, said: str, committed: bool
+) -> None:
+    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    assert bool(grade_case(case, answer + said).red_flags) is committed
 
 
 def test_a_hedge_is_no_refusal(case: Case) -> None:

@@ -264,6 +264,7 @@ TUNING = (
     "fresh22",
     "fresh23",
     "fresh24",
+    "fresh25",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

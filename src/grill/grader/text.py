@@ -545,6 +545,31 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # a negator over a list that closes with "or" denies each item: "don't restart, blame
     # cosmic rays, or raise the batch" is "don't restart, don't blame ..., or don't raise ..."
     (re.compile(_NEGATED_LIST), _distribute_negator),
+    # "not sure, but ..." hedges what follows; it refuses nothing
+    (
+        re.compile(
+            r"\b(?:i'm |i am )?not (?:entirely |totally |completely |100% )?(?:sure|certain)"
+            r"(?=,? but\b)"
+        ),
+        "maybe",
+    ),
+    # "what I wouldn't do is X or Y" lists what it would not do, as "what I would not do: X"
+    (
+        re.compile(
+            r"\bwhat (i|we) (?:wouldn't|would not|won't|will not|don't|do not|would never"
+            r"|'d never|'d avoid|would avoid|avoid)(?: do| try| suggest)? (?:is|are)\b"
+        ),
+        r"what \1 would not do:",
+    ),
+    # an idea the speaker only wondered about, then a "but": "I briefly wondered about a flaky
+    # GPU, but the grad-norm log points at the optimizer" did not settle on it
+    (
+        re.compile(
+            r"\b(i|we) ((?:briefly |first |initially |did |also |even |at first )?)(wondered"
+            r"|toyed with the idea|considered|thought about)\b(?=[^.;!?\n]*\bbut\b)"
+        ),
+        r"\1 \2wrongly \3",
+    ),
     # an idea set aside is rejected: "I did think about raising the batch, but set that aside"
     (
         re.compile(
