@@ -69,6 +69,7 @@ MIN_PER_CARD = {
     "fresh23": 3,
     "fresh24": 3,
     "fresh25": 3,
+    "fresh26": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -106,6 +107,7 @@ MIN_CASE = {
     "fresh23": 24,
     "fresh24": 24,
     "fresh25": 24,
+    "fresh26": 24,
 }
 
 
