@@ -104,6 +104,11 @@ def test_seed_sections_appear_word_for_word(case: Case) -> None:
         ("Cut the LR in half. Clipping and precision are out of scope.", "only_lower_lr"),
         ("All you really need is a lower LR; roll back first.", "only_lower_lr"),
         ("Cut the LR and resume; changing precision isn't worth the bother.", "only_lower_lr"),
+        ("Roll back; the only knob I turn is the learning rate.", "only_lower_lr"),
+        (
+            "Roll back and double the global batch so the gradient is smoother.",
+            "increase_batch_size",
+        ),
         (
             "Roll back; the batch size is doubled so the spike is averaged out.",
             "increase_batch_size",
@@ -148,6 +153,9 @@ def test_a_rejected_wrong_answer_is_not_a_red_flag(case: Case) -> None:
         ("Restart from scratch? No.", False),
         ("Maybe a larger batch would help smooth it out? I'd try it.", True),
         ("Perhaps bit flips? Nah, no evidence.", False),
+        ("I'd probably just restart the whole thing from the beginning to be safe, maybe?", True),
+        ("I'm thinking maybe a bigger batch would smooth it out? Not totally sure, but yes.", True),
+        ("Would I restart from scratch? Never.", False),
     ],
 )
 def test_a_red_flag_only_asked_about_is_not_put_forward(
@@ -180,6 +188,8 @@ def test_a_red_flag_only_asked_about_is_not_put_forward(
         ("Restarting from scratch would merely delay the problem.", False),
         ("Bit flips only happen at scale, so they're the cause.", True),
         ("A bigger batch to smooth it will only help.", True),
+        ("Throwing the run away and beginning again from zero should not be done.", False),
+        ("Restarting from scratch and the data pipeline won't matter.", True),
     ],
 )
 def test_a_red_flag_idea_judged_as_a_subject_is_not_put_forward(

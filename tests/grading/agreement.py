@@ -265,6 +265,7 @@ TUNING = (
     "fresh23",
     "fresh24",
     "fresh25",
+    "fresh26",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

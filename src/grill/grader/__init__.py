@@ -804,6 +804,14 @@ _SUGGESTED = re.compile(
 )
 
 
+# a question in the first person that proposes: "I'd probably just restart from the
+# beginning to be safe, maybe?", "I'm thinking maybe a bigger batch would smooth it out?"
+_PROPOSED = re.compile(
+    r"\b(?:i|we)(?:'d|'ll| would| will| should| might)\b(?! not\b| never\b)"
+    r"|\b(?:i think|i'm thinking|i am thinking|i guess|i reckon|i suppose)\b"
+)
+
+
 _CLAUSE_OPEN = re.compile(
     r"(?:^|[.;:!?,(\n]|\s-\s)\W*(?:(?:and|but|also|so|plus|just|simply|only|even|a|an|the|any"
     r"|this|that|such|some|my|your)\s+)*(?:[a-z]+ing\s+(?:(?:a|an|the|it|on|to)\s+)?"
@@ -832,7 +840,9 @@ _NEGATED = re.compile(
     _ASIDE
     + r"\s+(?:"
     + _LINK
-    + r"[a-z0-9'-]+\s+){0,3}?(?:[a-z]+n't|(?:is|are|was|were|do|does|did|will|would|can"
+    + r"[a-z0-9'-]+\s+){0,3}?(?:(?:and|or)\s+[a-z]+ing\s+(?:"
+    + _LINK
+    + r"[a-z0-9'-]+\s+){0,4}?)?(?:[a-z]+n't|(?:is|are|was|were|do|does|did|will|would|can"
     r"|could|should|may|might|must|has|have)\s+(?:not|never)|never|cannot|[a-z]+nae)\s+"
     r"([^.;:!?,\n]*)"
 )
@@ -948,7 +958,11 @@ def _unasked(view: _View) -> _View:
         if "?" not in gap:
             continue
         reply = folded[sentence[-1].end + gap.index("?") + 1 :]
-        if _SUGGESTED.match(folded, start) or _AFFIRMED.match(reply):
+        if (
+            _SUGGESTED.match(folded, start)
+            or _PROPOSED.search(folded, start, sentence[-1].end)
+            or _AFFIRMED.match(reply)
+        ):
             continue
         asked.add(s)
     if not asked:

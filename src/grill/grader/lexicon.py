@@ -191,7 +191,7 @@ skip: skipping, discard, discarding, ignore, ignoring
 ratio: fraction, proportion, share, mix ratio
 replay: rehearsal, replay buffer, replaying
 fix: fixes, remedy, remedies, mitigation, mitigations, mitigate, solution
-steady: steadily, smooth, smoothly
+steady: steadily, smooth, smoothly, smoother, smoothed, smooths, smoothing
 saturation: saturate, saturates, saturated, saturating, diminishing returns, diminishing return
 underutilized: underutilised, under utilized, under utilised, underused, under used
 """
