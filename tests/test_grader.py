@@ -2202,6 +2202,8 @@ def test_a_letter_and_a_full_stop_shorten_a_word_and_end_no_sentence() -> None:
     slow = card(pt("slow", "decrease slow"))
     assert verdict(slow, "loss ↓ v. slowly") == "correct"
     assert verdict(slow, "loss goes down. Slowly? no, it's fast") == "wrong"
+    clip = card(pt("clip", "clip"))
+    assert verdict(clip, "Ehn, no magic o. Clip at 1.0.") == "correct"
 
 
 def test_two_numbers_joined_by_or_are_a_range() -> None:

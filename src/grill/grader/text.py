@@ -443,8 +443,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\(\d{1,2}\)(?=\s)|(?<=[,;:]\s)\d{1,2}\)(?=\s)"), " , "),
     (re.compile(r"\b(e\.g|i\.e)\.?,?"), " "),
     (re.compile(r"\b(etc|vs|approx|resp|cf)\."), r"\1"),
-    # a letter and a full stop before a lowercase word shortens a word ("loss ↓ v. slowly")
-    (re.compile(r"(?<![\w.])([a-z])\.(?=[ \t]+[a-z])"), r"\1"),
+    # "v." and "c." shorten a word ("loss ↓ v. slowly", "c. 2k steps"); the text is lowercased
+    # here, so another letter's full stop may end a sentence ("no magic o. Clip at 1.0")
+    (re.compile(r"(?<![\w.])([vc])\.(?=[ \t]+[a-z0-9])"), r"\1"),
     (re.compile(r"\bper cent\b"), "percent"),
     # per-mille and basis points are shares: "10-20‰" = "1-2%", "500-1500 bps" = "5-15%"
     (re.compile(_SHARE_OF + r"\s*(?:‰|per[ -]?mill?e\b)"), lambda m: _share(m, 10)),
