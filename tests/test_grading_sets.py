@@ -70,6 +70,7 @@ MIN_PER_CARD = {
     "fresh24": 3,
     "fresh25": 3,
     "fresh26": 3,
+    "fresh27": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -108,6 +109,7 @@ MIN_CASE = {
     "fresh24": 24,
     "fresh25": 24,
     "fresh26": 24,
+    "fresh27": 24,
 }
 
 
