@@ -55,7 +55,7 @@ from grill.grader.phrases import (
     phrase_error,
     phrase_warnings,
 )
-from grill.grader.scope import denies
+from grill.grader.scope import Span, denies
 from grill.grader.text import (
     _analyse,
     _analyse_sentence,
@@ -385,14 +385,8 @@ an ablation run (`GRILL_GRADER_WITHOUT=restriction`, scripts/ablate)."""
 def _unasserted(answer: _Answer, s: int, positions: Iterable[int], condition: bool) -> bool:
     """Is any of these positions of sentence `s` denied, dismissed or taken back (or, with
     `condition`, inside a condition)? The card-text checks below judge only what is claimed."""
-    scope = answer.scopes[s]
     kinds = (*_NOT_ASSERTED, Category.CONDITION) if condition else _NOT_ASSERTED
-    return any(
-        span.category in kinds
-        for p in positions
-        for span in (*scope.wide[p], *scope.carried_wide)
-        if span.start <= p < span.end
-    )
+    return any(span.category in kinds for p in positions for span in _spans_at(answer, s, p))
 
 
 def _purposed(answer: _Answer, s: int, p: int) -> bool:
@@ -400,11 +394,14 @@ def _purposed(answer: _Answer, s: int, p: int) -> bool:
     What a method is for is claimed, whatever the clause negates (`partner.purpose`)."""
     if "partner.purpose" in disabled():
         return False
+    return any(span.trigger == "condition.purpose" for span in _spans_at(answer, s, p))
+
+
+def _spans_at(answer: _Answer, s: int, p: int) -> list[Span]:
+    """The context spans (wide scopes, and those carried from the sentence before) over
+    position `p` of sentence `s`."""
     scope = answer.scopes[s]
-    return any(
-        span.trigger == "condition.purpose" and span.start <= p < span.end
-        for span in (*scope.wide[p], *scope.carried_wide)
-    )
+    return [span for span in (*scope.wide[p], *scope.carried_wide) if span.start <= p < span.end]
 
 
 def _substantive(tok: _Tok) -> bool:

@@ -604,10 +604,7 @@ def derive_rubric(
         says = "what the explanation says is not so"
         wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
     wrong += _turned_claims(question, answer, explanation, asked)
-    # a card whose answer gives both directions ("train ↓, val ↑") turns none of them round:
-    # one item's reversal is the other's statement
-    both = len({_direction(w) for _, _, words in items for w in words} - {0}) > 1
-    reversed_ = [] if both else [r for _, _, words in items for r in _reversed(words, common)]
+    reversed_ = _reversed([words for _, _, words in items], common)
     if reversed_:
         says = "a direction the card gives, said the other way"
         wrong.append({"id": "reversed-direction", "says": says, "match": reversed_})
@@ -625,21 +622,21 @@ def derive_rubric(
 _REVERSED = {"(decreas|down|drop)": "(increas|up)", "(increas|up)": "(decreas|down|drop)"}
 
 
-def _reversed(words: list[str], common: frozenset[str]) -> list[str]:
-    """An item's two-word phrasings with its one direction turned round ("steady decrease":
+def _reversed(items: list[list[str]], common: frozenset[str]) -> list[str]:
+    """Each item's two-word phrasings with its direction turned round ("steady decrease":
     `steady (increas|up)`): said so, the answer gives the opposite direction, whatever else
-    of the item it says ("climbs steadily ..., stays smooth")."""
-    if not _on("derive.reversed-direction"):
-        return []
-    signs = {_direction(w) for w in words} - {0}
-    if len(signs) != 1:  # no direction, or both ("train down, val up")
+    of the item it says ("climbs steadily ..., stays smooth"). None on a card whose answer
+    gives both directions ("train ↓, val ↑"): one item's reversal is the other's statement."""
+    signs = {_direction(w) for words in items for w in words} - {0}
+    if not _on("derive.reversed-direction") or len(signs) > 1:
         return []
     out = []
-    for phrase in _phrases(words, common):
-        widened = _directions(phrase).split(" ")
-        turned = [_REVERSED.get(w, w) for w in widened]
-        if len(widened) == 2 and turned != widened and "{" not in phrase:
-            out.append(" ".join(turned))
+    for words in items:
+        for phrase in _phrases(words, common):
+            widened = _directions(phrase).split(" ")
+            turned = [_REVERSED.get(w, w) for w in widened]
+            if len(widened) == 2 and turned != widened and "{" not in phrase:
+                out.append(" ".join(turned))
     return out
 
 

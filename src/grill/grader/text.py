@@ -534,26 +534,21 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         "",
     ),
     (re.compile(r"\btoo hi\b"), "too high"),  # "lr too hi": short for high
-    # a hedge is no refusal: "a flipped bit, maybe, I can't be sure" still says a flipped bit
+    # a hedge is no refusal: "a flipped bit, maybe, I can't be sure" still says a flipped bit,
+    # and "not sure, but ..." hedges what follows
     (
         re.compile(
             r"\b(?:i |you |we )?(?:can't|cannot|can not|couldn't|could not) (?:be |say )?"
             r"(?:(?:100|a hundred) ?(?:%|percent) |entirely |completely |totally )?(?:sure|certain)"
             r"(?: of that| about that| though)?\b"
+            r"|\b(?:i'm |i am )?not (?:entirely |totally |completely |100% )?(?:sure|certain)"
+            r"(?=,? but\b)"
         ),
         "maybe",
     ),
     # a negator over a list that closes with "or" denies each item: "don't restart, blame
     # cosmic rays, or raise the batch" is "don't restart, don't blame ..., or don't raise ..."
     (re.compile(_NEGATED_LIST), _distribute_negator),
-    # "not sure, but ..." hedges what follows; it refuses nothing
-    (
-        re.compile(
-            r"\b(?:i'm |i am )?not (?:entirely |totally |completely |100% )?(?:sure|certain)"
-            r"(?=,? but\b)"
-        ),
-        "maybe",
-    ),
     # "what I wouldn't do is X or Y" lists what it would not do, as "what I would not do: X"
     (
         re.compile(
