@@ -2253,3 +2253,59 @@ def test_the_peak_divided_by_ten_is_a_tenth_of_it() -> None:
     tenth = card(pt("tenth", "{10%} peak"))
     for answer in ("peak ÷10", "peak divided by 10", "peak/10"):
         assert verdict(tenth, answer) == "correct", answer
+
+
+def test_so_before_an_amount_says_how_much_and_ends_no_clause(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    too_high = card(pt("frozen", "frozen"), wrong=(pt("too-high", "lr (too|) high"),))
+    said = "a layer is frozen, or the learning rate is set so high that nothing moves"
+    assert verdict(too_high, said) == "wrong"
+    assert verdict(too_high, "it is frozen or the learning rate is so high.") == "wrong"
+    # a "so" that goes on with what is so opens a purpose clause: "so small grads don't ..."
+    small = card(pt("any", "loss"), wrong=(pt("small-lr", "lr (too|) small"),))
+    assert verdict(small, "scale the loss with the lr so small grads don't underflow") != "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "pseudo.degree")
+    assert verdict(too_high, said) == "correct"
+
+
+def test_nowt_is_a_negator() -> None:
+    from grill.grader import normalise
+
+    assert normalise("nowt looks broken")[0][0] == "not"
+    got = _built_in("lr-too-low", "Nowt looks broken: loss creeps down steady but far too slow")
+    assert not got.flags and got.verdict is not Verdict.WRONG
+
+
+def test_two_key_points_in_a_list_are_not_a_misconception_equating_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    c = card(
+        pt("dropout", "dropout"),
+        pt("wd", "weight decay"),
+        wrong=(pt("dropout-is-wd", "dropout .. (weight decay|l2)"),),
+        correct=1,
+    )
+    for listed in (
+        "dropout and weight decay",
+        "add dropout or weight decay",
+        "dropout & weight decay",
+    ):
+        assert verdict(c, listed) == "correct", listed
+    for equated in ("dropout is just weight decay", "dropout, i.e. weight decay"):
+        assert verdict(c, equated) == "wrong", equated
+    # a misconception whose sides are no key points keeps its `and`: "half old and half new"
+    mix = card(pt("ratio", "{5-15%} old"), wrong=(pt("half", "half old .. new"),))
+    assert verdict(mix, "half old and half new") == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "phrase.listed")
+    assert verdict(c, "dropout and weight decay") == "wrong"
+
+
+def test_a_loss_that_gets_worse_rises() -> None:
+    from grill.grader import normalise
+
+    for worse in ("val loss gets worse", "the validation loss starts getting worse"):
+        assert normalise(worse)[0][-1] == "increas", worse
+    assert normalise("the loss worsens")[0][-1] == "increas"
+    # accuracy that gets worse falls: no rewrite
+    assert "increas" not in normalise("val accuracy gets worse")[0]

@@ -44,6 +44,7 @@ from grill.grader.match import (
     _prepare,
     _swap_hit,
     _View,
+    listed,
     negation_rule,
     partners,
     swap_ids,
@@ -190,6 +191,8 @@ def grade(card: Card, answer: str) -> Grade:
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
+            if listed(view, hit, tuple(hits.values())):
+                continue  # "dropout and weight decay": two key points in a list
             if _recites(view, hit, _explained(card.explanation, tuple(_valid(wrong.match)))):
                 continue  # the card's own explanation: "clipping per-tensor changes the direction"
             flags.append(Flag(wrong.id, wrong.says, _hit_text(view, hit)))

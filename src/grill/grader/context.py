@@ -119,7 +119,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         N,
         F,
         3,
-        "no not never without nothing nothin nada zilch none neither nor cannot"
+        "no not never without nothing nothin nowt nada zilch none neither nor cannot"
         " lack lacks lacking lacked nobody noone nuh"
         " cannae canna dinnae didnae isnae wasnae wouldnae couldnae shouldnae willnae nae",
         "fp16 doesn't need loss scaling",
@@ -127,6 +127,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         "nobody's restarting from scratch",
         "it cannae show ye a layer whose gradients are vanishin'",
         "nae need tae start ower frae scratch",
+        "nowt looks broken",
         wide=5,  # "would not put it down to bit flips"
     ),
     _t(
@@ -290,6 +291,16 @@ TRIGGERS: tuple[Trigger, ...] = (
         "the norm never goes above one: a cap at one, not a denial of it",
         "no more than 1.0",
         near="than",  # for the comparatives: "no higher than 1"
+    ),
+    _t(
+        "pseudo.degree",
+        P,
+        F,
+        1,
+        "so",
+        "the lr is set so high that the loss can't move: one clause, 'so' says how high",
+        near="high low large small big tiny huge much many few little fast slow quick long short"
+        " early late noisy steep aggressive",
     ),
     _t(
         "condition",

@@ -110,6 +110,7 @@ class _View:
         self.accuracy = [_accuracy_positions(sentence) for sentence in answer.sentences]
         vocab, typos = prepared.vocab, prepared.typos
         folded = _fold(answer.text) if any(answer.sentences) else ""
+        self.folded = folded
         for sentence in answer.sentences:
             idx: dict[str, list[int]] = {}
             nums: list[int] = []
@@ -392,7 +393,8 @@ def _bare_negation(view: _View) -> _Hit | None:
 
 _NOTHING = "phrase.nothing-clause"
 _EXCEPTED = "phrase.excepted"
-MATCH_RULES = (_NOTHING, _EXCEPTED)
+_LISTED = "phrase.listed"
+MATCH_RULES = (_NOTHING, _EXCEPTED, _LISTED)
 """The phrase language's own rules with an id, for ablation (`GRILL_GRADER_WITHOUT`)."""
 _NOTHING_WORDS = frozenset({"nothing", "none", "nada", "zilch", "nothin"})
 
@@ -424,6 +426,32 @@ def _match_segments(
             return total, ""
         fallback = fallback or (total, negated or rest_negated)
     return fallback
+
+
+_COORDINATOR = re.compile(r"[\s,]*(?:and|or|&|\+|plus|as well as)\s+(?:(?:the|a|an)\s+)?")
+
+
+def listed(view: _View, hit: _Hit, points: Sequence[_Hit | None]) -> bool:
+    """Rule phrase.listed: a misconception whose first and last words are two different key
+    points of the card, joined by a bare `and` / `or`, names the two side by side in a list
+    ("dropout and weight decay"); it does not say one is the other."""
+    if _LISTED in disabled() or len(hit.positions) < 2:
+        return False
+    sentence = view.answer.sentences[hit.sentence]
+    first, last = hit.positions[0], hit.positions[-1]
+    before = max(p for p in hit.positions if p < last)
+    gap = view.folded[sentence[before].end : sentence[last].start]
+    if _COORDINATOR.fullmatch(gap) is None:
+        return False
+    owners = [
+        {
+            i
+            for i, h in enumerate(points)
+            if h and not h.negated and h.sentence == hit.sentence and p in h.positions
+        }
+        for p in (first, last)
+    ]
+    return bool(owners[0]) and bool(owners[1]) and not owners[0] & owners[1]
 
 
 _PLACE_OPPOSITES: dict[str, frozenset[str]] = {}

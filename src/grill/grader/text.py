@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from grill.grader.context import LIST_LEAD, near
+from grill.grader.context import LIST_LEAD, disabled, near
 from grill.grader.context import words as context_words
 from grill.grader.lexicon import (
     _AUX,
@@ -685,6 +685,17 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r"\1 a \2",
     ),
+    # "val loss starts getting worse", "the loss worsens": a loss that worsens goes up (said of
+    # accuracy it would go down, so only right after a loss or perplexity)
+    (
+        re.compile(
+            r"\b((?:loss|losses|perplexity|ppl)(?: (?:start|starts|started|begin|begins|began"
+            r"|keep|keeps|kept)(?: to)?)?) (?:(?:get|gets|getting|got|gotten|go|goes|going|went"
+            r"|turn|turns|turning|turned|grow|grows|growing|grew) worse|worsen|worsens|worsening"
+            r"|worsened)\b"
+        ),
+        r"\1 rising",
+    ),
     # "drop the lr and pray", "and hope for the best": the hope adds nothing to the act
     (re.compile(r"\s+and (?:pray|prays|praying|hope|hopes|hoping)(?: for the best)?\b"), ""),
     # "As for bit flips: rarely the culprit": a topic put as a question, answered after it
@@ -1249,6 +1260,8 @@ _NOT_EVIDENCE = _stems_of(near("refusal.no-evidence")) - _NEG_STEMS
 _WITHOUT_EVIDENCE = _stems_of(context_words("refusal.without-evidence"))
 _WITHOUT = near("refusal.without-evidence")
 _RELATIVE_STEMS = _stems_of(context_words("continuation.relative"))
+_DEGREE_SO = _stems_of(context_words("pseudo.degree"))
+_GRADABLE = _stems_of(near("pseudo.degree"))
 _DEGREE = _stems_of("almost nearly virtually practically".split())
 _NOT_YET = context_words("suspect.not-yet")
 _COPULA = near("continuation.relative")
@@ -1336,6 +1349,8 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         word = r.text
         if word in _DEGREE and nxt in _NEG_STEMS:
             continue  # "almost never", "virtually no": the negator alone says it
+        if word in _DEGREE_SO and nxt in _GRADABLE and _degree_end(raws, i + 1) and _degree_on():
+            continue  # pseudo.degree: "set so high that ...": "so" says how high, ends nothing
         if word in _NEG_STEMS and _bound_after(raws, i):
             prev = word
             continue  # pseudo.bound: "never goes above one" caps at one, denies nothing
@@ -1666,6 +1681,16 @@ def _mark_without_evidence(toks: list[_Tok], text: str, offset: int) -> list[_To
                 out[q] = replace(tok, cues=(*tok.cues, "refusal.without-evidence"))
                 break
     return out
+
+
+def _degree_on() -> bool:
+    return "pseudo.degree" not in disabled()
+
+
+def _degree_end(raws: list[_Raw], i: int) -> bool:
+    """After "so high": the sentence ends, a clause break or `that` follows ("set so high that
+    it diverges"), where "so small grads don't underflow" goes on with what is so."""
+    return i >= len(raws) or bool(raws[i].sep) or raws[i].text in ("that", "as")
 
 
 def _read_sentence(text: str, offset: int) -> tuple[list[_Tok], list[_Tok]]:
