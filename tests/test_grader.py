@@ -2309,3 +2309,41 @@ def test_a_loss_that_gets_worse_rises() -> None:
     assert normalise("the loss worsens")[0][-1] == "increas"
     # accuracy that gets worse falls: no rewrite
     assert "increas" not in normalise("val accuracy gets worse")[0]
+
+
+def test_a_short_verdict_after_a_dash_colon_or_equals_turns_the_idea_down(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    case = load_library_case()
+
+    def flags(answer: str) -> list[str]:
+        return sorted(f.id for f in grade_case(case, answer).red_flags)
+
+    for turned in (
+        "Roll back and clip. 9) bigger batch to smooth things out - not worth it.",
+        "Roll back and clip. Bigger batch to smooth it out: overkill.",
+        "Roll back and clip. raise the batch size = no",
+        "Roll back and clip. restart from scratch \u2014 nope.",
+    ):
+        assert flags(turned) == [], turned
+    # a verdict that affirms, or a tail that goes on with a step, turns nothing down
+    assert flags("Raise the batch size - yes.") == ["increase_batch_size"]
+    assert flags("Restart from scratch - no doubt.") == ["restart_from_scratch"]
+    assert flags("Restart from scratch - then clip.") == ["restart_from_scratch"]
+    said = "Restart from scratch - no need to go further, just roll back later"
+    assert flags(said) == ["restart_from_scratch"]
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.verdict-after")
+    assert flags("Roll back and clip. raise the batch size = no") == ["increase_batch_size"]
+
+
+def test_an_idea_binned_by_name_or_pronoun_is_rejected_and_the_lr_as_the_only_fix_is_not() -> None:
+    case = load_library_case()
+    for binned in (
+        "Roll back and clip. We once tried doubling the batch to smooth a spike out, but we"
+        " binned that idea.",
+        "Roll back and clip. I thought about raising the batch size, but set that idea aside.",
+    ):
+        assert not grade_case(case, binned).red_flags, binned
+    only = "Roll back. From there the only fix I apply is the learning rate: cut it in half."
+    assert [f.id for f in grade_case(case, only).red_flags] == ["only_lower_lr"]
+    assert not grade_case(case, "Lowering the LR isn't the only fix; clip too.").red_flags

@@ -56,7 +56,7 @@ from grill.grader.phrases import (
     phrase_error,
     phrase_warnings,
 )
-from grill.grader.scope import Span, denies
+from grill.grader.scope import Span, denies, dismisses
 from grill.grader.text import (
     _analyse,
     _analyse_sentence,
@@ -790,7 +790,7 @@ def _flag_rank(flag: Flag, named: set[str]) -> tuple[bool, int]:
     return flag.id in named, len(words(flag.text) & words(flag.says))
 
 
-CASE_RULES = ("case.asked", "case.evaluated", "case.quoted")
+CASE_RULES = ("case.asked", "case.evaluated", "case.quoted", "case.verdict-after")
 """The case's own rules for red flags, by id, each can be turned off for an ablation run."""
 
 _AFFIRMED = re.compile(
@@ -965,12 +965,61 @@ def _unasked(view: _View) -> _View:
         ):
             continue
         asked.add(s)
-    if not asked:
+    cut = {
+        s: at for s, sentence in enumerate(sentences) if (at := _verdict_after(folded, sentence))
+    }
+    if not asked and not cut:
         return view
     out = copy.copy(view)
-    out.index = [{} if s in asked else idx for s, idx in enumerate(view.index)]
-    out.numbers = [[] if s in asked else nums for s, nums in enumerate(view.numbers)]
+    out.index = [
+        {}
+        if s in asked
+        else {w: [p for p in ps if p >= cut[s]] for w, ps in idx.items()}
+        if s in cut
+        else idx
+        for s, idx in enumerate(view.index)
+    ]
+    out.numbers = [
+        [] if s in asked else [p for p in nums if p >= cut.get(s, 0)]
+        for s, nums in enumerate(view.numbers)
+    ]
     return out
+
+
+_VERDICT_MARK = re.compile(r"\s+(?:-|\u2013|\u2014|=)\s+$|\s*:\s+$")
+_VERDICT_AFTER_WORDS = 4
+"""The words of a verdict after a dash, colon or `=` that can turn down what comes before it."""
+
+
+def _verdict_after(folded: str, sentence: Sequence[_Tok]) -> int:
+    """Rule case.verdict-after: a sentence that ends on a short verdict after a dash, colon or
+    `=` ("9) bigger batch to smooth things out - not worth it", "bigger bs = lol no") puts
+    forward nothing before it when the verdict opens with a negator, ends on one or dismisses,
+    as a question's short reply does; "... - yes", "... - no doubt" affirm. The position the
+    verdict starts at, or 0."""
+    if "case.verdict-after" in disabled() or len(sentence) < 2:
+        return 0
+    at = next(
+        (
+            p
+            for p in range(max(1, len(sentence) - _VERDICT_AFTER_WORDS), len(sentence))
+            if _VERDICT_MARK.search(folded[sentence[p - 1].end : sentence[p].start])
+        ),
+        0,
+    )
+    if not at:
+        return 0
+    reply = folded[sentence[at].start : sentence[-1].end]
+    if _AFFIRMED.match(reply) or _NO_DOUBT.match(reply):
+        return 0
+    tail = sentence[at:]
+    opens = any(denies(c) for c in tail[0].cues) or tail[0].neg == 1
+    ends = any(denies(c) for c in tail[-1].cues) or tail[-1].neg == 1
+    dismissed = any(dismisses(c) for t in tail for c in t.cues)
+    return at if opens or ends or dismissed else 0
+
+
+_NO_DOUBT = re.compile(r"\W*no (?:doubt|question|brainer)\b|\W*no-brainer\b")
 
 
 def grade_case(case: Case, answer: str) -> CaseGrade:

@@ -280,6 +280,12 @@ def denies(cue: str) -> bool:
     return trig is not None and trig.category is Category.NEGATION
 
 
+def dismisses(cue: str) -> bool:
+    """Is this cue a dismissal ("overkill", "a red herring", "rarely the culprit")?"""
+    trig = _on(cue)
+    return trig is not None and trig.category is Category.DISMISSAL
+
+
 def _is_alone(span: Span) -> bool:
     trig = _on(span.trigger)
     return trig is not None and trig.alone

@@ -569,9 +569,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # an idea set aside is rejected: "I did think about raising the batch, but set that aside"
     (
         re.compile(
-            r"\b(?:(?:set|put|setting|putting|sets|puts) (?:that|it|this|the idea)"
-            r" (?:aside|to one side)|(?:parked|shelved|binned|ditched|nixed)"
-            r" (?:that|it|this|the idea)\b)"
+            r"\b(?:(?:set|put|setting|putting|sets|puts) (?:(?:that|this|the) (?:idea|plan)|that|it"
+            r"|this) (?:aside|to one side)|(?:parked|shelved|binned|ditched|nixed)"
+            r" (?:(?:that|this|the) (?:idea|plan)|that|it|this)\b)"
         ),
         "rejected it",
     ),
