@@ -2347,3 +2347,32 @@ def test_an_idea_binned_by_name_or_pronoun_is_rejected_and_the_lr_as_the_only_fi
     only = "Roll back. From there the only fix I apply is the learning rate: cut it in half."
     assert [f.id for f in grade_case(case, only).red_flags] == ["only_lower_lr"]
     assert not grade_case(case, "Lowering the LR isn't the only fix; clip too.").red_flags
+
+
+def test_a_lead_in_before_a_colon_frames_a_bare_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    c = card(pt("nothing", "(nothing|none)"))
+    for framed in (
+        "Off the top of my head: nothing",
+        "Honestly: none",
+        "The short version: nothing",
+    ):
+        assert verdict(c, framed) == "correct", framed
+    # a lead-in with the rubric's words, a negator or a comma is no frame
+    scaled = card(pt("nothing", "(nothing|none)"), pt("scaling", "loss scaling"))
+    assert verdict(scaled, "Loss scaling: none") != "correct"
+    assert verdict(c, "Off the top of my head, nothing") == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "phrase.framed")
+    assert verdict(c, "Honestly: none") == "wrong"
+
+
+def test_factors_run_on_thans_and_a_loss_blown_up_by_a_factor_are_read() -> None:
+    from grill.grader import normalise
+
+    assert normalise("step back a factor of ten") == normalise("step back ten times")
+    assert normalise("by a factor of 2")[0][-1] == "{2x}"
+    assert normalise("way higher'n normal") == normalise("way higher than normal")
+    assert normalise("blow the loss up by a big factor") == normalise(
+        "scale the loss up by a big factor"
+    )
+    assert normalise("the loss blows up by step 500") != normalise("scale the loss up by step 500")
+    assert normalise("the lr is too puny") == normalise("the lr is too small")

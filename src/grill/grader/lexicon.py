@@ -161,7 +161,7 @@ extra: special
 old: original, previous, prior, older, ole, auld
 dataset: data set, datasets, data sets
 high: big, large, huge, enormous, massive
-low: small, tiny, little, wee
+low: small, tiny, little, wee, puny
 increase: higher, larger, bigger, greater, raise, raising, bump, grow, grows, growing, rise,
     rises, rising, go up, goes up, going up, increment, climb, climbs, climbing, climbed,
     creep up, creeps up, creeping up, tick up, ticks up, ticking up, turn up, turns up,

@@ -111,6 +111,7 @@ class _View:
         vocab, typos = prepared.vocab, prepared.typos
         folded = _fold(answer.text) if any(answer.sentences) else ""
         self.folded = folded
+        self.vocab = prepared.vocab
         for sentence in answer.sentences:
             idx: dict[str, list[int]] = {}
             nums: list[int] = []
@@ -375,26 +376,48 @@ def _bare_negation(view: _View) -> _Hit | None:
 
     A negated amount ("not much", "not a lot") is a hedge, not a negation: it does not count.
     """
-    folded = ""
-    for s, sentence in enumerate(view.answer.sentences):
+    folded = view.folded
+    for s, whole in enumerate(view.answer.sentences):
+        k = _framed(view, whole) if s == 0 else 0
+        sentence = whole[k:]
         if len(sentence) <= 2 and sentence[0].neg == 1:
-            folded = folded or _fold(view.answer.text)
             if _HEDGED_AMOUNT.match(folded, sentence[0].end):
                 continue
-            return _Hit(s, (0,), False, False)
+            return _Hit(s, (k,), False, False)
         first = [t for t in sentence if t.clause == sentence[0].clause]
         same_side = all(t.side == sentence[0].side for t in sentence)  # not "nothing X, but Y"
         if len(first) <= 2 and sentence[0].neg == 1 and same_side and _NOTHING not in disabled():
-            folded = folded or _fold(view.answer.text)
             if folded[sentence[0].start : sentence[0].end] in _NOTHING_WORDS:
-                return _Hit(s, (0,), False, False)  # "nothing: it just works", "none, no scaler"
+                return _Hit(s, (k,), False, False)  # "nothing: it just works", "none, no scaler"
     return None
+
+
+_FRAME_WORDS = 5
+
+
+def _framed(view: _View, sentence: Sequence[_Tok]) -> int:
+    """Rule phrase.framed: the tokens of a lead-in that frames the answer before a colon ("Off
+    the top of my head: nothing", "Honestly: none"): at most five words, none of them the
+    rubric's or a negator. 0 when there is none."""
+    if _FRAMED in disabled():
+        return 0
+    for k in range(1, min(_FRAME_WORDS, len(sentence) - 1) + 1):
+        gap = view.folded[sentence[k - 1].end : sentence[k].start]
+        if ":" in gap:
+            lead = sentence[:k]
+            if any(t.neg or t.word in view.vocab or t.num is not None for t in lead):
+                return 0
+            return k
+        if re.search(r"[^\w\s']", gap):
+            return 0  # a comma or a stop before any colon: no lead-in
+    return 0
 
 
 _NOTHING = "phrase.nothing-clause"
 _EXCEPTED = "phrase.excepted"
 _LISTED = "phrase.listed"
-MATCH_RULES = (_NOTHING, _EXCEPTED, _LISTED)
+_FRAMED = "phrase.framed"
+MATCH_RULES = (_NOTHING, _EXCEPTED, _LISTED, _FRAMED)
 """The phrase language's own rules with an id, for ablation (`GRILL_GRADER_WITHOUT`)."""
 _NOTHING_WORDS = frozenset({"nothing", "none", "nada", "zilch", "nothin"})
 

@@ -335,6 +335,21 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(not|n't) because of\b"), r"\1 due to"),
     # "hang on, no": a self-correction, as "wait" is ("hold on to the weights" is none)
     (re.compile(r"\b(?:hang|hold) on\b(?=\s*[,.!:;\u2014\u2013-])"), "wait"),
+    # "blow the loss up by a big factor": the loss scaled up (not "the loss blows up": diverges)
+    (
+        re.compile(r"\bblow(?:s|ing|n)?(?: up)? ((?:the |your |its )?loss)(?: up)? by\b"),
+        r"scale \1 up by",
+    ),
+    # "higher'n normal", "bigger'n usual": "than" run on to a comparative
+    (re.compile(r"\b([a-z]+er)'n\b"), r"\1 than"),
+    # "by a factor of ten", "a factor of 2 larger": a multiple, as "ten times" is
+    (
+        re.compile(
+            r"\b(?:an? |the )?factor of (\d+(?:\.\d+)?|two|three|four|five|six|seven|eight|nine|ten"
+            r"|twenty|a hundred|hundred|a thousand|thousand)\b(?!\s*(?:x|times|fold|-fold|%))"
+        ),
+        r"\1 times",
+    ),
     # "ten times lower than the peak", "10x smaller than where it started": a tenth of it (not
     # "10x lower than where the loss diverges", a distance from a point the finder found)
     (
