@@ -2376,3 +2376,13 @@ def test_factors_run_on_thans_and_a_loss_blown_up_by_a_factor_are_read() -> None
     )
     assert normalise("the loss blows up by step 500") != normalise("scale the loss up by step 500")
     assert normalise("the lr is too puny") == normalise("the lr is too small")
+
+
+def test_one_in_ten_is_a_share_and_a_saved_state_a_checkpoint() -> None:
+    from grill.grader import normalise
+
+    assert normalise("one example in ten from the old mix") == normalise("10% from the old mix")
+    assert normalise("1 out of every 20 batches") == normalise("5% batches")
+    assert normalise("one in a hundred")[0] == ["{1%}"]
+    assert normalise("five in five")[0] == ["{5}", "{5}"]  # no share
+    assert normalise("the last good saved state") == normalise("the last good checkpoint")

@@ -211,6 +211,17 @@ _ENDORSED = (
     r"(?![^.;!?\n]*?,? and (?:he|she|they|i) (?:was|were|am) right)"
     r"(?![^.;!?\n]*?\bi (?:agree|agreed)\b)"
 )
+
+
+def _one_in(m: re.Match[str]) -> str:
+    """ "one in ten" as 10%; the words left as they were when the share is no share (0, > 1)."""
+    words = {**_NUMBER_WORDS, "hundred": 100, "a hundred": 100}
+    a, b = (words[g] if g in words else float(g) for g in (m.group(1), m.group(2)))
+    if not b or a >= b:
+        return m.group(0)
+    return f"{100 * a / b:g}%"
+
+
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # dictation that spells out its punctuation ("roll back comma not restart period"): once a
     # "comma" is said, the marks are marks ("period" alone may be a warmup period)
@@ -349,6 +360,14 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
             r"|twenty|a hundred|hundred|a thousand|thousand)\b(?!\s*(?:x|times|fold|-fold|%))"
         ),
         r"\1 times",
+    ),
+    # "one in ten", "one example in every twenty", "1 out of 10": a share
+    (
+        re.compile(
+            r"\b(one|two|three|four|five|\d+) (?:[a-z]+ )?(?:in|out of) (?:every )?"
+            r"(ten|twenty|fifty|a hundred|hundred|\d+)\b(?!\s*(?:%|percent|x|times))"
+        ),
+        _one_in,
     ),
     # "ten times lower than the peak", "10x smaller than where it started": a tenth of it (not
     # "10x lower than where the loss diverges", a distance from a point the finder found)
