@@ -71,6 +71,7 @@ MIN_PER_CARD = {
     "fresh25": 3,
     "fresh26": 3,
     "fresh27": 3,
+    "fresh28": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -110,6 +111,7 @@ MIN_CASE = {
     "fresh25": 24,
     "fresh26": 24,
     "fresh27": 24,
+    "fresh28": 24,
 }
 
 

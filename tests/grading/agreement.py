@@ -266,6 +266,8 @@ TUNING = (
     "fresh24",
     "fresh25",
     "fresh26",
+    "fresh27",
+    "fresh28",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
