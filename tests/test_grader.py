@@ -2386,3 +2386,36 @@ def test_one_in_ten_is_a_share_and_a_saved_state_a_checkpoint() -> None:
     assert normalise("one in a hundred")[0] == ["{1%}"]
     assert normalise("five in five")[0] == ["{5}", "{5}"]  # no share
     assert normalise("the last good saved state") == normalise("the last good checkpoint")
+
+
+def test_a_list_headed_by_things_to_avoid_or_rule_out_is_turned_down() -> None:
+    case = load_library_case()
+    for lead in ("Things I'd avoid:", "Things I'd rule out afore I start:", "Red herrings:"):
+        answer = (
+            f"{lead}\n1. Starting from scratch.\n2. A bigger batch to smooth it over.\nRoll back."
+        )
+        assert not grade_case(case, answer).red_flags, lead
+    steps = "Steps:\n1. Restart from scratch.\n2. Roll back."
+    assert [f.id for f in grade_case(case, steps).red_flags] == ["restart_from_scratch"]
+
+
+def test_an_idea_paired_with_a_negated_verb_or_put_first_and_refused_is_not_put_forward(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    case = load_library_case()
+
+    def flags(answer: str) -> list[str]:
+        return sorted(f.id for f in grade_case(case, "Roll back. " + answer).red_flags)
+
+    assert flags("I would not scuttle the run and start from scratch.") == []
+    assert flags("You don't cancel the wedding and start from scratch.") == []
+    assert flags("Increasing the batch to smooth it I would skip.") == []
+    assert flags("Restarting from scratch we'd never do.") == []
+    # a subject of its own, a comma before the `and`, or a refusal of something else: a claim
+    assert flags("I don't panic, and we restart from scratch.") == ["restart_from_scratch"]
+    assert flags("Don't panic, and restart from scratch.") == ["restart_from_scratch"]
+    assert flags("Restarting from scratch I would do right away.") == ["restart_from_scratch"]
+    assert flags("We restart from scratch and I would skip the rest.") == ["restart_from_scratch"]
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.paired,case.fronted")
+    assert flags("I would not scuttle the run and start from scratch.") == ["restart_from_scratch"]
+    assert flags("Increasing the batch to smooth it I would skip.") == ["increase_batch_size"]

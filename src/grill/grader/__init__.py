@@ -790,7 +790,14 @@ def _flag_rank(flag: Flag, named: set[str]) -> tuple[bool, int]:
     return flag.id in named, len(words(flag.text) & words(flag.says))
 
 
-CASE_RULES = ("case.asked", "case.evaluated", "case.quoted", "case.verdict-after")
+CASE_RULES = (
+    "case.asked",
+    "case.evaluated",
+    "case.quoted",
+    "case.verdict-after",
+    "case.paired",
+    "case.fronted",
+)
 """The case's own rules for red flags, by id, each can be turned off for an ablation run."""
 
 _AFFIRMED = re.compile(
@@ -1019,6 +1026,54 @@ def _verdict_after(folded: str, sentence: Sequence[_Tok]) -> int:
     return at if opens or ends or dismissed else 0
 
 
+_PAIRED = re.compile(r"\s+(?:and|or)\s+")
+
+
+def _paired(view: _View, hit: _Hit) -> bool:
+    """Rule case.paired: a red-flag idea whose verb follows a bare `and` or `or` after a clause
+    with a negated verb shares its negation ("I would not scuttle the run and start from
+    scratch", "you don't cancel the wedding and start from scratch"); with a subject of its own
+    after the `and` ("..., and we restart from scratch") it is a claim of its own."""
+    if "case.paired" in disabled():
+        return False
+    sentence = view.answer.sentences[hit.sentence]
+    first = hit.positions[0]
+    if first == 0:
+        return False
+    gap = view.folded[sentence[first - 1].end : sentence[first].start]
+    if not _PAIRED.fullmatch(gap):
+        return False
+    before = sentence[first - 1].clause
+    return any(t.neg == 1 and t.verbal and t.clause == before for t in sentence[:first])
+
+
+_FRONTED = re.compile(
+    r"(?:(?!\b(?:and|but|so|then|or|because|if)\b)[\w\s']){0,24}?\b(?:i|we)(?:'d|'ll| would"
+    r"| will| should)?\s+(?:[a-z]+ly\s+)?(?:skip|avoid"
+    r"|pass on|rule out|leave out|steer clear of|not (?:do|touch|bother with|try)|never (?:do"
+    r"|touch|try))\b"
+)
+
+
+_SUBJECT = re.compile(r"\b(?:i|we|you|they|he|she|i'd|we'd|you'd|they'd|let's)\b")
+
+
+def _fronted(view: _View, hit: _Hit) -> bool:
+    """Rule case.fronted: a red-flag idea that opens its clause and is then turned down by the
+    speaker in the same clause, the idea put first ("Increasing the batch to smooth it I would
+    skip", "restarting from scratch we'd never do") is the object of the refusal."""
+    if "case.fronted" in disabled():
+        return False
+    sentence = view.answer.sentences[hit.sentence]
+    first, last = hit.positions[0], hit.positions[-1]
+    if any(t.clause == sentence[first].clause for t in sentence[:first]):
+        return False  # something comes before the idea in its clause: it is not put first
+    start = sentence[first - 1].end if first else 0
+    if _SUBJECT.search(view.folded, start, sentence[first].start):
+        return False  # "we restart from scratch and ...": the idea has its subject
+    return _FRONTED.match(view.folded, sentence[last].end) is not None
+
+
 _NO_DOUBT = re.compile(r"\W*no (?:doubt|question|brainer)\b|\W*no-brainer\b")
 
 
@@ -1053,6 +1108,8 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
             and not hit.negated
             and not _evaluated(flag_view, hit)
             and not _quoted(flag_view, hit)
+            and not _paired(flag_view, hit)
+            and not _fronted(flag_view, hit)
         ):
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
         elif flag.alone and flag.alone[0] in named and set(named) <= set(flag.alone):

@@ -1818,11 +1818,7 @@ def _list_leads(lead: Sequence[_Tok]) -> tuple[str, ...]:
     would not do", "Myth", "The lazy answer"); negation.list-rejected too when its negator
     names the list's role ("not a fix", "not on the list", "what I would not do"), so that
     what the list names is not credited either."""
-    if (
-        not lead
-        or len(lead) > LIST_LEAD
-        or not any(_rejects(t) or "dismissal" in t.cues for t in lead)
-    ):
+    if not lead or len(lead) > LIST_LEAD or not any(_rejects(t) or _dismisses(t) for t in lead):
         return ()
     role = any(
         _rejects(t) and any(n.word in _ROLE_STEMS for n in lead[k + 1 : k + 3])
@@ -1832,6 +1828,14 @@ def _list_leads(lead: Sequence[_Tok]) -> tuple[str, ...]:
         id
         for id, on in (("negation.list", True), ("negation.list-rejected", role))
         if on and context_words(id)
+    )
+
+
+def _dismisses(tok: _Tok) -> bool:
+    """A lead-in word that turns its list down without a negator: a dismissal ("Red herrings:",
+    "Things I'd rule out:") or "avoid" ("Things I'd avoid:")."""
+    return any(c.split(".")[0] == "dismissal" for c in tok.cues) or (
+        "negation.soft" in tok.cues and tok.word == "avoid"
     )
 
 
