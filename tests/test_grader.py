@@ -2419,3 +2419,22 @@ def test_an_idea_paired_with_a_negated_verb_or_put_first_and_refused_is_not_put_
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.paired,case.fronted")
     assert flags("I would not scuttle the run and start from scratch.") == ["restart_from_scratch"]
     assert flags("Increasing the batch to smooth it I would skip.") == ["increase_batch_size"]
+
+
+def test_built_in_rubrics_know_the_wrong_fix_and_the_wrong_task() -> None:
+    # lowering the LR is no fix for an LR that is too low
+    lowered = "Loss creeps down too slowly and compute is wasted, so cut the LR by 10x."
+    assert [f.id for f in _built_in("lr-too-low", lowered).flags] == ["lr-lowered"]
+    raised = "Loss creeps down too slowly and compute is wasted, so raise the LR."
+    assert _built_in("lr-too-low", raised).verdict is Verdict.CORRECT
+    # EWC's Fisher information is the old task's, and the important weights are the anchored ones
+    new_task = (
+        "A penalty toward the old weights, weighted by the Fisher information of the new task."
+    )
+    assert [f.id for f in _built_in("ewc", new_task).flags] == ["fisher-of-new"]
+    old_task = "A penalty toward the old weights, weighted by Fisher information from the old task."
+    assert _built_in("ewc", old_task).verdict is Verdict.CORRECT
+    least = (
+        "A penalty toward old values, the strongest pull on the least important weights, by Fisher."
+    )
+    assert [f.id for f in _built_in("ewc", least).flags] == ["importance-reversed"]
