@@ -392,8 +392,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(r"\b(peak|max|maximum)( lr)?\s*(?:/|divided by)\s*(\d+(?:\.\d+)?)\b(?![/.]\d)"),
         r"1/\3 of \1\2",
     ),
-    # "ease off", "eases off": a decrease
-    (re.compile(r"\beas(?:e|es|ed|ing) off\b"), "decreasing"),
+    # "ease off", "eases off", "backs off" (the loss scale backs off on overflow): a decrease
+    (re.compile(r"\b(?:eas(?:e|es|ed|ing)|back(?:s|ed|ing)?) off\b"), "decreasing"),
     # a chat transcript's speaker tag at a line's start ("[maria] other way round, ...") opens a
     # sentence: a reply that corrects the line before takes it back, as a sentence would
     (
