@@ -393,7 +393,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         r"1/\3 of \1\2",
     ),
     # "ease off", "eases off", "backs off" (the loss scale backs off on overflow): a decrease
-    (re.compile(r"\b(?:eas(?:e|es|ed|ing)|back(?:s|ed|ing)?) off\b"), "decreasing"),
+    (re.compile(r"\beas(?:e|es|ed|ing) off\b"), "decreasing"),
+    (re.compile(r"\bback(?:s|ed|ing)? off\b"), r"\g<0> decreasing"),
     # a chat transcript's speaker tag at a line's start ("[maria] other way round, ...") opens a
     # sentence: a reply that corrects the line before takes it back, as a sentence would
     (
