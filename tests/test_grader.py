@@ -2439,3 +2439,30 @@ def test_built_in_rubrics_know_the_wrong_fix_and_the_wrong_task() -> None:
         "A penalty toward old values, the strongest pull on the least important weights, by Fisher."
     )
     assert [f.id for f in _built_in("ewc", least).flags] == ["importance-reversed"]
+
+
+def test_wariness_a_thing_left_alone_a_first_thought_and_a_losing_comparison_put_nothing_forward(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    case = load_library_case()
+
+    def flags(answer: str) -> list[str]:
+        return sorted(f.id for f in grade_case(case, "Roll back and clip. " + answer).red_flags)
+
+    for said in (
+        "I'd be wary of blaming hardware bit-flips.",
+        "Growing the batch to hide the spike, that one I leave alone.",
+        "Restarting from scratch, that I would skip.",
+        "Our engineer's first thought: a bigger batch, to average the noise away.",
+        "My manager wanted to scrap it and relaunch from step zero; I talked him out of it.",
+        "Rejected options: restarting from scratch; raising the batch size to smooth the curve.",
+        "Clipping beats just lowering the LR every time.",
+    ):
+        assert flags(said) == [], said
+    assert flags("Restarting from scratch, that I would do first.") == ["restart_from_scratch"]
+    assert flags("Causes: a bad batch; restart from scratch.") == ["restart_from_scratch"]
+    assert flags("Just lowering the LR beats clipping.") == ["only_lower_lr"]
+    said = "The one knob I'd turn is the learning rate: cut it and resume."
+    assert flags(said) == ["only_lower_lr"]
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.outdone")
+    assert flags("Clipping beats just lowering the LR every time.") == ["only_lower_lr"]

@@ -943,7 +943,15 @@ def _resumed(folded: str, end: int) -> bool:
     said = resumed.group("said")
     if resumed.group("doubt"):
         return not _TURNED.search(said)  # "..., I don't think that will be enough"
+    if _REFUSED_BY_ME.match(said):
+        return True  # "..., that one I'd avoid", "..., that I would skip"
     return _judged_after(" " + said.lstrip(), 0) if said else False
+
+
+_REFUSED_BY_ME = re.compile(
+    r"\s*(?:one\s+)?(?:i|we)(?:'d|'ll| would| will| should)?\s+(?:[a-z]+ly\s+)?(?:avoid|skip"
+    r"|pass on|rule out|never|not|wouldn't|won't|don't|steer clear)\b"
+)
 
 
 def _unasked(view: _View) -> _View:
@@ -1026,25 +1034,50 @@ def _verdict_after(folded: str, sentence: Sequence[_Tok]) -> int:
     return at if opens or ends or dismissed else 0
 
 
-_PAIRED = re.compile(r"\s+(?:and|or)\s+")
+_OUTDONE = re.compile(
+    r"\b(?:beats?|trumps?|(?:is |are |works )?better than|outperforms?|wins? over|prefer(?:red|s)?"
+    r" [a-z0-9 -]{1,30}? (?:over|to))\s+(?:(?:just|simply|merely|only)\s+)?$"
+)
+
+
+def _outdone(view: _View, hit: _Hit) -> bool:
+    """Rule case.outdone: a red-flag idea that something else beats ("clipping beats just
+    lowering the LR every time", "I'd prefer a rollback over a restart from scratch") is the
+    loser of the comparison, not put forward."""
+    if "case.outdone" in disabled():
+        return False
+    sentence = view.answer.sentences[hit.sentence]
+    first = hit.positions[0]
+    start = sentence[0].start if first else 0
+    return _OUTDONE.search(view.folded, start, sentence[first].start) is not None
+
+
+_REPORTED = "dismissal"
+_PAIRED = re.compile(r"\s+(?:(?:it|them|that|this|things)\s+)?(?:and|or)\s+")
 
 
 def _paired(view: _View, hit: _Hit) -> bool:
     """Rule case.paired: a red-flag idea whose verb follows a bare `and` or `or` after a clause
-    with a negated verb shares its negation ("I would not scuttle the run and start from
-    scratch", "you don't cancel the wedding and start from scratch"); with a subject of its own
-    after the `and` ("..., and we restart from scratch") it is a claim of its own."""
+    with a negated verb, or another person's idea reported, shares its negation ("I would not
+    scuttle the run and start from scratch", "you don't cancel the wedding and start from
+    scratch"); with a subject of its own after the `and` ("..., and we restart from scratch")
+    it is a claim of its own."""
     if "case.paired" in disabled():
         return False
     sentence = view.answer.sentences[hit.sentence]
-    first = hit.positions[0]
+    clause = sentence[hit.positions[0]].clause
+    first = next(p for p, t in enumerate(sentence) if t.clause == clause)
     if first == 0:
         return False
     gap = view.folded[sentence[first - 1].end : sentence[first].start]
     if not _PAIRED.fullmatch(gap):
         return False
     before = sentence[first - 1].clause
-    return any(t.neg == 1 and t.verbal and t.clause == before for t in sentence[:first])
+    return any(
+        t.clause == before
+        and ((t.neg == 1 and t.verbal) or _REPORTED in t.cues and t.word == "wrong")
+        for t in sentence[:first]
+    )  # "my manager wanted to scrap it and relaunch from step zero": his idea, both halves
 
 
 _FRONTED = re.compile(
@@ -1110,6 +1143,7 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
             and not _quoted(flag_view, hit)
             and not _paired(flag_view, hit)
             and not _fronted(flag_view, hit)
+            and not _outdone(flag_view, hit)
         ):
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
         elif flag.alone and flag.alone[0] in named and set(named) <= set(flag.alone):

@@ -234,8 +234,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         CLAUSE,
         "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted"
         " counterproductive misguided mistakenly wrongly rejected dismissed waste wasteful"
-        + " "
-        + _JUDGED,
+        " wary leery" + " " + _JUDGED,
         "bit flips are rare",
         "enlarging the batch size is likewise rejected",
         "restarting from zero would be a waste of weeks",
@@ -243,6 +242,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         "blaming flaky hardware would be lazy",
         "cosmic rays are a cop-out explanation",
         "raising the batch to smooth it is a mistake",
+        "I'd be wary of restarting from scratch",
         "start again from scratch? that's mad",
     ),
     _t(

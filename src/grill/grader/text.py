@@ -610,6 +610,14 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         "rejected it",
     ),
+    # "I'd leave that alone", "that one I leave alone": not done, as "avoid" is not
+    (
+        re.compile(
+            r"\b(?:i|we)(?:'d| would| will|'ll)? leave (?:(?:it|that|this|them|those)(?: one)? )?"
+            r"alone\b"
+        ),
+        "i'd avoid it",
+    ),
     # "no" in the languages an English answer borrows it from: "restarting? não, never"
     (re.compile(r"\b(?:n[aã]o|nein|nyet|niet)\b"), "no"),
     # "in the first place" is no order of steps: "to keep them from happening in the first place"
@@ -673,8 +681,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (
         re.compile(
             r"\b([a-z][\w-]*(?:'s|s') (?:first |initial |original |own |gut )?(?:theory|idea"
-            r"|suggestion|hunch|guess|instinct|proposal|take|reflex|pitch|reaction) (?:was|is))\b"
-            + _ENDORSED
+            r"|suggestion|hunch|guess|instinct|proposal|take|reflex|pitch|reaction|thought)"
+            r"(?: was| is|:))(?=\s)" + _ENDORSED
         ),
         r"\1 wrongly",
     ),
@@ -1847,6 +1855,11 @@ def _led(tok: _Tok, ids: tuple[str, ...]) -> _Tok:
 _BULLET = re.compile(r"\s*-\s")  # every list marker opening a line is read as this (`_PRE`)
 
 
+_INLINE_LEAD = 4
+"""Words of a lead-in ("Rejected options:", "Not doing:") that heads a list whose items run on
+past semicolons on its line."""
+
+
 def _headed_lists(
     text: str, pieces: Sequence[tuple[int, str]], read: list[tuple[list[_Tok], list[_Tok]]]
 ) -> None:
@@ -1855,11 +1868,18 @@ def _headed_lists(
     a bullet's line after a full stop or semicolon is part of that bullet, no lead-in ("- restore
     the checkpoint; a restart isn't warranted" heads nothing)."""
     ids: tuple[str, ...] = ()
+    inline: tuple[str, ...] = ()  # "Rejected options: X; Y; Z": the lead-in goes on past `;`
     bullet_line = False
     end = 0
     for (toks, full), (offset, piece) in zip(read, pieces, strict=True):
         line_start = offset == 0 or "\n" in text[end:offset]
+        joined = not line_start and ";" in text[end:offset]
         end = offset + len(piece)
+        if inline and joined and full:
+            k = next(i for i, t in enumerate(full) if not t.silent)
+            full[k] = toks[0] = _led(full[k], inline)
+            continue
+        inline = ()
         if _BULLET.match(piece):
             bullet_line = True
             if ids:
@@ -1876,6 +1896,10 @@ def _headed_lists(
         body = piece.rstrip().rstrip(":")
         cut = offset + max(body.rfind(":"), body.rfind("|")) + 1
         ids = _list_leads([t for t in toks if t.start >= cut])
+        if ":" in body and context_words("negation.list"):
+            colon = offset + body.find(":")
+            lead = [t for t in toks if t.start < colon]
+            inline = _list_leads(lead) if len(lead) <= _INLINE_LEAD else ()
 
 
 _STOP_VERBS = _stems_of(context_words("negation.stop"))
