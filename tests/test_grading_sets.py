@@ -72,6 +72,9 @@ MIN_PER_CARD = {
     "fresh26": 3,
     "fresh27": 3,
     "fresh28": 3,
+    "fresh29": 3,
+    "fresh30": 3,
+    "fresh31": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -112,6 +115,9 @@ MIN_CASE = {
     "fresh26": 24,
     "fresh27": 24,
     "fresh28": 24,
+    "fresh29": 24,
+    "fresh30": 24,
+    "fresh31": 24,
 }
 
 

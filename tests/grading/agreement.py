@@ -268,6 +268,8 @@ TUNING = (
     "fresh26",
     "fresh27",
     "fresh28",
+    "fresh29",
+    "fresh30",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
