@@ -26,6 +26,19 @@ def test_a_fast_forgetter_is_forecast_near_the_truth_and_the_average_learner_is_
     assert "fast" in text and "inside the 80% interval" in text
 
 
+def test_the_candidates_behind_a_forecast_are_shown_and_add_up_to_it() -> None:
+    cal = calibrate(["fast"], learners=1, days=4, ahead=3, seed=8)
+    (row,) = cal.rows
+    names = [n for n, _, _ in row.candidates]
+    assert len(names) == len(set(names)) >= 2
+    assert abs(sum(w for _, w, _ in row.candidates) - 1) < 1e-9
+    # the forecast is the weighted mean of what each candidate expects
+    assert abs(sum(w * e for _, w, e in row.candidates) - row.expected) < 1e-6
+    shown = format_calibration(cal, components=True)
+    assert f"candidates: {names[0]} " in shown
+    assert "candidates:" not in format_calibration(cal)
+
+
 def test_a_learner_can_study_as_a_script_of_grill_due_and_grill_review(tmp_path: Path) -> None:
     studied = study("fsrs", 0, days=3, ahead=2, seed=5, home=tmp_path, via="due")
     with Store.open(tmp_path / "grill.db", now=studied.last) as store:

@@ -30,8 +30,8 @@ from __future__ import annotations
 import math
 import random
 import tempfile
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Protocol
@@ -39,10 +39,11 @@ from typing import Protocol
 from grill import personal
 from grill.config import Settings
 from grill.deck import load_library
-from grill.memory import Candidate, MemoryFit
+from grill.memory import Candidate, Forecaster, MemoryFit
+from grill.memory.events import Trace
 from grill.memory.fitting import KAPPA_GRID
 from grill.memory.models import FsrsModel
-from grill.model import Rating
+from grill.model import Deck, Rating
 from grill.odds import at_least, poisson_binomial
 from grill.plan import Deadline
 from grill.readiness import forecast_for
@@ -56,6 +57,7 @@ __all__ = [
     "LearnerResult",
     "Studied",
     "average_fit",
+    "candidates",
     "calibrate",
     "follower",
     "format_calibration",
@@ -84,6 +86,8 @@ class LearnerResult:
     p: float
     default_expected: float
     default_p: float
+    candidates: tuple[tuple[str, float, float], ...] = ()
+    """Each candidate model of the forecast: (name, weight, expected score under it)."""
 
     @property
     def covered(self) -> bool:
@@ -249,8 +253,25 @@ def judge(studied: Studied, store: Store, target: int, fitted: MemoryFit) -> Lea
     by_card = personal.deck_traces(store.reviews(deck=deck.name), deck.name, last.tzinfo or UTC)
     ready = forecast_for(deck, by_card, fitted, studied.interview, target)
     plain = forecast_for(deck, by_card, average_fit(), studied.interview, target)
-    return _result(
+    row = _result(
         studied.memory, studied.learner, studied.reviews, studied.truth, ready, plain, target
+    )
+    return replace(row, candidates=candidates(fitted, deck, by_card, studied.interview))
+
+
+def candidates(
+    fitted: MemoryFit, deck: Deck, by_card: Mapping[str, Trace], at: datetime
+) -> tuple[tuple[str, float, float], ...]:
+    """Each candidate's share of the forecast at `at`: (name, weight, expected score), heaviest
+    first. Where the forecast's interval is wide, this says which curves disagree."""
+    comps = Forecaster(fitted, [by_card.get(cid) for cid in deck.cards.ids]).at(at)
+    weight: dict[str, float] = {}
+    score: dict[str, float] = {}
+    for c in comps:
+        weight[c.name] = weight.get(c.name, 0.0) + c.weight
+        score[c.name] = score.get(c.name, 0.0) + c.weight * c.expected
+    return tuple(
+        sorted(((n, w, score[n] / w) for n, w in weight.items() if w > 0), key=lambda x: -x[1])
     )
 
 
@@ -324,8 +345,9 @@ def calibrate(
     return Calibration(days, ahead, target, tuple(rows), via, follow)
 
 
-def format_calibration(cal: Calibration) -> str:
-    """One line per learner, then the summary against the targets."""
+def format_calibration(cal: Calibration, components: bool = False) -> str:
+    """One line per learner (with `components`, a second line of each candidate model's weight
+    and expected score), then the summary against the targets."""
     t = cal.target
     judged, beside = "grill forecast (80%)", "average learner"
     lines = [
@@ -348,6 +370,9 @@ def format_calibration(cal: Calibration) -> str:
             f"{r.expected:5.1f} [{r.low:5.1f}, {r.high:5.1f}] P={r.p:.2f}"
             f"{'' if r.covered else ' (missed)':>9}  {r.default_expected:5.1f} P={r.default_p:.2f}"
         )
+        if components and r.candidates:
+            parts = " · ".join(f"{n} {w:.2f} at {e:.1f}" for n, w, e in r.candidates)
+            lines.append(f"{'':>10}candidates: {parts}")
     s = cal.summary()
     lines += [
         "",
@@ -386,6 +411,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         metavar="F",
         help="judge `grill plan`'s 'If you follow it', made F evenings before the last",
     )
+    parser.add_argument(
+        "--components",
+        action="store_true",
+        help="under each learner, each candidate model's weight and expected score",
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.follow < args.days:
         parser.error("--follow must be at least 0 and fewer than --days")
@@ -399,7 +429,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         follow=args.follow,
         progress=lambda step: print(f"  {step}", file=sys.stderr, flush=True),
     )
-    print(format_calibration(cal))
+    print(format_calibration(cal, components=args.components))
 
 
 if __name__ == "__main__":
