@@ -34,7 +34,7 @@ from grill.grader.lexicon import (
     _stem,
     _typo_of_lexicon,
 )
-from grill.grader.scope import Scope, carried, spans
+from grill.grader.scope import Scope, carried, dismisses, spans
 
 __all__ = ["items_of", "normalise"]
 
@@ -610,14 +610,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         "rejected it",
     ),
-    # "I'd leave that alone", "that one I leave alone": not done, as "avoid" is not
-    (
-        re.compile(
-            r"\b(?:i|we)(?:'d| would| will|'ll)? leave (?:(?:it|that|this|them|those)(?: one)? )?"
-            r"alone\b"
-        ),
-        "i'd avoid it",
-    ),
+    # "that one I leave alone", "restarting from scratch I'd leave alone": the idea put first is
+    # not done, as "avoid" says ("leave the LR alone", with its object, keeps it unchanged: below)
+    (re.compile(r"\b(?:i|we)(?:'d| would| will|'ll)? leave alone\b"), "i'd avoid it"),
     # "no" in the languages an English answer borrows it from: "restarting? não, never"
     (re.compile(r"\b(?:n[aã]o|nein|nyet|niet)\b"), "no"),
     # "in the first place" is no order of steps: "to keep them from happening in the first place"
@@ -1392,7 +1387,12 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         word = r.text
         if word in _DEGREE and nxt in _NEG_STEMS:
             continue  # "almost never", "virtually no": the negator alone says it
-        if word in _DEGREE_SO and nxt in _GRADABLE and _degree_end(raws, i + 1) and _degree_on():
+        if (
+            word in _DEGREE_SO
+            and nxt in _GRADABLE
+            and _degree_end(raws, i + 1)
+            and "pseudo.degree" not in disabled()
+        ):
             continue  # pseudo.degree: "set so high that ...": "so" says how high, ends nothing
         if word in _NEG_STEMS and _bound_after(raws, i):
             prev = word
@@ -1726,10 +1726,6 @@ def _mark_without_evidence(toks: list[_Tok], text: str, offset: int) -> list[_To
     return out
 
 
-def _degree_on() -> bool:
-    return "pseudo.degree" not in disabled()
-
-
 def _degree_end(raws: list[_Raw], i: int) -> bool:
     """After "so high": the sentence ends, a clause break or `that` follows ("set so high that
     it diverges"), where "so small grads don't underflow" goes on with what is so."""
@@ -1843,7 +1839,7 @@ def _list_leads(lead: Sequence[_Tok]) -> tuple[str, ...]:
 def _dismisses(tok: _Tok) -> bool:
     """A lead-in word that turns its list down without a negator: a dismissal ("Red herrings:",
     "Things I'd rule out:") or "avoid" ("Things I'd avoid:")."""
-    return any(c.split(".")[0] == "dismissal" for c in tok.cues) or (
+    return any(dismisses(c) for c in tok.cues) or (
         "negation.soft" in tok.cues and tok.word == "avoid"
     )
 
