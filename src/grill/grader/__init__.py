@@ -889,7 +889,7 @@ def _evaluated(view: _View, hit: _Hit) -> bool:
         return False
     sentence = view.answer.sentences[hit.sentence]
     first = sentence[min(hit.positions)]
-    folded = _fold(view.answer.text)
+    folded = view.folded
     if not _CLAUSE_OPEN.search(folded, 0, first.start):
         return False
     last = sentence[max(hit.positions)]
@@ -912,7 +912,7 @@ def _quoted(view: _View, hit: _Hit) -> bool:
         return False
     sentence = view.answer.sentences[hit.sentence]
     start, end = sentence[min(hit.positions)].start, sentence[max(hit.positions)].end
-    folded = _fold(view.answer.text)
+    folded = view.folded
     for quote in _QUOTED.finditer(folded):
         if quote.start() < start and end < quote.end():
             copula = _COPULA.match(folded, quote.end())
@@ -962,7 +962,7 @@ def _unasked(view: _View) -> _View:
     sentences = view.answer.sentences
     if not any(sentences) or "case.asked" in disabled():
         return view
-    folded = _fold(view.answer.text)
+    folded = view.folded
     asked: set[int] = set()
     for s, sentence in enumerate(sentences):
         if not sentence:

@@ -234,7 +234,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         CLAUSE,
         "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted"
         " counterproductive misguided mistakenly wrongly rejected dismissed waste wasteful"
-        " wary leery" + " " + _JUDGED,
+        " wary leery " + _JUDGED,
         "bit flips are rare",
         "enlarging the batch size is likewise rejected",
         "restarting from zero would be a waste of weeks",

@@ -207,6 +207,8 @@ def _distribute_negator(m: re.Match[str]) -> str:
 
 
 # what another person said, then endorsed: "..., and she was right", "... and I agreed"
+_SET_ASIDE = r"(?:(?:that|this|the) (?:idea|plan)|that|it|this)"
+"""What is set aside or binned: "that", "it", "that idea"."""
 _ENDORSED = (
     r"(?![^.;!?\n]*?,? and (?:he|she|they|i) (?:was|were|am) right)"
     r"(?![^.;!?\n]*?\bi (?:agree|agreed)\b)"
@@ -604,9 +606,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # an idea set aside is rejected: "I did think about raising the batch, but set that aside"
     (
         re.compile(
-            r"\b(?:(?:set|put|setting|putting|sets|puts) (?:(?:that|this|the) (?:idea|plan)|that|it"
-            r"|this) (?:aside|to one side)|(?:parked|shelved|binned|ditched|nixed)"
-            r" (?:(?:that|this|the) (?:idea|plan)|that|it|this)\b)"
+            rf"\b(?:(?:set|put|setting|putting|sets|puts) {_SET_ASIDE} (?:aside|to one side)"
+            rf"|(?:parked|shelved|binned|ditched|nixed) {_SET_ASIDE}\b)"
         ),
         "rejected it",
     ),
