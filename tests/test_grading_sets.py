@@ -75,6 +75,7 @@ MIN_PER_CARD = {
     "fresh29": 3,
     "fresh30": 3,
     "fresh31": 3,
+    "fresh32": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -118,6 +119,7 @@ MIN_CASE = {
     "fresh29": 24,
     "fresh30": 24,
     "fresh31": 24,
+    "fresh32": 24,
 }
 
 
