@@ -90,6 +90,8 @@ def test_a_number_far_from_the_cards_own_is_wrong() -> None:
     assert grade(card, "around 200k steps").flags[0].id.startswith("number")
     rate = _card("Replay ratio?", "~5-15% old / 85-95% new.")
     assert grade(rate, "85-95% old").flags[0].id == "number-out-of-range"
+    assert _verdict(rate, "5-15 old / 85-95 new") == "correct"
+    assert grade(rate, "85-95 old / 5-15 new").flags[0].id == "number-out-of-range"
 
 
 def test_the_explanation_restates_a_point_in_other_words() -> None:

@@ -115,6 +115,8 @@ def test_light_stemming_and_british_spelling() -> None:
         "compute underutilized, it has learned"
     )
     assert normalise("val loss climbs, then creeps up") == normalise("val loss rises, then goes up")
+    # a plural in -sses keeps its short stem: "recent losses" are the loss
+    assert normalise("recent losses, two passes") == normalise("recent loss, two pass")
     # `whilst` ends a clause and turns the side, like `while`
     assert normalise("train falls whilst val rises") == normalise("train falls while val rises")
 
@@ -196,6 +198,20 @@ def test_percent_multiplier_and_plain_numbers_keep_their_kind() -> None:
     assert matches("{1.5-2x}", "1.5–2× faster") and matches("{1.5-2x}", "1.5 to 2x")
     assert matches("{2x} compute", "twice the compute")
     assert matches("double compute", "2x compute")
+
+
+def test_a_range_of_shares_without_its_percent_sign_is_a_share() -> None:
+    assert matches("{5-15%} old", "5-15 old / 85-95 new")
+    assert matches("{85-95%} new", "5-15 old, 85-95 new")
+    for no in ("10 old", "50-70 old", "5-150 old"):  # one number, or a range out of it, is not
+        assert not matches("{5-15%} old", no), no
+
+
+def test_a_small_plain_number_is_a_value_not_a_share() -> None:
+    assert matches("to {5-15%}", "down to 0.1 of the peak")
+    for value in ("down to 3e-5", "to 0.00003", "to 1e-4"):  # a learning rate, not 0.003%
+        assert not matches("to {0-4%}", value), value
+    assert matches("to {0-4%}", "all the way to 0")
 
 
 def test_decimal_and_word_numbers() -> None:
@@ -1935,6 +1951,8 @@ def test_a_condition_the_card_never_makes_added_with_only_is_wrong(ref: str, ans
         ("qf-warmup", "2-8k steps; it's a myth that it only matters with fp16"),
         # the field's generic words are no condition: "training" on an FP16 card
         ("fp16-loss-scaling", "yes, only when training in fp16: scale the loss up, unscale grads"),
+        # an "only" before a manner is no condition
+        ("lr-too-low", "it descends, only at a snail's pace, and gpus sit idle: wasted compute"),
     ],
 )
 def test_an_only_that_adds_no_condition_of_its_own_is_no_flag(ref: str, answer: str) -> None:

@@ -270,6 +270,7 @@ TUNING = (
     "fresh28",
     "fresh29",
     "fresh30",
+    "fresh31",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

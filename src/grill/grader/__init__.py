@@ -352,7 +352,10 @@ _ONLY = re.compile(
     r"\bonly\s+(?:(?:happens?|applies|matters|works|helps|kicks in|occurs|pays off|needed"
     r"|need(?:ed)? it|is needed|makes sense)\s+)?(?:when|if|for|on|from|once|with|in|above"
     r"|below|past|after|during|beyond|under|over|at|to)\b"
+    r"(?!\s+(?:an?\s+|the\s+)?(?:[\w']+\s+){0,2}?(?:pace|speed|rate|crawl|trickle)\b)"
 )
+"""An "only" before a condition: "only for models above 7B", "only when training in FP16"; not
+one before a manner ("only at a snail's pace", "only at half speed")."""
 _CLAUSE_OPENS = re.compile(r"[,;:.!?(\n\u2014\u2013]|\s-\s|\s(?=(?:but|though|although|yet)\s)")
 """Where a clause opens before an "only": a stop, a dash, or a "but" typed without a comma."""
 _RESTRICTS = re.compile(

@@ -50,12 +50,21 @@ class _Slot:
         return tok.num is not None and any(_in_range(tok.num, n) for n in self.nums)
 
 
+_SHARE_FLOOR = 0.005
+"""A plain number below this is a value in its own right (a learning rate of 3e-5), never a
+share of a whole said as a fraction (0.1 of the peak is 10%; nobody says 0.003 of it)."""
+
+
 def _in_range(value: _Num, spec: _Num) -> bool:
     eps = 1e-9
     lo, hi = value.lo, value.hi
     if value.kind != spec.kind:
         if spec.kind == "%" and value.kind in ("", "x") and value.hi <= 1:
+            if 0 < value.lo < _SHARE_FLOOR:
+                return False  # "down to 3e-5 from a 3e-4 peak": a value, not a share
             lo, hi = lo * 100, hi * 100  # 0.1 of peak = 10%
+        elif spec.kind == "%" and value.kind == "" and 1 < value.lo < value.hi <= 100:
+            pass  # "5-15 old / 85-95 new": a range of shares with its sign left off
         elif spec.kind == "x" and value.kind == "%" and value.lo >= 20:
             lo, hi = 1 + lo / 100, 1 + hi / 100  # 50-100% faster = 1.5-2x
         else:
