@@ -75,6 +75,7 @@ RULES = (
     "derive.directions",  # "decreases" is also said "down" or "drops"; "increases" "up"
     "derive.comparatives",  # "FP16 has more mantissa" said of BF16, or as fewer, is wrong
     "derive.remedies",  # "more weight decay" said as "weight decay down" is wrong
+    "derive.remedies-inline",  # ... also inside a sentence ("the best lever is fewer epochs")
     "derive.reversed-direction",  # "steady decrease" said as "climbs steadily" is wrong
     "derive.preferences",  # the card's "BF16" turned down for "FP16" ("FP16 rather than BF16")
     "derive.units",  # the card's number counted in another unit ("2-8k tokens" for steps)
@@ -778,13 +779,14 @@ def _remedies(claims: list[_Claim]) -> list[str]:
         return []
     out: list[str] = []
     for entity, sign, attribute, lead in claims:
-        if entity is not None or not lead:
+        if entity is not None or (not lead and "derive.remedies-inline" in disabled()):
             continue
-        for thing in attribute:
+        for thing in attribute[: None if lead else 1]:
             if any(way == -sign and thing in said for _, way, said, _ in claims):
                 continue  # the card itself says it the other way too
             back = "down" if sign > 0 else "up"  # "turning weight decay and dropout down"
-            for phrase in (f"= {_said(-sign)} {thing}", f"{thing} {back}"):
+            turned = (f"= {_said(-sign)} {thing}", f"{thing} {back}")
+            for phrase in turned if lead else turned[:1]:
                 if phrase not in out:
                     out.append(phrase)
     return out
