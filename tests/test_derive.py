@@ -118,6 +118,23 @@ def test_what_the_explanation_denies_said_as_so_is_wrong() -> None:
     assert _verdict(card, denied) == "correct"
 
 
+def test_a_growth_the_explanation_denies_said_in_any_words_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    memory = (
+        "Memory cost of doubling batch?",
+        "Linear (2x activations).",
+        "Optimizer state and gradients don't grow with batch size; they grow with parameter count.",
+    )
+    assert _verdict(_card(*memory), "linear: the activations double, one set per example") == (
+        "correct"
+    )
+    trap = "linear, because the gradients double along with the batch"
+    assert "denied-by-explanation" in [f.id for f in grade(_card(*memory), trap).flags]
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.denied-growth")
+    assert _verdict(_card(*memory), trap) == "correct"
+
+
 def test_what_the_explanation_passes_over_said_as_so_is_wrong(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

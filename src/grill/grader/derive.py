@@ -67,6 +67,7 @@ RULES = (
     "derive.order",  # items joined by arrows are a sequence
     "derive.numbers",  # a number far from the card's own is wrong
     "derive.denials",  # what the explanation says is not so, said as so, is wrong
+    "derive.denied-growth",  # "gradients don't grow" said as "gradients double" is wrong
     "derive.to-by",  # a share the card decays *to* is wrong said *by*
     "derive.to-from",  # ... or said as where it starts ("starts at 10% of peak")
     "derive.swapped-numbers",  # "5-15% old / 85-95% new" said the other way round is wrong
@@ -384,7 +385,16 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
         before = [w for w in _words(clause[: m.start()], asked) if w not in GENERIC | _WH]
         after = [w for w in _words(clause[m.end() :], asked) if w not in GENERIC and w != "not"]
         after = after[:_DENIED_WORDS]
-        if len(after) < 2 or not set(after) - common or "not" in before:
+        if "not" in before:
+            continue
+        sign = _direction(after[0]) if after and _on("derive.denied-growth") else 0
+        if sign and before[-_SUBJECT_WORDS:]:
+            # "gradients don't grow with batch size": any growth of theirs, "they double"
+            grown = _SAID_UP[:-1] + "|{2x})" if sign > 0 else _SAID_DOWN
+            phrase = " .. ".join(before[-_SUBJECT_WORDS:] + [grown])
+            if phrase not in out:
+                out.append(phrase)
+        if len(after) < 2 or not set(after) - common:
             continue
         phrase = " .. ".join(before[-_SUBJECT_WORDS:] + after)
         if phrase not in out:
