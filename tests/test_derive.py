@@ -118,6 +118,19 @@ def test_what_the_explanation_denies_said_as_so_is_wrong() -> None:
     assert _verdict(card, denied) == "correct"
 
 
+def test_an_item_that_prevents_a_thing_is_said_by_any_prevention_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = ("FP16 needs loss scaling?", "Multiply loss by large constant. Prevents underflow.")
+    card = _card(*text)
+    for said in ("avoids underflow", "stops underflow", "so the grads don't underflow"):
+        assert _verdict(card, f"multiply the loss by a large constant; {said}") == "correct", said
+    assert _verdict(card, "multiply the loss by a large constant; underflow is fine") == "partial"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.prevented")
+    negated = "multiply the loss by a large constant; so grads don't underflow"
+    assert _verdict(_card(*text), negated) == "partial"
+
+
 def test_a_growth_the_explanation_denies_said_in_any_words_is_wrong(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -67,6 +67,7 @@ RULES = (
     "derive.order",  # items joined by arrows are a sequence
     "derive.numbers",  # a number far from the card's own is wrong
     "derive.denials",  # what the explanation says is not so, said as so, is wrong
+    "derive.prevented",  # "Prevents underflow" is also said "avoids underflow", "doesn't underflow"
     "derive.denied-growth",  # "gradients don't grow" said as "gradients double" is wrong
     "derive.to-by",  # a share the card decays *to* is wrong said *by*
     "derive.to-from",  # ... or said as where it starts ("starts at 10% of peak")
@@ -184,6 +185,21 @@ def _absent(words: list[str], common: frozenset[str]) -> list[str]:
         return []
     rest = [w for w in words if w not in _ABSENCE]
     return [f"not {p}" for p in _phrases(rest, common) if p and not p.startswith("not ")]
+
+
+_PREVENTS = frozenset({"prevent", "avoid", "stop"})
+_PREVENTED = "(prevent|avoid|stop|not)"
+
+
+def _prevented(words: list[str]) -> list[str]:
+    """An item that opens by preventing a thing ("Prevents underflow in tiny gradients") is
+    also said by what it prevents under any prevention or negation: "avoids underflow", "stops
+    underflow", "so tiny grads don't underflow" (derive.prevented). The thing is the first word
+    after the verb that is no generic word or number."""
+    if not _on("derive.prevented") or not words or words[0] not in _PREVENTS:
+        return []
+    thing = next((w for w in words[1:] if w not in GENERIC and not w.startswith("{")), None)
+    return [f"{_PREVENTED} {thing}"] if thing else []
 
 
 def _roles(phrase: str, words: list[str]) -> str:
@@ -578,7 +594,7 @@ def derive_rubric(
     for main, alternatives, words in items:
         if not words or set(words) <= _VERDICT:
             continue
-        match = _phrases(words, common) + _absent(words, common)
+        match = _phrases(words, common) + _absent(words, common) + _prevented(words)
         for alt in alternatives:
             match += [p for p in _phrases(_words(alt, frozenset()), common) if p not in match]
         others = [w for _, _, w in items if w is not words]
