@@ -115,6 +115,9 @@ def test_light_stemming_and_british_spelling() -> None:
         "compute underutilized, it has learned"
     )
     assert normalise("val loss climbs, then creeps up") == normalise("val loss rises, then goes up")
+    # to maintain or preserve a thing is to keep it
+    assert normalise("maintains the per-update step") == normalise("keeps the per-update step")
+    assert normalise("preserving progress per token") == normalise("keeping progress per token")
     # a plural in -sses keeps its short stem: "recent losses" are the loss
     assert normalise("recent losses, two passes") == normalise("recent loss, two pass")
     # `whilst` ends a clause and turns the side, like `while`

@@ -176,6 +176,7 @@ bounce: bouncing, bounces, bounced, bouncy, hop around, hops around, hopping aro
 slow: crawl, crawls, crawling, sluggish, sluggishly, glacial
 divide: unscale, unscales, unscaled, unscaling
 constant: const, consts
+keep: maintain, maintains, maintained, maintaining, preserve, preserves, preserved, preserving
 sweep: swept
 double: twice, doubling, doubled, doubles
 order magnitude: order of magnitude, orders of magnitude, oom
