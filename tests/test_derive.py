@@ -118,6 +118,17 @@ def test_what_the_explanation_denies_said_as_so_is_wrong() -> None:
     assert _verdict(card, denied) == "correct"
 
 
+def test_a_number_with_the_last_word_of_its_noun_states_the_item(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = ("Detect bad batch?", "Loss > threshold (e.g. 10x recent moving average). Skip update.")
+    said = "keep a running mean of losses; if one comes in at ten times that average, skip it"
+    assert _verdict(_card(*text), said) == "correct"
+    assert _verdict(_card(*text), "skip it if it is ten times anything at all") == "partial"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.number-head")
+    assert _verdict(_card(*text), said) == "partial"
+
+
 def test_an_item_that_prevents_a_thing_is_said_by_any_prevention_of_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -67,6 +67,7 @@ RULES = (
     "derive.order",  # items joined by arrows are a sequence
     "derive.numbers",  # a number far from the card's own is wrong
     "derive.denials",  # what the explanation says is not so, said as so, is wrong
+    "derive.number-head",  # "10x recent moving average" is also said "10x the average"
     "derive.prevented",  # "Prevents underflow" is also said "avoids underflow", "doesn't underflow"
     "derive.denied-growth",  # "gradients don't grow" said as "gradients double" is wrong
     "derive.to-by",  # a share the card decays *to* is wrong said *by*
@@ -166,6 +167,11 @@ def _phrases(words: list[str], common: frozenset[str] = frozenset()) -> list[str
         for c in itertools.combinations(free, need)
         if len(fixed) + len(c) > 1 or not (rare_only and set(c) & common)
     ]
+    numbers = [w for w in fixed if w.startswith("{")]
+    if numbers and fixed == numbers and len(free) > 2 and _on("derive.number-head"):
+        head = f"{' '.join(numbers)} {free[-1]}"  # "10x recent moving average": "10x average"
+        if head not in out:
+            out.append(head)
     whole = " ".join(w for w in words if w not in GENERIC) or " ".join(words)
     if whole not in out:
         out.append(whole)
