@@ -118,6 +118,27 @@ def test_what_the_explanation_denies_said_as_so_is_wrong() -> None:
     assert _verdict(card, denied) == "correct"
 
 
+def test_an_explanation_that_walks_through_a_sequence_restates_each_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = (
+        "Healthy loss curve phases?",
+        "Warmup → steady descent → plateau.",
+        "Three phases. First a steep drop while the model learns the trivially easy structure."
+        " Then a long smooth descent. Then a flattening where each additional step buys less.",
+    )
+    said = (
+        "a steep drop on the easy structure, then it flattens as each additional step buys little"
+    )
+    assert _verdict(_card(*text), said) == "correct"
+    backwards = (
+        "it flattens, each additional step buying little, then a steep drop on easy structure"
+    )
+    assert _verdict(_card(*text), backwards) == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.ordinal")
+    assert _verdict(_card(*text), said) != "correct"
+
+
 def test_a_number_with_the_last_word_of_its_noun_states_the_item(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -68,6 +68,7 @@ RULES = (
     "derive.numbers",  # a number far from the card's own is wrong
     "derive.denials",  # what the explanation says is not so, said as so, is wrong
     "derive.number-head",  # "10x recent moving average" is also said "10x the average"
+    "derive.ordinal",  # "First ... Then ... Then ..." in the explanation restates a sequence
     "derive.prevented",  # "Prevents underflow" is also said "avoids underflow", "doesn't underflow"
     "derive.denied-growth",  # "gradients don't grow" said as "gradients double" is wrong
     "derive.to-by",  # a share the card decays *to* is wrong said *by*
@@ -236,6 +237,31 @@ def _clause_words(explanation: str | None, asked: frozenset[str]) -> list[list[s
         return []
     clauses = [_words(c, asked) for c in _CLAUSE.split(explanation)]
     return [c for c in clauses if not _NEGATED_CLAUSE & set(c)]
+
+
+_ORDINAL = re.compile(
+    r"(?i)^\s*(?:first(?:ly)?|then|next|after that|second(?:ly)?|third(?:ly)?|finally|last(?:ly)?"
+    r"|eventually)\b[\s,]*"
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def _ordinal_clauses(
+    explanation: str | None, asked: frozenset[str], items: int
+) -> list[list[str]] | None:
+    """For a sequence ("warmup → descent → plateau"), the explanation's sentences that walk
+    through it in order ("First a steep drop ... Then a long smooth descent ... Then a
+    flattening"): the words of each one's first clause, one per item, or None when the
+    explanation has no such walk of the same length (derive.ordinal)."""
+    if not explanation or not _on("derive.ordinal"):
+        return None
+    walk = []
+    for sentence in _SENTENCE.split(explanation.strip()):
+        m = _ORDINAL.match(sentence)
+        if m:
+            first = _CLAUSE.split(sentence[m.end() :])[0]
+            walk.append(_words(first, asked))
+    return walk if len(walk) == items and all(walk) else None
 
 
 def _rare(words: list[str], common: frozenset[str]) -> set[str]:
@@ -597,7 +623,10 @@ def derive_rubric(
         for main, alternatives in items_of(answer)
     ]
     clauses = _clause_words(explanation, asked)
-    for main, alternatives, words in items:
+    walk = (
+        _ordinal_clauses(explanation, asked, len(items)) if _SEQUENCE.search(answer) else None
+    )
+    for k, (main, alternatives, words) in enumerate(items):
         if not words or set(words) <= _VERDICT:
             continue
         match = _phrases(words, common) + _absent(words, common) + _prevented(words)
@@ -605,6 +634,9 @@ def derive_rubric(
             match += [p for p in _phrases(_words(alt, frozenset()), common) if p not in match]
         others = [w for _, _, w in items if w is not words]
         restated = _restatements(words, clauses, common, others)
+        if walk is not None:  # the k-th step of the explanation's walk restates the k-th item
+            steps = [w for w in walk[k] if not _direction(w)]  # "buys less": no direction of its
+            restated += _restatements(steps, [steps], common)
         match += [p for p in restated if p not in match]
         match += [p for text in (main, *alternatives) for p in _one_share(text) if p not in match]
         match = list(dict.fromkeys(_directions(m) for m in match if m not in _DIRECTIONS))
