@@ -177,6 +177,8 @@ slow: crawl, crawls, crawling, sluggish, sluggishly, glacial
 divide: unscale, unscales, unscaled, unscaling
 constant: const, consts
 keep: maintain, maintains, maintained, maintaining, preserve, preserves, preserved, preserving
+plateau: plateaus, plateaued, plateauing, levels off, level off, levelled off, leveled off,
+    levelling off, leveling off
 sweep: swept
 double: twice, doubling, doubled, doubles
 order magnitude: order of magnitude, orders of magnitude, oom
