@@ -76,6 +76,7 @@ MIN_PER_CARD = {
     "fresh30": 3,
     "fresh31": 3,
     "fresh32": 3,
+    "fresh33": 3,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -120,6 +121,7 @@ MIN_CASE = {
     "fresh30": 24,
     "fresh31": 24,
     "fresh32": 24,
+    "fresh33": 24,
 }
 
 
