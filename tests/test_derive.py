@@ -118,6 +118,17 @@ def test_what_the_explanation_denies_said_as_so_is_wrong() -> None:
     assert _verdict(card, denied) == "correct"
 
 
+def test_what_a_cause_says_is_missing_turned_off_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = ("Loss spikes mid-training?", "Bad batch; numerical instability; missing gradient clip.")
+    assert _verdict(_card(*text), "a bad batch, fp16 instability, or no clipping") == "correct"
+    trap = "a bad batch or fp16 instability; clipping set too tight, so disable the clip"
+    assert "needed-thing-disabled" in [f.id for f in grade(_card(*text), trap).flags]
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.disabled-missing")
+    assert _verdict(_card(*text), trap) == "correct"
+
+
 def test_an_explanation_that_walks_through_a_sequence_restates_each_step(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -69,6 +69,7 @@ RULES = (
     "derive.denials",  # what the explanation says is not so, said as so, is wrong
     "derive.number-head",  # "10x recent moving average" is also said "10x the average"
     "derive.ordinal",  # "First ... Then ... Then ..." in the explanation restates a sequence
+    "derive.disabled-missing",  # "missing gradient clip": "turn clipping off" is wrong
     "derive.prevented",  # "Prevents underflow" is also said "avoids underflow", "doesn't underflow"
     "derive.denied-growth",  # "gradients don't grow" said as "gradients double" is wrong
     "derive.to-by",  # a share the card decays *to* is wrong said *by*
@@ -623,9 +624,7 @@ def derive_rubric(
         for main, alternatives in items_of(answer)
     ]
     clauses = _clause_words(explanation, asked)
-    walk = (
-        _ordinal_clauses(explanation, asked, len(items)) if _SEQUENCE.search(answer) else None
-    )
+    walk = _ordinal_clauses(explanation, asked, len(items)) if _SEQUENCE.search(answer) else None
     for k, (main, alternatives, words) in enumerate(items):
         if not words or set(words) <= _VERDICT:
             continue
@@ -1125,7 +1124,13 @@ def _disabled(answer: str) -> list[str]:
     "turn gradient clipping off" is the opposite of the card's advice."""
     if not _on("derive.disabled"):
         return []
-    return [f"disabl .. {thing}" for thing in _objects(answer, _NEEDS, reach=2)]
+    out = [f"disabl .. {thing}" for thing in _objects(answer, _NEEDS, reach=2)]
+    if _on("derive.disabled-missing"):  # "missing gradient clip": the clip is needed
+        for main, _ in items_of(answer):
+            words = [w for w in _words(main, frozenset()) if w not in GENERIC]
+            if len(words) > 1 and words[0] in _ABSENCE and not words[-1].startswith("{"):
+                out.append(f"disabl .. {words[-1]}")
+    return out
 
 
 def _preferences(answer: str) -> list[str]:
