@@ -115,6 +115,8 @@ def test_light_stemming_and_british_spelling() -> None:
         "compute underutilized, it has learned"
     )
     assert normalise("val loss climbs, then creeps up") == normalise("val loss rises, then goes up")
+    # what stops paying off has saturated
+    assert normalise("bigger batches stop paying off") == normalise("bigger batches saturate")
     # a curve that levels off plateaus ("flattens out" is left alone: it also means squashed)
     assert normalise("val loss levels off") == normalise("val loss plateaus")
     # to maintain or preserve a thing is to keep it

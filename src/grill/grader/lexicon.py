@@ -195,7 +195,8 @@ ratio: fraction, proportion, share, mix ratio
 replay: rehearsal, replay buffer, replaying
 fix: fixes, remedy, remedies, mitigation, mitigations, mitigate, solution
 steady: steadily, smooth, smoothly, smoother, smoothed, smooths, smoothing
-saturation: saturate, saturates, saturated, saturating, diminishing returns, diminishing return
+saturation: saturate, saturates, saturated, saturating, diminishing returns, diminishing return,
+    stops paying off, stop paying off, stopped paying off, stops buying speed, stop buying speed
 underutilized: underutilised, under utilized, under utilised, underused, under used
 """
 """canonical: variants. A line starting with spaces continues the one above."""
