@@ -2005,6 +2005,9 @@ def test_a_threads_numbering_and_a_chats_other_speakers_are_not_read() -> None:
 def test_a_lead_in_that_tells_what_failed_rejects_no_list() -> None:
     told = "Fine-tuning on a new domain fails to hold: the old skills are wiped out, common in SFT."
     assert _built_in("catastrophic-forgetting", told).verdict is Verdict.CORRECT
+    # a lead-in that opens with a condition says when; what follows its colon is claimed
+    when = "When fine-tuning on a new task doesn't stick: the model forgets the new data."
+    assert [f.id for f in _built_in("catastrophic-forgetting", when).flags] == ["forgets-new"]
 
 
 def test_a_red_flag_rejected_in_formal_words_is_none() -> None:

@@ -1787,6 +1787,8 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
             continue  # "Don't clip though: clipping just hides it" explains; it lists nothing
         if _BARE_NO.match(text, begin, m.start()):
             continue  # "No: large batches do" answers the question; it rejects no list
+        if _CONDITION_LEAD.match(text, begin, m.start()):
+            continue  # "When fine-tuning doesn't stick: the model ..." says when; it lists
         lead = [t for t in toks if begin <= t.start - offset and t.end - offset <= m.start()]
         after = next((k for k, t in enumerate(toks) if t.start - offset >= m.end()), None)
         if after is not None:
@@ -1800,6 +1802,10 @@ _IMPERATIVE = re.compile(
     r"[a-z]+\b[^:|]{0,12}$"
 )
 """A lead-in that forbids one act ("Don't clip though"): what follows its colon says why."""
+
+
+_CONDITION_LEAD = re.compile(r"[\W_]*(?:when|whenever|if|once)\b", re.IGNORECASE)
+"""A lead-in that opens with a condition: what follows its colon is what happens then."""
 
 
 _BARE_NO = re.compile(
