@@ -29,7 +29,10 @@ around is a misconception too: a comparison said of the other partner or the oth
 has more mantissa bits" where FP16 has more), a change the card makes made the other way
 ("turning weight decay down" where it says more regularisation), and the other partner chosen
 over the one the answer names ("FP16 rather than BF16", "from BF16 to FP16"), and an item's
-direction turned round ("steady decrease" said as "climbs steadily"). A bare "yes"/"no"
+direction turned round ("steady decrease" said as "climbs steadily"). A sequence the
+explanation walks through ("First ... Then ...") is restated step by step; an item that
+prevents a thing is said by that thing prevented or negated; a growth the explanation denies
+is wrong in any words. A bare "yes"/"no"
 item is not a point: the grader already flags the opposite verdict word. An item saying where
 the answer holds ("Common in fine-tuning"), like one opening "plus", is neither needed nor
 enough. The rubric is marked `generated: true` until a person has reviewed it;
@@ -439,7 +442,7 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
         sign = _direction(after[0]) if after and _on("derive.denied-growth") else 0
         if sign and before[-_SUBJECT_WORDS:]:
             # "gradients don't grow with batch size": any growth of theirs, "they double"
-            grown = _SAID_UP[:-1] + "|{2x})" if sign > 0 else _SAID_DOWN
+            grown = _GROWN if sign > 0 else _SAID_DOWN
             phrase = " .. ".join(before[-_SUBJECT_WORDS:] + [grown])
             if phrase not in out:
                 out.append(phrase)
@@ -737,6 +740,7 @@ _UP = frozenset({"mor", "increas", "up"})
 _DOWN = frozenset({"decreas", "down", "drop"})
 _SAID_UP = "(mor|increas|up)"
 _SAID_DOWN = "(decreas|down|drop)"
+_GROWN = "(mor|increas|up|{2x})"  # any growth, a doubling too ("the gradients double")
 _CLAIM_PIECE = re.compile(r"\s*(?:[.;:!?]+(?=\s|$)|,|\b(?:and|but|while|whereas)\b)\s*")
 _CLAIM_GAP = 4  # an entity at most this many words before its direction word
 _ATTRIBUTE_WORDS = 4  # words after a direction word that say what goes up or down
@@ -842,7 +846,7 @@ def _remedies(claims: list[_Claim]) -> list[str]:
         return []
     out: list[str] = []
     for entity, sign, attribute, lead in claims:
-        if entity is not None or (not lead and "derive.remedies-inline" in disabled()):
+        if entity is not None or (not lead and not _on("derive.remedies-inline")):
             continue
         for thing in attribute[: None if lead else 1]:
             if any(way == -sign and thing in said for _, way, said, _ in claims):
