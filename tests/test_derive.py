@@ -529,20 +529,18 @@ def test_a_change_the_card_makes_made_the_other_way_is_wrong(
 def test_a_change_inside_a_sentence_of_the_explanation_made_the_other_way_is_wrong(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    card = _card(
+    text = (
         "Mitigations?",
         "Weight decay, dropout, early stopping.",
         "On small fine-tuning sets the most effective lever is usually training for fewer epochs.",
     )
-    assert _verdict(card, "weight decay, dropout, early stopping, fewer epochs") == "correct"
+    assert _verdict(_card(*text), "weight decay, dropout, early stopping, fewer epochs") == (
+        "correct"
+    )
     trap = "weight decay, dropout, early stopping; and train for more epochs so it settles"
-    assert [f.id for f in grade(card, trap).flags] == ["reversed-remedy"]
+    assert [f.id for f in grade(_card(*text), trap).flags] == ["reversed-remedy"]
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.remedies-inline")
-    assert _verdict(_card(*card_text(card)), trap) == "correct"
-
-
-def card_text(card: Card) -> tuple[str, str, str | None]:
-    return card.question, card.answer, card.explanation
+    assert _verdict(_card(*text), trap) == "correct"
 
 
 _MITIGATIONS = (
