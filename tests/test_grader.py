@@ -122,6 +122,11 @@ def test_light_stemming_and_british_spelling() -> None:
     # to maintain or preserve a thing is to keep it
     assert normalise("maintains the per-update step") == normalise("keeps the per-update step")
     assert normalise("preserving progress per token") == normalise("keeping progress per token")
+    # a variant with a filler word is read whole: a loss that jumps around bounces, it does not
+    # spike, and a jump on its own still does
+    assert normalise("the loss jumps around") == normalise("the loss bounces")
+    assert normalise("the loss jumps") == normalise("the loss spikes")
+    assert normalise("the bottom of the curve") == normalise("the minimum")
     # a plural in -sses keeps its short stem: "recent losses" are the loss
     assert normalise("recent losses, two passes") == normalise("recent loss, two pass")
     # `whilst` ends a clause and turns the side, like `while`

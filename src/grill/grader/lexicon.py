@@ -408,6 +408,8 @@ def _stems(text: str) -> tuple[str, ...]:
 class _Lexicon:
     multi: dict[tuple[str, ...], tuple[str, ...]]
     longest: int
+    whole: dict[tuple[str, ...], tuple[str, ...]]  # variants with filler words, every word kept
+    longest_whole: int
     raw: dict[str, tuple[str, ...]]  # unstemmed single-word variants, for typo matching
     canon: frozenset[str]
 
@@ -420,6 +422,7 @@ def _key(text: str) -> tuple[str, ...]:
 
 def _build_lexicon() -> _Lexicon:
     multi: dict[tuple[str, ...], tuple[str, ...]] = {}
+    whole: dict[tuple[str, ...], tuple[str, ...]] = {}
     raw: dict[str, tuple[str, ...]] = {}
     canon: set[str] = set()
     for canonical, variants in _lexicon_entries(_LEXICON_TEXT):
@@ -429,10 +432,14 @@ def _build_lexicon() -> _Lexicon:
             key = _key(variant)
             if key and key != out or len(key) > 1:
                 multi.setdefault(key, out)
+            words = _WORD_SPLIT.findall(variant.lower())
+            if len(words) > 1 and any(w in _STOPWORDS for w in words):
+                whole.setdefault(tuple(map(_stem, words)), out)  # "jump around" is no "jump"
             if " " not in variant and len(variant) >= 6 and variant.isalpha():
                 raw.setdefault(variant, out)
     longest = max(len(k) for k in multi)
-    return _Lexicon(multi, longest, raw, frozenset(canon))
+    longest_whole = max((len(k) for k in whole), default=0)
+    return _Lexicon(multi, longest, whole, longest_whole, raw, frozenset(canon))
 
 
 _LEX = _build_lexicon()
