@@ -56,6 +56,13 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
     assert normalise("2–8k steps") == normalise("2-8k steps") == [["{2000-8000}", "step"]]
     assert normalise("10× the EMA") == normalise("10x the moving average")
     assert normalise("one-tenth of peak") == normalise("a tenth of peak") == [["{10%}", "peak"]]
+    # any ordinal share, and a range of them, hedged after "between" or not
+    assert normalise("between about a twentieth and a seventh old") == [["{5-14.2857%}", "old"]]
+    assert normalise("a fourth of peak") == normalise("a quarter of peak")
+    assert normalise("three-eighths") == [["{37.5%}"]]
+    assert normalise("a second later") == [["second", "later"]]
+    assert normalise("the seventh layer") == [["seventh", "layer"]]
+    assert normalise("between roughly 2k and 8k steps") == [["{2000-8000}", "step"]]
     # more than a whole is a multiple, not a share
     assert normalise("three-halves to two times") == normalise("1.5 to 2 times") == [["{1.5-2x}"]]
     # to weigh is not a weight; theta is the parameters

@@ -263,6 +263,19 @@ _FRACTIONS = {
     **dict.fromkeys(("third", "thirds"), 100 / 3),
     **dict.fromkeys(("half", "halves"), 100 / 2),
     **dict.fromkeys(("hundredth", "hundredths"), 100 / 100),
+    **dict.fromkeys(("thousandth", "thousandths"), 100 / 1000),
+    # "a twentieth to a seventh of the mix": any ordinal share ("a second" is a time, not one)
+    **{
+        form: 100 / n
+        for n, word in (
+            *((4, "fourth"), (6, "sixth"), (7, "seventh"), (8, "eighth"), (9, "ninth")),
+            *((11, "eleventh"), (12, "twelfth"), (13, "thirteenth"), (14, "fourteenth")),
+            *((15, "fifteenth"), (16, "sixteenth"), (17, "seventeenth"), (18, "eighteenth")),
+            *((19, "nineteenth"), (20, "twentieth"), (30, "thirtieth"), (40, "fortieth")),
+            (50, "fiftieth"),
+        )
+        for form in (word, word + "s")
+    },
 }
 _MAGNITUDES = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
 _SUFFIX_MAG = {"k": 1e3, "m": 1e6, "b": 1e9, "bn": 1e9}

@@ -331,7 +331,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (
         re.compile(
             r"\b(one|two|three|four|five|six|seven|eight|nine)-(tenths?|fifths?|quarters?|thirds?"
-            r"|halves|hundredths?)\b"
+            r"|halves|hundredths?|thousandths?|(?:four|six|seven|eigh|nin|twelf|twentie)ths?)\b"
         ),
         r"\1 \2",
     ),
@@ -1128,11 +1128,12 @@ def _ranges(raws: list[_Raw]) -> list[_Raw]:
     i = 0
     while i < len(raws):
         r = raws[i]
-        if r.text == "between" and i + 3 < len(raws) and raws[i + 2].text == "and":
-            lo, hi = raws[i + 1], raws[i + 3]
+        hedge = int(r.text == "between" and i + 1 < len(raws) and raws[i + 1].text in _ROUGHLY)
+        if r.text == "between" and i + 3 + hedge < len(raws) and raws[i + 2 + hedge].text == "and":
+            lo, hi = raws[i + 1 + hedge], raws[i + 3 + hedge]  # "between about 5% and 15%"
             if lo.num is not None and hi.num is not None:
                 out.append(_range(lo, hi))
-                i += 4
+                i += 4 + hedge
                 continue
         if (
             r.num is not None
@@ -1156,6 +1157,9 @@ def _ranges(raws: list[_Raw]) -> list[_Raw]:
         out.append(r)
         i += 1
     return out
+
+
+_ROUGHLY = frozenset({"about", "around", "roughly", "approximately", "approx", "circa", "some"})
 
 
 def _either(raws: list[_Raw], i: int) -> bool:
