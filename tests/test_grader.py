@@ -134,6 +134,8 @@ def test_light_stemming_and_british_spelling() -> None:
     assert normalise("the loss jumps around") == normalise("the loss bounces")
     assert normalise("the loss jumps") == normalise("the loss spikes")
     assert normalise("the bottom of the curve") == normalise("the minimum")
+    # what is additional is extra
+    assert normalise("no additional machinery") == normalise("no extra machinery")
     # a plural in -sses keeps its short stem: "recent losses" are the loss
     assert normalise("recent losses, two passes") == normalise("recent loss, two pass")
     # `whilst` ends a clause and turns the side, like `while`

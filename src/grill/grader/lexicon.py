@@ -157,7 +157,7 @@ quadratic: quadratically, squared
 cubic: cubically, cubed
 cosine: cos, cosine annealing, cosine schedule
 schedule: scheduler, schedules, sched
-extra: special
+extra: special, additional, additionally
 old: original, previous, prior, older, ole, auld
 dataset: data set, datasets, data sets
 high: big, large, huge, enormous, massive
