@@ -77,6 +77,7 @@ MIN_PER_CARD = {
     "fresh31": 3,
     "fresh32": 3,
     "fresh33": 3,
+    "fresh34": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -122,6 +123,7 @@ MIN_CASE = {
     "fresh31": 24,
     "fresh32": 24,
     "fresh33": 24,
+    "fresh34": 24,
 }
 
 
