@@ -17,12 +17,21 @@ import pytest
 from grill import personal
 from grill.clock import study_day
 from grill.deck import load_library
-from grill.memory import COLD_GAP, MemoryFit, Trace, components, default_fit, fit
+from grill.memory import COLD_GAP, Forecaster, MemoryFit, Trace, components, default_fit, fit
 from grill.memory.fitting import SHRINK_TRIALS, fit_slope, recalibrated, recalibration, shrink
-from grill.memory.forecast import weakened
+from grill.memory.forecast import (
+    SPREAD_FLOOR,
+    SPREAD_KNEE,
+    SPREAD_SLOPE,
+    Component,
+    interval,
+    spread_calibrated,
+    weakened,
+)
 from grill.memory.models import FsrsModel, HlrModel, counts, model_from
 from grill.memory.optimizer import DEFAULT_PARAMETERS
 from grill.model import Mode
+from grill.odds import at_least, poisson_binomial
 from grill.readiness import forecast, predicted_score
 from grill.store import Store
 
@@ -501,3 +510,52 @@ def test_a_mock_predicts_with_the_memory_fitted_on_the_log_as_it_is(
         predicted_score(by_card, asked, fitted, moment), abs=0.01
     )
     assert session.summary["predicted"] < average - 0.3
+
+
+def _comp(name: str, weight: float, chance: float, cards: int = 40) -> Component:
+    return Component(name, 1.0, weight, (chance,) * cards)
+
+
+def test_wide_disagreement_is_drawn_toward_the_mean_and_narrow_agreement_widened() -> None:
+    # two models 16 cards apart (expected 12 and 28 of 40): a half-width of 8 beyond the knee of
+    # 4 counts for 4 + 0.3 * 4, and the mean stays where it was
+    wide = [_comp("low", 0.5, 0.3), _comp("high", 0.5, 0.7)]
+    lo, hi = interval(wide)
+    assert (hi - lo) / 2 == pytest.approx(8.0)
+    moved = spread_calibrated(wide)
+    lo2, hi2 = interval(moved)
+    assert (hi2 - lo2) / 2 == pytest.approx(SPREAD_KNEE + SPREAD_SLOPE * (8.0 - SPREAD_KNEE))
+    assert sum(c.weight * c.expected for c in moved) == pytest.approx(20.0)
+    # two models that nearly agree (half-width 1) are widened to the floor
+    close = [_comp("a", 0.5, 0.475), _comp("b", 0.5, 0.525)]
+    lo3, hi3 = interval(spread_calibrated(close))
+    assert (hi3 - lo3) / 2 == pytest.approx(SPREAD_FLOOR)
+    # between the floor and the knee nothing moves; one component has no spread to move
+    middle = [_comp("a", 0.5, 0.42), _comp("b", 0.5, 0.58)]
+    assert spread_calibrated(middle) == tuple(middle)
+    assert spread_calibrated(wide[:1]) == tuple(wide[:1])
+    # chances stay chances when widened near the ends
+    edge = [_comp("a", 0.5, 0.97), _comp("b", 0.5, 0.995)]
+    assert all(0.0 <= p <= 1.0 for c in spread_calibrated(edge) for p in c.chances)
+
+
+def test_a_forecast_whose_models_disagree_lends_the_far_one_less_chance() -> None:
+    # the same mixture, before and after the spread is calibrated: P(>= 28) of a person whose
+    # models say 12 or 28 (mean 20) falls, as the far model's chance is no longer taken whole
+    wide = [_comp("low", 0.5, 0.3), _comp("high", 0.5, 0.7)]
+    raw = sum(c.weight * at_least(poisson_binomial(c.chances), 28) for c in wide)
+    moved = spread_calibrated(wide)
+    calibrated = sum(c.weight * at_least(poisson_binomial(c.chances), 28) for c in moved)
+    assert calibrated < raw - 0.1
+
+
+def test_the_forecaster_calibrates_its_spread_and_keeps_the_raw_one_for_the_plan() -> None:
+    traces = learner(half_life=1.0, days=8)
+    forecaster = Forecaster(fit(traces, end_of(8)), traces)
+    day = end_of(8) + timedelta(days=4)
+    raw = forecaster.at(day, calibrated=False)
+    assert forecaster.at(day) == spread_calibrated(raw)
+    assert forecaster.at(day) != raw  # this learner's candidates disagree beyond the knee
+    lo, hi = interval(raw)
+    lo2, hi2 = interval(forecaster.at(day))
+    assert hi2 - lo2 < hi - lo

@@ -263,8 +263,10 @@ def candidates(
     fitted: MemoryFit, deck: Deck, by_card: Mapping[str, Trace], at: datetime
 ) -> tuple[tuple[str, float, float], ...]:
     """Each candidate's share of the forecast at `at`: (name, weight, expected score), heaviest
-    first. Where the forecast's interval is wide, this says which curves disagree."""
-    comps = Forecaster(fitted, [by_card.get(cid) for cid in deck.cards.ids]).at(at)
+    first, as each candidate sees it (before the spread is calibrated). Where the forecast's
+    interval is wide, this says which curves disagree."""
+    forecaster = Forecaster(fitted, [by_card.get(cid) for cid in deck.cards.ids])
+    comps = forecaster.at(at, calibrated=False)
     weight: dict[str, float] = {}
     score: dict[str, float] = {}
     for c in comps:

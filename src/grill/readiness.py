@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from grill.memory import Component, Forecaster, MemoryFit, Trace, components
+from grill.memory import INTERVAL, Forecaster, MemoryFit, Trace, components, interval
 from grill.model import CardState, Deck
 from grill.odds import at_least, interval_text, poisson_binomial
 from grill.scheduler import Scheduler
@@ -40,10 +40,6 @@ __all__ = [
     "readiness_at",
     "recall_at",
 ]
-
-
-INTERVAL = 0.8
-"""The expected score's interval covers this much of the forecast's weight."""
 
 
 @dataclass(frozen=True)
@@ -260,25 +256,7 @@ def forecast_with(deck: Deck, forecaster: Forecaster, at: datetime, target: int)
     for c in comps:
         for k, p in enumerate(poisson_binomial(c.chances)):
             dist[k] += c.weight * p
-    return readiness(deck, chances, at, target, distribution=dist, interval=_interval(comps))
-
-
-def _interval(comps: Sequence[Component]) -> tuple[float, float]:
-    """The weighted 10th and 90th percentiles of the components' expected scores, stretched to
-    hold their mean (a few unlikely but much better components can pull it outside)."""
-    ranked = sorted((c.expected, c.weight) for c in comps)
-    tail = (1 - INTERVAL) / 2
-
-    def quantile(q: float) -> float:
-        acc = 0.0
-        for value, weight in ranked:
-            acc += weight
-            if acc >= q - 1e-12:
-                return value
-        return ranked[-1][0]
-
-    mean = sum(c.weight * c.expected for c in comps)
-    return min(quantile(tail), mean), max(quantile(1 - tail), mean)
+    return readiness(deck, chances, at, target, distribution=dist, interval=interval(comps))
 
 
 def readiness_at(

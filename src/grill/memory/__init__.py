@@ -6,7 +6,8 @@
                   a time scale kappa
     fitting.py    fit the candidates, weigh them by a time-series split, kappa's posterior:
                   a `MemoryFit` (stored by grill.store, refitted as reviews accumulate)
-    forecast.py   each card's chance of cold recall at a moment, per mixture component
+    forecast.py   each card's chance of cold recall at a moment, per mixture component, with
+                  the components' spread calibrated (their disagreement is not the doubt)
 
 grill.readiness turns the components into the expected score, its 80% interval and
 P(score >= target).
@@ -14,10 +15,11 @@ P(score >= target).
 
 from grill.memory.events import Trace, Trial, traces, trials
 from grill.memory.fitting import MIN_TRIALS, Candidate, Evaluation, MemoryFit, default_fit, fit
-from grill.memory.forecast import COLD_GAP, Component, Forecaster, components
+from grill.memory.forecast import COLD_GAP, INTERVAL, Component, Forecaster, components, interval
 
 __all__ = [
     "COLD_GAP",
+    "INTERVAL",
     "MIN_TRIALS",
     "Candidate",
     "Component",
@@ -29,6 +31,7 @@ __all__ = [
     "components",
     "default_fit",
     "fit",
+    "interval",
     "traces",
     "trials",
 ]

@@ -139,7 +139,10 @@ def plan_view(
     today = drill_queue(store, library, DrillOptions(settings.new_per_day, deadline=deadline), now)
     by_card = personal.deck_traces(store.reviews(deck=deck.name), deck.name, now.tzinfo or UTC)
     forecaster = Forecaster(fitted, [by_card.get(cid) for cid in deck.cards.ids])
-    stopped = forecaster.at(deadline.at)
+    # the runs start from the candidates' own disagreement: the spread calibration was read on
+    # forecasts for stopping now, and the projection's interval already holds the truth of a
+    # learner who follows the plan less often than its 80% (README, "If you follow it")
+    stopped = forecaster.at(deadline.at, calibrated=False)
     followed = project(
         states,
         deadline.at,
