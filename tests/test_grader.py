@@ -134,6 +134,9 @@ def test_light_stemming_and_british_spelling() -> None:
     assert normalise("the loss jumps around") == normalise("the loss bounces")
     assert normalise("the loss jumps") == normalise("the loss spikes")
     assert normalise("the bottom of the curve") == normalise("the minimum")
+    # a pathological, poisoned, corrupt or junk batch is a bad one
+    assert normalise("a pathological batch") == normalise("a poisoned batch") == [["bad", "batch"]]
+    assert normalise("junk data") == normalise("corrupted data") == normalise("bad data")
     # what is additional is extra
     assert normalise("no additional machinery") == normalise("no extra machinery")
     # a plural in -sses keeps its short stem: "recent losses" are the loss

@@ -129,6 +129,8 @@ step: steps, iteration, iterations, iter, iters
 frozen: freeze, freezing, froze, frozen layer, requires grad false, requires_grad false,
     requires grad off, requires_grad off, requires grad=false, requires grad disabled
 attention: attn, self-attention, self attention
+bad: pathological, poison, poisoned, poisonous, corrupt, corrupted, junk, garbage, malformed,
+    toxic, rotten
 ffn: feed forward, feed-forward, feedforward, mlp, mlps
 pretrain: pre-training, pre training, pretraining, pre-train, pre train
 finetune: fine-tuning, fine tuning, finetuning, fine tune, fine-tune, sft
