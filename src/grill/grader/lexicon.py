@@ -129,6 +129,7 @@ step: steps, iteration, iterations, iter, iters
 frozen: freeze, freezing, froze, frozen layer, requires grad false, requires_grad false,
     requires grad off, requires_grad off, requires grad=false, requires grad disabled
 attention: attn, self-attention, self attention
+difference: diff, diffs
 bad: pathological, poison, poisoned, poisonous, corrupt, corrupted, junk, garbage, malformed,
     toxic, rotten
 ffn: feed forward, feed-forward, feedforward, mlp, mlps
