@@ -865,3 +865,23 @@ def test_an_items_direction_turned_round_is_wrong_whatever_else_it_says() -> Non
     assert [f.id for f in climbing.flags] == ["reversed-direction"]
     both = _card("Overfitting signal?", "Train loss decreasing, val loss increasing.")
     assert not [w for w in both.rubric.wrong if w.id == "reversed-direction"]
+
+
+_SMALL_BATCH = (
+    "Small batch generalization advantage?",
+    "Empirically sometimes better — implicit regularization toward flat minima.",
+    "Gradient noise acts as an implicit regulariser pushing you toward flatter minima.",
+)
+
+
+def test_a_gain_asked_about_is_also_said_as_the_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    card = _card(*_SMALL_BATCH)
+    assert _verdict(card, "sometimes yes: grad noise = implicit reg -> flat minima") == "correct"
+    assert _verdict(card, "sometimes better: grad noise = implicit reg -> flat minima") == "correct"
+    # a question that asks no gain keeps "better" to itself: "yes" says nothing of it
+    other = _card("FP16 vs BF16 for a long run?", "BF16 better: FP32's range, no loss scaling.")
+    points = derive_rubric(other.question, other.answer)["points"]
+    assert not any("yes" in p.split() for point in points for p in point["match"])
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.verdict")
+    card = _card(*_SMALL_BATCH)
+    assert _verdict(card, "sometimes yes: grad noise = implicit reg -> flat minima") == "partial"

@@ -32,7 +32,8 @@ over the one the answer names ("FP16 rather than BF16", "from BF16 to FP16"), an
 direction turned round ("steady decrease" said as "climbs steadily"). A sequence the
 explanation walks through ("First ... Then ...") is restated step by step; an item that
 prevents a thing is said by that thing prevented or negated; a growth the explanation denies
-is wrong in any words. A bare "yes"/"no"
+is wrong in any words. A question asking whether a thing gains ("advantage?") answered "better"
+is also answered "yes" ("sometimes better": "sometimes yes"). A bare "yes"/"no"
 item is not a point: the grader already flags the opposite verdict word. An item saying where
 the answer holds ("Common in fine-tuning"), like one opening "plus", is neither needed nor
 enough. The rubric is marked `generated: true` until a person has reviewed it;
@@ -103,6 +104,7 @@ RULES = (
     "derive.operations",  # "multiply loss" said as "divide the loss"
     "derive.restate-direction",  # a clause with a direction the item lacks restates nothing
     "derive.remedy-generic",  # "smaller model": a remedy of a generic word, reversed, is wrong
+    "derive.verdict",  # "advantage?": "sometimes better" is also said "sometimes yes"
 )
 
 _HEDGES = frozenset(
@@ -641,6 +643,7 @@ def derive_rubric(
             restated += _restatements(steps, [steps], common)
         match += [p for p in restated if p not in match]
         match += [p for text in (main, *alternatives) for p in _one_share(text) if p not in match]
+        match += [p for p in _verdict_phrasings(match, asked) if p not in match]
         match = list(dict.fromkeys(_directions(m) for m in match if m not in _DIRECTIONS))
         if match:
             points.append({"id": _slug(main, taken), "says": main, "match": match})
@@ -704,6 +707,24 @@ def _reversed(items: list[list[str]], common: frozenset[str]) -> list[str]:
             turned = [_REVERSED.get(w, w) for w in widened]
             if len(widened) == 2 and turned != widened and "{" not in phrase:
                 out.append(" ".join(turned))
+    return out
+
+
+_ASKS_GAIN = frozenset({"advantag", "benefit", "help", "worth", "better", "improv"})
+_GAIN = frozenset({"better", "help"})
+
+
+def _verdict_phrasings(match: list[str], asked: frozenset[str]) -> list[str]:
+    """A question asking whether something gains ("Small batch generalization advantage?")
+    answered by an item that says it does ("Empirically sometimes better"): its phrasings with
+    the gain said as the verdict ("sometimes yes", "empirically, yes")."""
+    if not _on("derive.verdict") or not asked & _ASKS_GAIN:
+        return []
+    out = []
+    for phrase in match:
+        words = phrase.split(" ")
+        if len(words) > 1 and set(words) & _GAIN:
+            out.append(" ".join("yes" if w in _GAIN else w for w in words))
     return out
 
 
