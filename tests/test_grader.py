@@ -137,6 +137,8 @@ def test_light_stemming_and_british_spelling() -> None:
     # a pathological, poisoned, corrupt or junk batch is a bad one
     assert normalise("a pathological batch") == normalise("a poisoned batch") == [["bad", "batch"]]
     assert normalise("junk data") == normalise("corrupted data") == normalise("bad data")
+    # a loss that swings bounces
+    assert normalise("the loss swings") == normalise("the loss bounces")
     # a diff is a difference
     assert normalise("tiny late diffs") == normalise("tiny late differences")
     # what is additional is extra

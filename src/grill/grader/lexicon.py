@@ -175,7 +175,7 @@ decrease: lower, lowering, smaller, reduce, reducing, reduction, cut, cutting, h
     slid down, shrinks, shrinking, shrank, shrunk
 bounce: bouncing, bounces, bounced, bouncy, hop around, hops around, hopping around,
     jump around, jumps around, jumping around, back and forth, jitter, jitters, jittering,
-    jittered, jittery
+    jittered, jittery, swing, swings, swinging, swung
 slow: crawl, crawls, crawling, sluggish, sluggishly, glacial
 divide: unscale, unscales, unscaled, unscaling
 constant: const, consts
