@@ -885,3 +885,26 @@ def test_a_gain_asked_about_is_also_said_as_the_verdict(monkeypatch: pytest.Monk
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.verdict")
     card = _card(*_SMALL_BATCH)
     assert _verdict(card, "sometimes yes: grad noise = implicit reg -> flat minima") == "partial"
+
+
+_LR_LOW = (
+    "LR too low symptoms?",
+    "Loss decreases very slowly; underutilized compute.",
+    "A loss curve that descends far too slowly, and gradient norms that stay high because you're"
+    " barely moving. Nothing looks broken; it's just wasting your compute budget.",
+)
+
+
+def test_what_the_card_says_stays_high_said_to_collapse_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    card = _card(*_LR_LOW)
+    right = "loss creeps down far too slowly and compute is wasted; grad norms stay high"
+    assert _verdict(card, right) == "correct"
+    trap = "loss creeps down far too slowly and compute is wasted; grad norms collapse to ~0"
+    assert _verdict(card, trap) == "wrong"
+    # said the way the card says it, or denied, the norm's fall is no claim
+    denied = "loss decreases very slowly, compute wasted, and grad norms don't drop"
+    assert _verdict(card, denied) == "correct"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.states")
+    assert _verdict(_card(*_LR_LOW), trap) == "correct"

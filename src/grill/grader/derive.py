@@ -33,7 +33,8 @@ direction turned round ("steady decrease" said as "climbs steadily"). A sequence
 explanation walks through ("First ... Then ...") is restated step by step; an item that
 prevents a thing is said by that thing prevented or negated; a growth the explanation denies
 is wrong in any words. A question asking whether a thing gains ("advantage?") answered "better"
-is also answered "yes" ("sometimes better": "sometimes yes"). A bare "yes"/"no"
+is also answered "yes" ("sometimes better": "sometimes yes"). What the card's text says stays
+high ("gradient norms that stay high") is wrong said to fall or collapse. A bare "yes"/"no"
 item is not a point: the grader already flags the opposite verdict word. An item saying where
 the answer holds ("Common in fine-tuning"), like one opening "plus", is neither needed nor
 enough. The rubric is marked `generated: true` until a person has reviewed it;
@@ -105,6 +106,7 @@ RULES = (
     "derive.restate-direction",  # a clause with a direction the item lacks restates nothing
     "derive.remedy-generic",  # "smaller model": a remedy of a generic word, reversed, is wrong
     "derive.verdict",  # "advantage?": "sometimes better" is also said "sometimes yes"
+    "derive.states",  # "grad norms stay high" said as "grad norms collapse to zero" is wrong
 )
 
 _HEDGES = frozenset(
@@ -941,6 +943,11 @@ def _turned_claims(
             _opposites(answer, asked),
         ),
         (
+            "state-reversed",
+            "what the card says stays high (or low), said to fall (or rise)",
+            _states(texts),
+        ),
+        (
             "needed-thing-disabled",
             "what the card says is needed, turned off",
             _disabled(answer),
@@ -1138,6 +1145,35 @@ def _opposites(answer: str, asked: frozenset[str]) -> list[str]:
             out += [f"{_OPPOSITES[verb]} .. {thing}", f"{thing} .. {_OPPOSITES[verb]}"]
         elif verb and thing:
             out.append(f"= {_TIGHT_OPPOSITES[verb]} {thing}")  # not after it: "rarely avoids"
+    return out
+
+
+_STAYING = frozenset({"stay", "stays", "remain", "keep", "still"})
+_FALLEN = "(low|decreas|down|drop|collaps|vanish|{0})"
+_RISEN = "(high|increas|up|spike|explod)"
+
+
+def _states(texts: Sequence[str]) -> list[str]:
+    """A thing the card's text says stays high or low ("gradient norms that stay high"): that
+    thing said to fall, collapse or reach zero ("the grad norm collapses to zero") is wrong, and
+    the other way round for one that stays low. The thing is the two words before the verb of
+    staying, none of them generic, a number or a direction."""
+    if not _on("derive.states"):
+        return []
+    out: list[str] = []
+    for text in texts:
+        for sentence in normalise(text):
+            for i, word in enumerate(sentence[:-1]):
+                state = sentence[i + 1]
+                if word not in _STAYING or state not in ("high", "low") or i < 1:
+                    continue
+                thing = [
+                    w
+                    for w in sentence[max(0, i - 2) : i]
+                    if w not in GENERIC and not w.startswith("{") and not _direction(w)
+                ]
+                if thing:
+                    out.append(f"{' '.join(thing)} .. {_FALLEN if state == 'high' else _RISEN}")
     return out
 
 
