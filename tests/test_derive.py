@@ -908,3 +908,29 @@ def test_what_the_card_says_stays_high_said_to_collapse_is_wrong(
     assert _verdict(card, denied) == "correct"
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.states")
     assert _verdict(_card(*_LR_LOW), trap) == "correct"
+
+
+_EWC = (
+    "EWC (Elastic Weight Consolidation)?",
+    "Regularize toward old weights, weighted by Fisher information. Prevents drift on important"
+    " parameters.",
+    "A penalty for moving weights away from their old values, weighted by how important each"
+    " weight was. So unimportant weights are free to move and critical ones are anchored.",
+)
+
+
+def test_a_claim_of_an_un_word_said_of_the_bare_word_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    card = _card(*_EWC)
+    right = "pull toward the old weights, weighted by Fisher, so important params don't drift"
+    assert _verdict(card, right) == "correct"
+    trap = "pull toward the old weights, weighted by Fisher, so the important weights move freely"
+    assert _verdict(card, trap) == "wrong"
+    # the card's own claim, and the bare word with another claim, are no slip
+    said = "pull toward old weights, weighted by Fisher; unimportant weights are free to move"
+    assert _verdict(card, said) == "correct"
+    kept = "pull toward old weights by Fisher: important weights stay anchored, the rest move"
+    assert _verdict(card, kept) == "correct"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.unprefixed")
+    assert _verdict(_card(*_EWC), trap) == "correct"

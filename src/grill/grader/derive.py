@@ -34,7 +34,8 @@ explanation walks through ("First ... Then ...") is restated step by step; an it
 prevents a thing is said by that thing prevented or negated; a growth the explanation denies
 is wrong in any words. A question asking whether a thing gains ("advantage?") answered "better"
 is also answered "yes" ("sometimes better": "sometimes yes"). What the card's text says stays
-high ("gradient norms that stay high") is wrong said to fall or collapse. A bare "yes"/"no"
+high ("gradient norms that stay high") is wrong said to fall or collapse, and what it says of an
+un- word ("unimportant weights are free") is wrong said of the bare one. A bare "yes"/"no"
 item is not a point: the grader already flags the opposite verdict word. An item saying where
 the answer holds ("Common in fine-tuning"), like one opening "plus", is neither needed nor
 enough. The rubric is marked `generated: true` until a person has reviewed it;
@@ -107,6 +108,7 @@ RULES = (
     "derive.remedy-generic",  # "smaller model": a remedy of a generic word, reversed, is wrong
     "derive.verdict",  # "advantage?": "sometimes better" is also said "sometimes yes"
     "derive.states",  # "grad norms stay high" said as "grad norms collapse to zero" is wrong
+    "derive.unprefixed",  # "unimportant weights are free" said as "important weights are free"
 )
 
 _HEDGES = frozenset(
@@ -943,6 +945,11 @@ def _turned_claims(
             _opposites(answer, asked),
         ),
         (
+            "prefix-dropped",
+            "what the card says of an un- word, said of the word without it",
+            _unprefixed(texts, card_words),
+        ),
+        (
             "state-reversed",
             "what the card says stays high (or low), said to fall (or rise)",
             _states(texts),
@@ -1145,6 +1152,29 @@ def _opposites(answer: str, asked: frozenset[str]) -> list[str]:
             out += [f"{_OPPOSITES[verb]} .. {thing}", f"{thing} .. {_OPPOSITES[verb]}"]
         elif verb and thing:
             out.append(f"= {_TIGHT_OPPOSITES[verb]} {thing}")  # not after it: "rarely avoids"
+    return out
+
+
+def _unprefixed(texts: Sequence[str], card_words: Sequence[str]) -> list[str]:
+    """A claim the card's text makes of an un- word ("unimportant weights are free to move"):
+    the same claim of the word without it ("the important weights are free to move") is wrong,
+    when the card says that word too ("Prevents drift on important parameters"). The claim is
+    any of the three words after the thing the un- word qualifies, said right after it."""
+    if not _on("derive.unprefixed"):
+        return []
+    said = set(card_words)
+    out: list[str] = []
+    for text in texts:
+        for sentence in normalise(text):
+            for i, word in enumerate(sentence[:-2]):
+                bare = word[2:]
+                if not word.startswith("un") or len(bare) < 5 or bare not in said:
+                    continue
+                thing, after = sentence[i + 1], sentence[i + 2 : i + 5]
+                claims = [w for w in after if w not in GENERIC and w not in _PREPOSITIONS]
+                claims = [w for w in claims if not w.startswith("{")]
+                if claims and not thing.startswith("{"):  # right after the thing it qualifies
+                    out.append(f"= {bare} {thing} ({'|'.join(dict.fromkeys(claims))})")
     return out
 
 
