@@ -271,6 +271,7 @@ TUNING = (
     "fresh29",
     "fresh30",
     "fresh31",
+    "fresh32",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
