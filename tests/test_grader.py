@@ -139,6 +139,9 @@ def test_light_stemming_and_british_spelling() -> None:
     assert normalise("junk data") == normalise("corrupted data") == normalise("bad data")
     # a loss that swings bounces
     assert normalise("the loss swings") == normalise("the loss bounces")
+    # to bend, alter or skew a direction is to change it
+    assert normalise("would bend its direction") == normalise("would change its direction")
+    assert normalise("alters the update") == normalise("changes the update")
     # a diff is a difference
     assert normalise("tiny late diffs") == normalise("tiny late differences")
     # what is additional is extra
@@ -2515,3 +2518,16 @@ def test_wariness_a_thing_left_alone_a_first_thought_and_a_losing_comparison_put
     assert flags(said) == ["only_lower_lr"]
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.outdone")
     assert flags("Clipping beats just lowering the LR every time.") == ["only_lower_lr"]
+
+
+def test_the_cards_own_contrast_in_other_words_is_no_misconception() -> None:
+    # clip-value's explanation: per-tensor clipping changes the update's direction; said so in
+    # other words, it is a recital of the card, not the per-tensor misconception
+    answer = (
+        "One norm over every parameter's gradient together, clipped at one: global clipping only"
+        " shortens the update, whereas clipping tensor by tensor would bend its direction."
+    )
+    from grill.deck import load_library
+
+    card = load_library(user_decks=False).card("clip-value")
+    assert grade(card, answer).verdict is Verdict.CORRECT

@@ -130,6 +130,8 @@ frozen: freeze, freezing, froze, frozen layer, requires grad false, requires_gra
     requires grad off, requires_grad off, requires grad=false, requires grad disabled
 attention: attn, self-attention, self attention
 difference: diff, diffs
+change: alter, alters, altered, altering, bend, bends, bent, bending, distort, distorts,
+    distorted, distorting, skew, skews, skewed, skewing, rotate, rotates, rotated, rotating
 bad: pathological, poison, poisoned, poisonous, corrupt, corrupted, junk, garbage, malformed,
     toxic, rotten
 ffn: feed forward, feed-forward, feedforward, mlp, mlps
