@@ -1350,8 +1350,12 @@ def test_a_real_word_is_not_read_as_a_typo_of_another() -> None:
         ("explore", "explod"),  # explode
     ]:
         assert other not in normalise(f"we {word} it")[0], word
-    # a word misspelled still is one
+    # a word misspelled still is one, and a five-letter word a letter short of a six-letter one
     assert normalise("the gradeint") == normalise("the gradient")
+    assert normalise("wrmup -> descent") == normalise("warmup -> descent")
+    # but a five-letter English word is itself, and so is one that is no letter short
+    assert normalise("a spiky loss") == [["spiky", "loss"]]
+    assert normalise("the warms") != normalise("the warmup")
 
 
 def test_a_rubric_word_is_not_matched_by_a_real_word_one_letter_away() -> None:

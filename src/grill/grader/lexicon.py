@@ -482,17 +482,20 @@ def _english() -> frozenset[str]:
     first long unknown word (about 60 ms)."""
     data = resources.files("spellchecker").joinpath("resources/en.json.gz").read_bytes()
     words: dict[str, int] = json.loads(gzip.decompress(data))
-    return frozenset(w for w in words if len(w) >= 6)
+    return frozenset(w for w in words if len(w) >= 5)
 
 
 @lru_cache(maxsize=65536)
 def _typo_of_lexicon(word: str) -> tuple[str, ...] | None:
-    """A long unknown word one typo from a lexicon variant (`gradeint`, `checkpiont`), unless it
-    is an English word of its own."""
-    if len(word) < 6 or not word.isalpha() or _stem(word) in _KNOWN or word in _english():
+    """A long unknown word one typo from a lexicon variant (`gradeint`, `checkpiont`), or a
+    five-letter one a letter short of a six-letter variant (`wrmup`), unless it is an English
+    word of its own."""
+    if len(word) < 5 or not word.isalpha() or _stem(word) in _KNOWN or word in _english():
         return None
     limit = 2 if len(word) >= 9 else 1
     for variant, canonical in _LEX.raw.items():
+        if len(word) == 5 and len(variant) != 6:
+            continue  # a short word is a typo only of a longer variant it lacks a letter of
         if variant[0] == word[0] and abs(len(variant) - len(word)) <= limit:
             if OSA.distance(word, variant, score_cutoff=limit) <= limit:
                 return canonical
