@@ -983,6 +983,8 @@ YES_CARD = replace(
         "I wouldn't say so: inverse square root, ending near 10%",
         "Not any more - WSD schedules to 10% replaced it",
         "No need on modern GPUs; to 10%",
+        "not really tbh, linear to 10% is the norm",
+        "nah imo - step decay to 10%",
     ],
 )
 def test_the_opposite_verdict_word_is_wrong(typed: str) -> None:
@@ -1000,6 +1002,8 @@ def test_the_opposite_verdict_word_is_wrong(typed: str) -> None:
         "to ten percent of the peak",
         "Not only common, the default: to 10%",
         "Nothing else comes close; to 10%",
+        "yes tbh, to 10%",
+        "No really, decay to 10% is the norm",
     ],
 )
 def test_the_right_verdict_word_or_none_is_no_flag(typed: str) -> None:

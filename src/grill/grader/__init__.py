@@ -259,11 +259,13 @@ _OPENER = (
     r"(?:(?:honestly|frankly|well|so|um+|uh+|hmm+|ok(?:ay)?|actually|short answer)[\s,:;.!-]+)?"
 )
 """A word that may come before the verdict word ("Honestly, no." or "Well, yes: ...")."""
+_TRAILER = r"(?:\s+(?:tbh|imo|imho|honestly|frankly|tho|though))?"
+"""A hedge that may come after the verdict word ("not really tbh, ...", "yes imo: ...")."""
 _VERDICT_WORDS = {
-    "yes": re.compile(rf"^[\s\W]*{_OPENER}{_YES}(?:\s*(?:[,.;:!\-]|$)|\s+(?=[a-z]))"),
+    "yes": re.compile(rf"^[\s\W]*{_OPENER}{_YES}(?:{_TRAILER}\s*(?:[,.;:!\-]|$)|\s+(?=[a-z]))"),
     "no": re.compile(
-        rf"^[\s\W]*{_OPENER}(?:{_NO}\s*(?:[,.;:!\-]|$)|(?:nope|nah|(?:absolutely|definitely) not|"
-        r"no need|not needed)\b)"
+        rf"^[\s\W]*{_OPENER}(?:{_NO}{_TRAILER}\s*(?:[,.;:!\-]|$)|(?:nope|nah|"
+        r"(?:absolutely|definitely) not|no need|not needed)\b)"
     ),
 }
 
