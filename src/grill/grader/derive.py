@@ -1178,7 +1178,7 @@ def _unprefixed(texts: Sequence[str], card_words: Sequence[str]) -> list[str]:
     return out
 
 
-_STAYING = frozenset({"stay", "stays", "remain", "keep", "still"})
+_STAYING = frozenset({"stay", "remain", "keep", "still"})  # as the normaliser writes them
 _FALLEN = "(low|decreas|down|drop|collaps|vanish|{0})"
 _RISEN = "(high|increas|up|spike|explod)"
 
