@@ -934,3 +934,19 @@ def test_a_claim_of_an_un_word_said_of_the_bare_word_is_wrong(
     assert _verdict(card, kept) == "correct"
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.unprefixed")
     assert _verdict(_card(*_EWC), trap) == "correct"
+
+
+_WARMUP = (
+    "Why warmup?",
+    "Stabilizes early gradients; optimizer state forms; prevents divergence at full LR.",
+    "At initialisation the model is random and Adam hasn't got reliable estimates of gradient"
+    " mean and variance, so full-size early updates can throw you somewhere unrecoverable.",
+)
+
+
+def test_a_state_not_formed_at_init_is_still_to_form_not_denied() -> None:
+    card = _card(*_WARMUP)
+    typed = "adam moments not formed at init + early grads unstable -> full lr diverges/NaN"
+    assert _verdict(card, typed) == "correct"
+    # denied outright, it still contradicts the card
+    assert _verdict(card, "early grads unstable, the optimizer state never forms") == "wrong"

@@ -367,9 +367,10 @@ TRIGGERS: tuple[Trigger, ...] = (
         Category.SUSPECT,
         B,
         CLAUSE,
-        "yet",
+        "yet init initial",
         "adam's state hasn't formed yet: it is still to form, not denied",
         "the moment estimates aren't reliable yet, so early updates are huge",
+        "adam moments not formed at init: not yet, at the start",
     ),
     _t(
         "continuation.check",
