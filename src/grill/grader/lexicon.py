@@ -428,6 +428,7 @@ class _Lexicon:
     longest: int
     whole: dict[tuple[str, ...], tuple[str, ...]]  # variants with filler words, every word kept
     longest_whole: int
+    whole_heads: frozenset[str]  # the first words of `whole`: no other word starts one
     raw: dict[str, tuple[str, ...]]  # unstemmed single-word variants, for typo matching
     canon: frozenset[str]
 
@@ -457,7 +458,8 @@ def _build_lexicon() -> _Lexicon:
                 raw.setdefault(variant, out)
     longest = max(len(k) for k in multi)
     longest_whole = max((len(k) for k in whole), default=0)
-    return _Lexicon(multi, longest, whole, longest_whole, raw, frozenset(canon))
+    heads = frozenset(k[0] for k in whole)
+    return _Lexicon(multi, longest, whole, longest_whole, heads, raw, frozenset(canon))
 
 
 _LEX = _build_lexicon()

@@ -1220,14 +1220,15 @@ def _canonical(raws: list[_Raw]) -> list[_Raw]:
 
 def _lexicon_at(raws: list[_Raw], words: list[str], i: int) -> tuple[int, tuple[str, ...] | None]:
     """The longest lexicon entry starting at i (filler words inside it skipped): (end, words).
-    A variant with filler words ("jump around", "back and forth") is first read word for word:
-    without its fillers it can be another entry's ("jump")."""
-    for n in range(min(_LEX.longest_whole, len(raws) - i), 1, -1):
-        span = words[i : i + n]
-        if all(span):
-            found = _LEX.whole.get(tuple(span))
-            if found is not None:
-                return i + n, found
+    A variant with filler words ("jump around", "bottom of the curve") is first read word for
+    word: without its fillers it can be another entry's ("jump")."""
+    if words[i] in _LEX.whole_heads:
+        for n in range(min(_LEX.longest_whole, len(raws) - i), 1, -1):
+            span = words[i : i + n]
+            if all(span):
+                found = _LEX.whole.get(tuple(span))
+                if found is not None:
+                    return i + n, found
     content: list[int] = []
     j = i
     while j < len(raws) and words[j] and len(content) < _LEX.longest:
