@@ -1820,6 +1820,33 @@ def test_a_red_flag_judged_a_mistake_or_madness_is_rejected(answer: str) -> None
     assert not grade_case(case, answer).red_flags
 
 
+@pytest.mark.parametrize(
+    ("rejected", "committed"),
+    [
+        (
+            "Anti-patterns: starting over from step 0; a larger batch. Roll back and clip.",
+            "Plan: starting over from step 0; a larger batch. Roll back and clip.",
+        ),
+        (
+            "Roll back and clip. Common pitfall: pinning it on cosmic-ray bit flips.",
+            "Roll back and clip. Common move: pinning it on cosmic-ray bit flips.",
+        ),
+        (
+            "\"It's a cosmic-ray bit flip, rerun it.\" Nay, there's no sign of that. Roll back.",
+            "It was a cosmic-ray bit flip, I'd say. There's nothing else to it. Roll back.",
+        ),
+    ],
+)
+def test_a_red_flag_in_a_list_of_pitfalls_or_answered_nay_is_rejected(
+    rejected: str, committed: str
+) -> None:
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    assert not grade_case(case, rejected).red_flags, rejected
+    assert grade_case(case, committed).red_flags, committed
+
+
 def test_a_list_its_lead_in_rejects_earns_no_part() -> None:
     from grill.deck import load_library
 

@@ -110,7 +110,7 @@ _JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition fol
     baseless unjustified unwarranted speculative premature overkill counterexample
     counterexamples silly foolish absurd ridiculous mistake mistaken blunder mad crazy insane
     bonkers madness unwise inadvisable simplistic superficial bandaid reckless irresponsible
-    futile shortsighted misplaced contraindicated"""
+    futile shortsighted misplaced contraindicated pitfall pitfalls"""
 """Words that judge an idea named beside them as a poor one ("blaming the hardware is lazy")."""
 
 TRIGGERS: tuple[Trigger, ...] = (
@@ -386,7 +386,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         R,
         B,
         CLAUSE,
-        "no nope nah rather",
+        "no nope nah nay rather",
         "cosine - no, inverse sqrt",
         "cosine? no - inverse sqrt",
         "down to a tenth of peak. or rather, 10% below it",

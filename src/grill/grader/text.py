@@ -698,6 +698,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         " counterproductive ",
     ),
+    # "an anti-pattern": the idea named beside it is a known poor one
+    (re.compile(r"\banti[- ]?patterns?\b"), " counterproductive "),
     # "heavy-handed", "short-sighted", "ill-advised", "ill-judged": written with a hyphen or not
     (re.compile(r"\bheavy[- ]handed\b"), " reckless "),
     (re.compile(r"\bshort[- ]sighted\b"), " shortsighted "),
