@@ -2566,3 +2566,20 @@ def test_the_cards_own_contrast_in_other_words_is_no_misconception() -> None:
 
     card = load_library(user_decks=False).card("clip-value")
     assert grade(card, answer).verdict is Verdict.CORRECT
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "loss bouncing and NaNs; but exploding gradients are not a sign of it",
+        "loss bouncing, NaNs. exploding gradients aren't a symptom of a high lr",
+        "loss bouncing and NaNs, while exploding gradients are no indicator of it",
+    ],
+)
+def test_an_item_said_not_to_be_a_sign_is_denied(answer: str) -> None:
+    from grill.deck import load_library
+
+    library = load_library(user_decks=False)
+    assert grade_ref(library, "lr-too-high", answer).verdict is Verdict.WRONG, answer
+    listed = "loss bouncing, NaNs and exploding gradients are all signs of it"
+    assert grade_ref(library, "lr-too-high", listed).verdict is Verdict.CORRECT

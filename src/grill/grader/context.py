@@ -101,7 +101,7 @@ _PREDICATES = """need needed required require requires necessary help helps matt
     effective problem issue cause causes fix fixes solve happen happens exist exists enough
     sufficient worth mandatory essential survive survives warranted justified advisable advised
     recommended presumed assumed suspected blamed serious credible plausible likely convincing
-    sensible realistic"""
+    sensible realistic sign signs symptom symptoms indicator indicators"""
 _HELPING = "help helps fix fixes solve solves smooth cure save rescue work"
 _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail crash break collapse
     worse degrade hurt suffer forget stall die garbage corrupt"""
@@ -160,6 +160,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         "loss scaling is not needed",
         "clipping is never used there",
         "the bad-batch theory doesn't survive scrutiny",
+        "exploding gradients are not a sign of it",
         near=_PREDICATES,
     ),
     _t(
