@@ -2583,3 +2583,12 @@ def test_an_item_said_not_to_be_a_sign_is_denied(answer: str) -> None:
     assert grade_ref(library, "lr-too-high", answer).verdict is Verdict.WRONG, answer
     listed = "loss bouncing, NaNs and exploding gradients are all signs of it"
     assert grade_ref(library, "lr-too-high", listed).verdict is Verdict.CORRECT
+
+
+def test_a_typo_of_a_word_a_short_stem_stands_for_is_read_as_it() -> None:
+    scaled = card(pt("loss-scaling", "loss scal"))
+    for answer in ("loss scalng", "loss sclaing", "loss scalling"):
+        assert verdict(scaled, answer) == "correct", answer
+    # a real English word is never a typo, and an unknown word two edits away is none
+    assert verdict(scaled, "loss scalar") == "wrong"
+    assert verdict(scaled, "loss sclng") == "wrong"

@@ -173,8 +173,31 @@ def _typo_raw(surface: str, prepared: _Prepared) -> str | None:
         and surface not in _english()
     ):
         found = next((stem for v, stem in prepared.raw if _one_typo_from(surface, v)), None)
+        if found is None:
+            found = _typo_of_english(surface, prepared.vocab)
     memo[surface] = found
     return found
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _typo_of_english(surface: str, vocab: frozenset[str]) -> str | None:
+    """The rubric stem of an English word one edit from `surface` (the same first letter), when
+    there is exactly one: a rubric written with a short stem ("scal") has no long word for
+    `_typo_raw` to compare a typo with, but "scalng" is one letter from "scaling"."""
+    english = _english()
+    head, splits = surface[0], [(surface[:i], surface[i:]) for i in range(1, len(surface) + 1)]
+    edits = {a + b[1:] for a, b in splits if b}
+    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    edits |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
+    edits |= {a + c + b for a, b in splits for c in _LETTERS}
+    stems = {
+        _stem(w)
+        for w in edits
+        if w[:1] == head and w in english and _stem(w) in vocab and _stem(w) not in _PROTECTED_STEMS
+    }
+    return stems.pop() if len(stems) == 1 else None
 
 
 def _one_typo_from(word: str, v: str) -> bool:
