@@ -272,6 +272,7 @@ TUNING = (
     "fresh30",
     "fresh31",
     "fresh32",
+    "fresh34",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
