@@ -2592,3 +2592,11 @@ def test_a_typo_of_a_word_a_short_stem_stands_for_is_read_as_it() -> None:
     # a real English word is never a typo, and an unknown word two edits away is none
     assert verdict(scaled, "loss scalar") == "wrong"
     assert verdict(scaled, "loss sclng") == "wrong"
+
+
+def test_a_ramp_from_nothing_starts_at_zero() -> None:
+    ramp = card(pt("from-zero", "from {0}"), pt("linear", "linear"), correct=2)
+    for answer in ("linear, starting from nothing up to the peak", "linear: from nought to peak"):
+        assert verdict(ramp, answer) == "correct", answer
+    # "nothing" elsewhere is still a negation
+    assert verdict(ramp, "from zero, and nothing linear about it") != "correct"

@@ -497,6 +497,11 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\ba couple (?:of )?(?=[a-z0-9])"), "two "),
     # "raise the LR in step with the batch", "in lockstep with it": in proportion
     (re.compile(r"\bin (?:lock ?)?step with\b"), "proportionally with"),
+    # "start the LR at nothing and ramp it up", "from nought": a value of zero, not a negation
+    (
+        re.compile(r"\b(at|from) (?:nothing|nil|naught|nought)\b(?= (?:and|to|up|then|over)\b)"),
+        r"\1 zero",
+    ),
     # "blaming bit flips with zero evidence": without it
     (
         re.compile(r"\bwith (?:zero|no|nil|0) ((?:hard |real |solid |any )?(?:evidence|proof))\b"),
