@@ -714,6 +714,17 @@ def test_pulling_toward_another_point_than_the_cards_is_wrong(
     assert _verdict(_card(*ewc), "regularizes toward zero, weighted by Fisher info") != "wrong"
 
 
+def test_drawn_toward_the_other_kind_of_minimum_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    noise = ("Why can gradient noise help?", "It biases SGD toward flat minima.")
+    card = _card(*noise)
+    assert _verdict(card, "the noise nudges sgd towards flatter minima") == "correct"
+    assert _verdict(card, "noise keeps sgd out of sharp minima, toward flat ones") == "correct"
+    for wrong in ("the noise nudges sgd toward sharp minima", "biased towards sharp, tight minima"):
+        assert _verdict(card, wrong) == "wrong", wrong
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.minima")
+    assert _verdict(_card(*noise), "the noise nudges sgd toward sharp minima") != "wrong"
+
+
 def test_restarting_from_another_point_or_dropping_a_remedy_is_wrong(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -97,6 +97,7 @@ RULES = (
     "derive.swapped-directions",  # "train down, val up" said as "val down, train up"
     "derive.origins",  # "restart from checkpoint" said as "restart from scratch"
     "derive.targets",  # "regularize toward old weights" said as "toward zero"
+    "derive.minima",  # "toward flat minima" said as "toward sharp minima"
     "derive.absent",  # "missing gradient clip" also said "no grad clipping", "w/o clipping"
     "derive.subject-swapped",  # "BF16 has FP32's range" said of FP16
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
@@ -523,6 +524,8 @@ _SCHEDULES = ("cosin", "linear", "step decay", "constant", "exponential", "inver
 _ORIGINS = ("ckpt", "scratch", "begin", "random init", "initial", "step {0}")
 _TARGETS = ("old", "{0}", "origin", "initial", "mean", "averag", "pretrain")
 """What a penalty or a decay pulls weights toward."""
+_MINIMA = ("flat", "sharp")
+"""The kinds of minimum an optimizer is said to be drawn toward."""
 
 
 _PHRASED = {"invers": "inverse", "invers sqrt": "inverse sqrt"}
@@ -559,6 +562,15 @@ _FAMILIES = (
         needs="from",
         lead="from ",
         more=("(begin|start) (afresh|anew)", "reinitial"),
+    ),
+    # "toward flat minima" said as "toward sharp minima" is the opposite claim
+    _Family(
+        "another-minimum",
+        "pulls toward another kind of minimum",
+        _MINIMA,
+        "derive.minima",
+        needs="toward",
+        lead="toward ",
     ),
     # "regularize toward old weights" said as "toward zero" is another penalty (weight decay)
     _Family(
