@@ -714,6 +714,22 @@ def test_pulling_toward_another_point_than_the_cards_is_wrong(
     assert _verdict(_card(*ewc), "regularizes toward zero, weighted by Fisher info") != "wrong"
 
 
+def test_an_explanation_restating_the_answers_number_bounds_its_word_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cost = (
+        "Memory cost of a longer context?",
+        "Linear (2x tokens, 2x cache).",
+        "Twice the context holds twice the attention cache per layer.",
+    )
+    card = _card(*cost)
+    assert _verdict(card, "linear: double the cache, twice the attention state") == "correct"
+    for wrong in ("linear, but it quadruples the attention cache", "linear: 5x attention cache"):
+        assert _verdict(card, wrong) == "wrong", wrong
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.numbers-restated")
+    assert _verdict(_card(*cost), "linear, but it quadruples the attention cache") != "wrong"
+
+
 def test_drawn_toward_the_other_kind_of_minimum_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     noise = ("Why can gradient noise help?", "It biases SGD toward flat minima.")
     card = _card(*noise)

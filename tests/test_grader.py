@@ -1193,6 +1193,7 @@ def test_double_check_is_checking_not_doubling() -> None:
         assert verdict(c, typed) == "correct", typed
     assert verdict(c, "double the lr, then check the lr") == "wrong"
     assert normalise("double the lr") == [["{2x}", "lr"]]
+    assert normalise("it triples the lr, then quadruples it") == [["{3x}", "lr", "{4x}"]]
 
 
 def test_a_negated_amount_is_a_hedge_not_a_bare_negation() -> None:

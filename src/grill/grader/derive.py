@@ -72,6 +72,7 @@ RULES = (
     "derive.restate-best",  # a clause restates only the item it shares most rare words with
     "derive.order",  # items joined by arrows are a sequence
     "derive.numbers",  # a number far from the card's own is wrong
+    "derive.numbers-restated",  # ... and from the explanation's restatement of it
     "derive.denials",  # what the explanation says is not so, said as so, is wrong
     "derive.number-head",  # "10x recent moving average" is also said "10x the average"
     "derive.ordinal",  # "First ... Then ... Then ..." in the explanation restates a sequence
@@ -333,14 +334,17 @@ def _show(value: float) -> str:
     return str(int(value)) if value == int(value) else f"{value:.4g}"
 
 
-def _number_checks(item: str, target: bool = False) -> list[str]:
+def _number_checks(
+    item: str, target: bool = False, only: frozenset[str] | None = None
+) -> list[str]:
     """Misconception phrases for a number far outside the one the item gives its word.
 
     "2-8k steps" -> "= {0-1000} step", "= {16000-1000000000} step": the same word with a number
     off by more than a factor of two, as the standard's "not 2-8, not 200k". A share the item
     decays *to* ("to 10% of peak"; `target`: the question ends in "to") is wrong said *by*
     ("by 10%"); two shares of partner words ("5-15% old / 85-95% new") are wrong swapped.
-    """
+    With `only`, just those numbers, and not for the words in `only` either (an explanation's
+    restatement of the answer's number: "twice the matmul work per step")."""
     out: list[str] = []
     for sentence in normalise(item):
         shares: list[tuple[str, str]] = []
@@ -355,13 +359,16 @@ def _number_checks(item: str, target: bool = False) -> list[str]:
                 out += [f"= (start|begin|from) {token}"] if _on("derive.to-from") else []
             if not m or not after or after[0].startswith("{") or after[0] in _HEDGES:
                 continue
+            if only is not None and (token not in only or after[0] in only):
+                continue
             lo, kind = float(m["lo"]), m["kind"]
             hi = float(m["hi"] or m["lo"])
             word = after[0]
-            shares.append((token, word))
-            if word in _UNITS and _on("derive.units"):
+            if only is None:
+                shares.append((token, word))
+            if word in _UNITS and _on("derive.units") and only is None:
                 out += [f"= {token} {other}" for other in sorted(_UNITS - {word})]
-            out += _per_units(sentence, i, token, word)
+            out += _per_units(sentence, i, token, word) if only is None else []
             if lo > 0:
                 out.append(f"= {{0-{_show(lo / _FAR)}{kind}}} {word}")
             top = _HUGE if kind != "%" else 100.0
@@ -675,6 +682,16 @@ def derive_rubric(
         for text in (main, *alternatives)
         for c in _number_checks(text, target)
     ]
+    # the explanation's restatement of one of the answer's numbers bounds its word too
+    given = [s for main, alts in items_of(answer) for t in (main, *alts) for s in normalise(t)]
+    figures = frozenset(w for s in given for w in s if _NUMBER.match(w))
+    bounded = frozenset(
+        s[k + 1] for s in given for k, w in enumerate(s[:-1]) if _NUMBER.match(w)
+    ) | frozenset(w for s in normalise(question) for w in s)
+    if _on("derive.numbers-restated") and figures:
+        numbers += [
+            c for c in _number_checks(explanation or "", only=figures | bounded) if c not in numbers
+        ]
     numbers = numbers if _on("derive.numbers") else []
     wrong: list[dict[str, Any]] = []
     if numbers:

@@ -186,6 +186,8 @@ plateau: plateaus, plateaued, plateauing, levels off, level off, levelled off, l
     levelling off, leveling off
 sweep: swept
 double: twice, doubling, doubled, doubles
+triple: thrice, tripling, tripled, triples
+quadruple: quadrupling, quadrupled, quadruples
 order magnitude: order of magnitude, orders of magnitude, oom
 forget: forgetting, forgets, forgot, forgotten, lose, loses, losing, erase, erases, wipe out,
     wipes out, overwrite, overwrites, overwriting, overwritten, overwrote
@@ -227,7 +229,12 @@ def _lexicon_entries(text: str) -> list[tuple[str, tuple[str, ...]]]:
 
 
 # Canonical words that also stand for a number (a multiplier).
-_WORD_NUMS = {"doubl": (2.0, "x"), "order magnitud": (10.0, "x")}  # by canonical stems
+_WORD_NUMS = {  # by canonical stems
+    "doubl": (2.0, "x"),
+    "tripl": (3.0, "x"),
+    "quadrupl": (4.0, "x"),
+    "order magnitud": (10.0, "x"),
+}
 
 _NUMBER_WORDS = {
     "zero": 0,
