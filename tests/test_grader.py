@@ -2601,3 +2601,16 @@ def test_a_ramp_from_nothing_starts_at_zero() -> None:
         assert verdict(ramp, answer) == "correct", answer
     # "nothing" elsewhere is still a negation
     assert verdict(ramp, "from zero, and nothing linear about it") != "correct"
+
+
+def test_an_apostrophe_inside_a_quoted_red_flag_keeps_it_quoted() -> None:
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    quoted = (
+        'Roll back to the last good checkpoint and clip. The intern wrote "it\'s surely a bit flip,'
+        " we'll rerun it\" in the channel; nothing backs that."
+    )
+    assert not grade_case(case, quoted).red_flags
+    endorsed = "Roll back to the last good checkpoint and clip. It's surely a bit flip, we'll rerun it."
+    assert grade_case(case, endorsed).red_flags
