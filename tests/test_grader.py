@@ -2608,9 +2608,9 @@ def test_an_apostrophe_inside_a_quoted_red_flag_keeps_it_quoted() -> None:
 
     case = load_library(user_decks=False).case("spike")
     quoted = (
-        'Roll back to the last good checkpoint and clip. The intern wrote "it\'s surely a bit flip,'
+        "Roll back to the last good checkpoint and clip. The intern wrote \"it's surely a bit flip,"
         " we'll rerun it\" in the channel; nothing backs that."
     )
     assert not grade_case(case, quoted).red_flags
-    endorsed = "Roll back to the last good checkpoint and clip. It's surely a bit flip, we'll rerun it."
+    endorsed = "Roll back to the last good checkpoint. It's surely a bit flip, we'll rerun it."
     assert grade_case(case, endorsed).red_flags

@@ -906,9 +906,7 @@ def _evaluated(view: _View, hit: _Hit) -> bool:
     return sentence[opening] is not last and _resumed(folded, sentence[opening].end)
 
 
-_QUOTED = re.compile(
-    r"(?<![\w'])(['\"])(?=\S)((?:[^'\"\n]|(?<=\w)'(?=\w)){2,120}?)(?<=\S)\1(?!\w)"
-)
+_QUOTED = re.compile(r"(?<![\w'])(['\"])(?=\S)((?:[^'\"\n]|(?<=\w)'(?=\w)){2,120}?)(?<=\S)\1(?!\w)")
 """A span in quotation marks; an apostrophe inside a word ("it'll") is no quotation mark."""
 
 
