@@ -2614,3 +2614,16 @@ def test_an_apostrophe_inside_a_quoted_red_flag_keeps_it_quoted() -> None:
     assert not grade_case(case, quoted).red_flags
     endorsed = "Roll back to the last good checkpoint. It's surely a bit flip, we'll rerun it."
     assert grade_case(case, endorsed).red_flags
+
+
+def test_an_idea_named_as_a_suggestion_is_not_put_forward() -> None:
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    for named in (
+        "We got the suggestion to raise the batch size to smooth things; it costs more. Roll back.",
+        "There was a proposal of restarting from scratch, which I vetoed. Roll back.",
+    ):
+        assert not grade_case(case, named).red_flags, named
+    endorsed = "A bigger batch size to smooth it: costly, but do it. Roll back."
+    assert grade_case(case, endorsed).red_flags

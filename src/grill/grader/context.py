@@ -235,6 +235,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         CLAUSE,
         "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted"
         " counterproductive misguided mistakenly wrongly rejected dismissed waste wasteful"
+        " temptation"
         " wary leery " + _JUDGED,
         "bit flips are rare",
         "enlarging the batch size is likewise rejected",

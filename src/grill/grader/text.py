@@ -666,6 +666,15 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r"\1\2wrongly \3",
     ),
+    # an idea named as a suggestion or a proposal: "on the suggestion to double the batch: ...,
+    # so no", "the proposal of a restart from scratch" puts nothing forward
+    (
+        re.compile(
+            r"\b((?:the|a|that|this|any|their|his|her) (?:suggestions?|proposals?) (?:to|of))"
+            r"(?= )" + _ENDORSED
+        ),
+        r"\1 wrongly",
+    ),
     # ... by anyone but the speaker, named at the start of a clause ("On-call floated
     # relaunching from step zero", "Priya pushed for a bigger batch"), or as their theory ("my
     # lead's first theory was bit flips")
