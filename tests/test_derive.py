@@ -730,6 +730,18 @@ def test_an_explanation_restating_the_answers_number_bounds_its_word_too(
     assert _verdict(_card(*cost), "linear, but it quadruples the attention cache") != "wrong"
 
 
+def test_an_older_gpu_generation_than_the_cards_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    tf32 = ("Where does TF32 run natively?", "Ampere and later tensor cores.")
+    card = _card(*tf32)
+    for right in ("A100s and later tensor cores", "ampere and later; volta has none of it"):
+        assert _verdict(card, right) == "correct", right
+    for wrong in ("Volta and later tensor cores", "V100 and later tensor cores"):
+        assert _verdict(card, wrong) == "wrong", wrong
+    assert _verdict(card, "the tensor cores of pre-Ampere cards") == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.hardware")
+    assert _verdict(_card(*tf32), "Volta and later tensor cores") != "wrong"
+
+
 def test_drawn_toward_the_other_kind_of_minimum_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     noise = ("Why can gradient noise help?", "It biases SGD toward flat minima.")
     card = _card(*noise)

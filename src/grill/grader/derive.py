@@ -99,6 +99,7 @@ RULES = (
     "derive.origins",  # "restart from checkpoint" said as "restart from scratch"
     "derive.targets",  # "regularize toward old weights" said as "toward zero"
     "derive.minima",  # "toward flat minima" said as "toward sharp minima"
+    "derive.hardware",  # "Hopper/Blackwell native" said as "native on Ampere"
     "derive.absent",  # "missing gradient clip" also said "no grad clipping", "w/o clipping"
     "derive.subject-swapped",  # "BF16 has FP32's range" said of FP16
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
@@ -913,6 +914,38 @@ def _remedies(claims: list[_Claim]) -> list[str]:
     return out
 
 
+_GENERATIONS = (
+    "kepler",
+    "maxwell",
+    "pascal",
+    "volta",
+    "tur",
+    "amper",
+    "ada",
+    "hopper",
+    "blackwell",
+)
+"""GPU generations, oldest first, as the normaliser writes them (chips are read as their
+generation by the lexicon: "A100" is Ampere)."""
+
+
+def _older_hardware(answer: str, card_text: str) -> list[str]:
+    """A card whose answer names GPU generations ("Hopper/Blackwell native", "on Volta+"): a
+    generation older than the oldest it names, and named nowhere in the card's text, is wrong,
+    and so is "pre-" that oldest one (derive.hardware)."""
+    if not _on("derive.hardware"):
+        return []
+    said = {w for sentence in normalise(answer) for w in sentence}
+    text = {w for sentence in normalise(card_text) for w in sentence}
+    named = [i for i, g in enumerate(_GENERATIONS) if g in said]
+    if not named:
+        return []
+    oldest = min(named)
+    older = [g for g in _GENERATIONS[:oldest] if g not in text]
+    out = [f"({'|'.join(older)})"] if older else []
+    return [*out, f"pre {_GENERATIONS[oldest]}"]
+
+
 def _turned_claims(
     question: str, answer: str, explanation: str | None, asked: frozenset[str]
 ) -> list[dict[str, Any]]:
@@ -942,6 +975,11 @@ def _turned_claims(
             "subject-swapped",
             "what the card says of one of two partners, said of the other",
             _subject_swapped(answer, asked),
+        ),
+        (
+            "older-hardware",
+            "an older GPU generation than the card's",
+            _older_hardware(answer, " ".join((question, *texts))),
         ),
         (
             "roles-swapped",

@@ -147,10 +147,12 @@ rollback: roll back, roll-back, rolling back, rolled back, rolls back, revert, r
     go back, going back, restore, restoring, reload, reloading
 log scale: log axis, log-scale, log y, log y axis, log-y, logarithmic, logarithmic scale,
     log plot, semilog, log-log, log axes, log scales, logscale
-hopper: h100, h200, h800
-blackwell: b100, b200, gb200
-volta: v100
-ampere: a100
+hopper: h100, h200, h800, h100s, h200s, gh200
+blackwell: b100, b200, gb200, b200s
+volta: v100, v100s
+ampere: a100, a100s, a6000
+pascal: p100, p100s
+kepler: k80, k80s
 matmul: matrix multiplication, matrix multiply, gemm, gemms, matmuls, mat mul,
     matrix multiplications, matrix mult
 activation: activations, acts
