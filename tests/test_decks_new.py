@@ -15,6 +15,7 @@ from grill.deck import dump_deck, load_deck, load_library, parse_deck
 from grill.errors import UsageError
 from grill.export.csv_deck import CsvCard, deck_data
 from grill.grader import phrase_error
+from grill.model import Card
 
 runner = CliRunner()
 
@@ -169,3 +170,30 @@ def test_any_text_round_trips_through_yaml(rows: list[tuple[str, str, str]]) -> 
     assert [(c.question, c.answer, c.explanation) for c in deck.cards] == [
         (c.question, c.answer, c.explanation) for c in cards
     ]
+
+
+def test_a_card_without_an_explanation_reads_the_claims_of_the_card_it_shortens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from grill.grader import grade
+
+    cards = [
+        CsvCard(
+            2,
+            "Token budget rule for model size?",
+            "Grow tokens with parameters.",
+            "Double the parameters, double the training tokens; keep the ratio near twenty.",
+        ),
+        CsvCard(3, "Token budget rule?", "Grow tokens."),
+        CsvCard(4, "Why clip?", "Stops spikes.", "A cap on the global norm stops one bad step."),
+    ]
+
+    def short() -> Card:
+        deck = parse_deck(dump_deck(deck_data("any", "Any", cards)), "any.yaml")
+        return next(c for c in deck.cards if c.question == "Token budget rule?")
+
+    assert grade(short(), "grow the tokens as the model grows").verdict.label == "correct"
+    turned = "grow tokens and cut the parameters"
+    assert grade(short(), turned).verdict.label == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.sibling")
+    assert grade(short(), turned).verdict.label != "wrong"

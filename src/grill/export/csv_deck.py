@@ -23,7 +23,9 @@ from typing import Any
 from grill.deck import MAX_DECK_BYTES, dump_deck, load_library, parse_deck
 from grill.errors import DeckError, UsageError
 from grill.files import STDOUT_HINT, is_stdout, read_capped, write_atomically
-from grill.grader.derive import common_words, derive_rubric
+from grill.grader import normalise
+from grill.grader.context import disabled
+from grill.grader.derive import GENERIC, common_words, derive_rubric
 
 __all__ = ["MAX_CSV_BYTES", "CsvCard", "NewDeck", "deck_data", "read_csv", "write_deck"]
 
@@ -131,6 +133,37 @@ def _slug(text: str, taken: set[str], words: int, fallback: str) -> str:
     return slug
 
 
+def _content(text: str) -> set[str]:
+    return {w for s in normalise(text) for w in s if w not in GENERIC and not w.startswith("{")}
+
+
+def _sibling_text(card: CsvCard, cards: list[CsvCard]) -> str | None:
+    """A card without an explanation ("FP16 needs?", "Loss scaling.") reads the answer and
+    explanation of the card that asks the most about the same thing ("FP16 needs loss
+    scaling?") for the claims its checks turn around (derive.sibling): the words of the
+    questions shared count twice, those of question and answer once. None unless one card
+    clearly leads."""
+    if "derive.sibling" in disabled():
+        return None
+    asked, said = _content(card.question), _content(f"{card.question} {card.answer}")
+    scored = sorted(
+        (
+            (
+                2 * len(asked & _content(o.question))
+                + len(said & _content(f"{o.question} {o.answer}")),
+                k,
+            )
+            for k, o in enumerate(cards)
+            if o is not card and o.explanation
+        ),
+        reverse=True,
+    )
+    if not scored or scored[0][0] < 4 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    other = cards[scored[0][1]]
+    return f"{other.answer} {other.explanation}"
+
+
 def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
     """The deck as plain data: one section, cards numbered in row order, derived rubrics."""
     taken: set[str] = set()
@@ -146,7 +179,10 @@ def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
         }
         if card.explanation:
             entry["explanation"] = card.explanation
-        entry["rubric"] = derive_rubric(card.question, card.answer, card.explanation, common)
+        context = None if card.explanation else _sibling_text(card, cards)
+        entry["rubric"] = derive_rubric(
+            card.question, card.answer, card.explanation, common, context=context
+        )
         out.append(entry)
     return {
         "deck": name,

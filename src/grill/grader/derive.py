@@ -100,6 +100,7 @@ RULES = (
     "derive.targets",  # "regularize toward old weights" said as "toward zero"
     "derive.minima",  # "toward flat minima" said as "toward sharp minima"
     "derive.hardware",  # "Hopper/Blackwell native" said as "native on Ampere"
+    "derive.sibling",  # a card without an explanation reads its sibling's claims
     "derive.absent",  # "missing gradient clip" also said "no grad clipping", "w/o clipping"
     "derive.subject-swapped",  # "BF16 has FP32's range" said of FP16
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
@@ -638,6 +639,8 @@ def derive_rubric(
     answer: str,
     explanation: str | None = None,
     common: frozenset[str] = frozenset(),
+    *,
+    context: str | None = None,
 ) -> dict[str, Any]:
     """A rubric as deck data, derived from the card's own text (see the module docstring).
 
@@ -703,11 +706,14 @@ def derive_rubric(
         f"{question} {answer}", f"{question} {explanation or ''}"
     ):
         wrong.append({"id": wid, "says": f"{says} ({answer.strip()})", "match": match})
-    denied = _denials(explanation, asked, common) + _passed_over(explanation, asked, common)
+    # a card without an explanation reads what a sibling card says of the same thing
+    # (`context`) for the claims it turns around, and nothing else
+    told = explanation or context
+    denied = _denials(told, asked, common) + _passed_over(told, asked, common)
     if denied:
         says = "what the explanation says is not so"
         wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
-    wrong += _turned_claims(question, answer, explanation, asked)
+    wrong += _turned_claims(question, answer, told, asked)
     reversed_ = _reversed([words for _, _, words in items], common)
     if reversed_:
         says = "a direction the card gives, said the other way"
