@@ -742,6 +742,19 @@ def test_an_older_gpu_generation_than_the_cards_is_wrong(monkeypatch: pytest.Mon
     assert _verdict(_card(*tf32), "Volta and later tensor cores") != "wrong"
 
 
+def test_what_is_missing_said_to_be_set_too_hard_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    stalls = ("Why does a deep net stall early?", "Dead units; missing normalization.")
+    card = _card(*stalls)
+    assert _verdict(card, "dead units, and no normalization layers") == "correct"
+    for wrong in (
+        "dead units, and normalization set too strict",
+        "dead units; an over-aggressive normalization",
+    ):
+        assert _verdict(card, wrong) == "wrong", wrong
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.overdone-missing")
+    assert _verdict(_card(*stalls), "dead units, and normalization set too strict") != "wrong"
+
+
 def test_drawn_toward_the_other_kind_of_minimum_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     noise = ("Why can gradient noise help?", "It biases SGD toward flat minima.")
     card = _card(*noise)

@@ -101,6 +101,7 @@ RULES = (
     "derive.minima",  # "toward flat minima" said as "toward sharp minima"
     "derive.hardware",  # "Hopper/Blackwell native" said as "native on Ampere"
     "derive.sibling",  # a card without an explanation reads its sibling's claims
+    "derive.overdone-missing",  # "missing gradient clip" said as "clipping set too tight"
     "derive.absent",  # "missing gradient clip" also said "no grad clipping", "w/o clipping"
     "derive.subject-swapped",  # "BF16 has FP32's range" said of FP16
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
@@ -1033,6 +1034,11 @@ def _turned_claims(
             _disabled(answer),
         ),
         (
+            "missing-thing-overdone",
+            "what the card says is missing, said to be set too hard",
+            _overdone(answer),
+        ),
+        (
             "remedy-dropped",
             "one of the card's remedies, left out on purpose",
             _skipped(question, answer),
@@ -1294,6 +1300,27 @@ def _disabled(answer: str) -> list[str]:
             words = [w for w in _words(main, frozenset()) if w not in GENERIC]
             if len(words) > 1 and words[0] in _ABSENCE and not words[-1].startswith("{"):
                 out.append(f"disabl .. {words[-1]}")
+    return out
+
+
+_HARSH = "(tight|aggressiv|strict|harsh)"
+
+
+def _overdone(answer: str) -> list[str]:
+    """What an item says is missing ("missing gradient clip"), said to be set too hard ("the
+    clip threshold set too tight", "an over-aggressive clip") is the opposite cause."""
+    if not _on("derive.overdone-missing"):
+        return []
+    out: list[str] = []
+    for main, _ in items_of(answer):
+        words = [w for w in _words(main, frozenset()) if w not in GENERIC]
+        if len(words) > 1 and words[0] in _ABSENCE and not words[-1].startswith("{"):
+            thing = words[-1]
+            out += [
+                f"{thing} .. too {_HARSH}",
+                f"{thing} set {_HARSH}",
+                f"(too|over) {_HARSH} {thing}",
+            ]
     return out
 
 
