@@ -2627,3 +2627,14 @@ def test_an_idea_named_as_a_suggestion_is_not_put_forward() -> None:
         assert not grade_case(case, named).red_flags, named
     endorsed = "A bigger batch size to smooth it: costly, but do it. Roll back."
     assert grade_case(case, endorsed).red_flags
+
+
+def test_an_answer_that_says_not_just_x_is_not_x_as_the_whole_answer() -> None:
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    for answer in ("Never merely cut the LR and carry on.", "you can't only halve the lr"):
+        assert not grade_case(case, answer).red_flags, answer
+    assert [f.id for f in grade_case(case, "Halve the LR and carry on.").red_flags] == [
+        "only_lower_lr"
+    ]

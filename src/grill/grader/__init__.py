@@ -1121,6 +1121,13 @@ def _fronted(view: _View, hit: _Hit) -> bool:
 _NO_DOUBT = re.compile(r"\W*no (?:doubt|question|brainer)\b|\W*no-brainer\b")
 
 
+_NOT_ONLY = re.compile(
+    r"(?i)(?:\b(?:not|never|dont|doesnt|didnt|wont|cant|shouldnt)|n['’]t)"
+    r"\s+(?:just|only|simply|merely|solely)\b"
+)
+"""An answer that says "not just X" says X is not the whole answer."""
+
+
 def grade_case(case: Case, answer: str) -> CaseGrade:
     """Judge an open-ended case answer: parts covered, red flags, the standard's case verdict."""
     analysed = _analyse(answer)
@@ -1157,7 +1164,12 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
             and not _outdone(flag_view, hit)
         ):
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
-        elif flag.alone and flag.alone[0] in named and set(named) <= set(flag.alone):
+        elif (
+            flag.alone
+            and flag.alone[0] in named
+            and set(named) <= set(flag.alone)
+            and not _NOT_ONLY.search(answer)  # "don't just lower the LR": not the whole answer
+        ):
             flags.append(Flag(flag.id, flag.says, ", ".join(i.says for i in named.values())))
     covered = sum(p.covered for p in graded)
     if flags or covered == 0:
