@@ -273,6 +273,7 @@ TUNING = (
     "fresh31",
     "fresh32",
     "fresh34",
+    "fresh35",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
