@@ -2638,3 +2638,28 @@ def test_an_answer_that_says_not_just_x_is_not_x_as_the_whole_answer() -> None:
     assert [f.id for f in grade_case(case, "Halve the LR and carry on.").red_flags] == [
         "only_lower_lr"
     ]
+
+
+@pytest.mark.parametrize(
+    ("mocked", "meant"),
+    [
+        (
+            "Oh brilliant, let's throw the run away and begin again from step 0. Roll back.",
+            "Let's throw the run away and begin again from step 0. Roll back.",
+        ),
+        (
+            "Yeah right, cosmic-ray bit flips did it. Roll back and clip.",
+            "Cosmic-ray bit flips did it. Roll back and clip.",
+        ),
+        (
+            "Quadruple the batch size to smooth it, what could possibly go wrong. Roll back.",
+            "Quadruple the batch size to smooth it. Roll back.",
+        ),
+    ],
+)
+def test_a_red_flag_said_in_sarcasm_is_not_put_forward(mocked: str, meant: str) -> None:
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    assert not grade_case(case, mocked).red_flags, mocked
+    assert grade_case(case, meant).red_flags, meant

@@ -666,6 +666,22 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r"\1\2wrongly \3",
     ),
+    # sarcasm: "oh sure, let's start over from step zero", "yeah right, blame cosmic rays",
+    # "double the batch, what could possibly go wrong": the idea is mocked, as under "Myth:"
+    (
+        re.compile(
+            r"(?m)(^|[.!?;]\s+)(?:oh,? (?:sure|great|yes|yeah|right|brilliant|perfect|wonderful"
+            r"|fantastic)(?: idea)?|yeah,? right)\b[,!.]*\s*"
+        ),
+        r"\1myth: ",
+    ),
+    (
+        re.compile(
+            r"(?m)(^|[.!?;]\s+)([^.!?;\n]*?\b(?:what could (?:possibly )?go wrong|said no one ever"
+            r"|said nobody ever|my fav(?:ou)?rite hobby)\b)"
+        ),
+        r"\1myth: \2",
+    ),
     # an idea named as a suggestion or a proposal: "on the suggestion to double the batch: ...,
     # so no", "the proposal of a restart from scratch" puts nothing forward
     (
