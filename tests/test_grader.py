@@ -2663,3 +2663,16 @@ def test_a_red_flag_said_in_sarcasm_is_not_put_forward(mocked: str, meant: str) 
     case = load_library(user_decks=False).case("spike")
     assert not grade_case(case, mocked).red_flags, mocked
     assert grade_case(case, meant).red_flags, meant
+
+
+def test_what_someone_else_once_did_is_told_not_put_forward() -> None:
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    told = (
+        "A colleague at my last job once restarted from scratch after a spike; we lost a month."
+        " Roll back to the last good checkpoint and clip."
+    )
+    assert not grade_case(case, told).red_flags
+    mine = "I restarted from scratch after a spike. Roll back to the last good checkpoint and clip."
+    assert grade_case(case, mine).red_flags

@@ -682,6 +682,19 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r"\1myth: \2",
     ),
+    # what someone else once did: "had a lad on my team once who doubled the batch", "another
+    # fella just dropped the LR and left it at that" is told, not put forward
+    (
+        re.compile(
+            r"\b((?:a|one|another|this|that) (?:lad|fella|fellow|guy|bloke|chap|colleague|coworker"
+            r"|co-worker|teammate|engineer|person|intern|junior|team|researcher|friend)"
+            r"(?: (?:on|in|from|at) (?:my|our|the|a|another)(?: [a-z]+)?? [a-z]+)?"
+            r"(?: i (?:worked|work) with)?"
+            r"(?: (?:once|last year|before))?(?: who| that)?) ((?:just |simply |only )?[a-z]+ed)\b"
+            + _ENDORSED
+        ),
+        r"\1 wrongly \2",
+    ),
     # an idea named as a suggestion or a proposal: "on the suggestion to double the batch: ...,
     # so no", "the proposal of a restart from scratch" puts nothing forward
     (
