@@ -311,6 +311,8 @@ def test_a_share_decayed_to_is_wrong_said_by() -> None:
     assert _verdict(quick, "down to ten percent of the peak") == "correct"
     assert _verdict(quick, "knock ten percent off the peak") == "wrong"
     assert _verdict(quick, "to 10% of the peak") == "correct"
+    assert _verdict(quick, "the lr loses some 10% by the end") == "wrong"
+    assert _verdict(quick, "it sheds 10% of the peak") == "wrong"
 
 
 def test_a_share_decayed_to_is_wrong_said_as_where_it_starts(

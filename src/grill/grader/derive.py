@@ -356,7 +356,13 @@ def _number_checks(
             after = [w for w in sentence[i + 1 : i + 3] if w not in _PREPOSITIONS]
             if m and m["kind"] == "%" and (sentence[i - 1 : i] == ["to"] or target):
                 # ... "down 10% from the peak" is by too
-                by = [f"by {token}", f"= {token} off", f"= (down|decreas|drop) {token} from"]
+                by = [
+                    f"by {token}",
+                    f"= {token} off",
+                    f"= (down|decreas|drop) {token} from",
+                    # "loses 10% of the LR", "sheds 10%": what is taken, not where it ends
+                    f"= (forget|shed) {token}",
+                ]
                 out += by if _on("derive.to-by") else []
                 # ... and where it ends is not where it starts ("starts at 10% of peak")
                 out += [f"= (start|begin|from) {token}"] if _on("derive.to-from") else []
