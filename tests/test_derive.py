@@ -758,6 +758,24 @@ def test_what_is_missing_said_to_be_set_too_hard_is_wrong(monkeypatch: pytest.Mo
     assert _verdict(_card(*stalls), "dead units, and normalization set too strict") != "wrong"
 
 
+def test_done_by_something_the_card_never_names_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    norm = (
+        "What does layer norm do?",
+        "Rescales activations, divided by their standard deviation.",
+        "Each activation is centred and divided by how spread out the layer's values are.",
+    )
+    card = _card(*norm)
+    for right in (
+        "rescales activations, divided by sigma, their standard deviation",
+        "rescales activations divided by how spread out they are",
+    ):
+        assert _verdict(card, right) == "correct", right
+    wrong = "rescales activations, divided by the batch size"
+    assert _verdict(card, wrong) == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "agent")
+    assert _verdict(_card(*norm), wrong) != "wrong"
+
+
 def test_drawn_toward_the_other_kind_of_minimum_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     noise = ("Why can gradient noise help?", "It biases SGD toward flat minima.")
     card = _card(*noise)

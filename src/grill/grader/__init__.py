@@ -32,6 +32,8 @@ from grill.grader.lexicon import (
     _NUMBER_WORDS,
     _STOP_STEMS,
     GENERIC,
+    _english,
+    _stem,
 )
 from grill.grader.match import (
     _Hit,
@@ -188,6 +190,8 @@ def grade(card: Card, answer: str) -> Grade:
         flags.extend(_denial_flags(card, analysed))
     if "unit" not in off:
         flags.extend(_unit_flags(card, analysed))
+    if "agent" not in off:
+        flags.extend(_agent_flags(card, analysed))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -385,6 +389,7 @@ CARD_CHECKS = (
     "partner.purpose",
     "denial",
     "unit",
+    "agent",
 )
 """The checks against the card's own text, by the id a flag names; each can be turned off for
 an ablation run (`GRILL_GRADER_WITHOUT=restriction`, scripts/ablate)."""
@@ -683,6 +688,60 @@ def _unit_flags(card: Card, answer: _Answer) -> list[Flag]:
                 says = f"gives the card's {card_said} as {_show_unit(num.lo, num.hi, unit)}"
                 text = _original_span(answer.text, tok.start, tok.end)
                 return [Flag("unit", says, text, "unit")]
+    return []
+
+
+_BY = re.compile(r"\b([a-z]{3,}ed) by\b")
+_BY_SKIP = frozenset(
+    "the a an its their his her our your each every this that these those how what which its"
+    " their own".split()
+)
+_BY_REACH = 3
+"""Words after "by" read for the agent: "weighted by F, the Fisher information" names it."""
+
+
+def _after_by(text: str, end: int, reach: int) -> list[str]:
+    """The first `reach` words after a "by" that name something, to the end of its sentence."""
+    rest = re.split(r"[.;!?\n]", text[end : end + 120], maxsplit=1)[0]
+    return [w for w in re.findall(r"[a-z][\w-]*", rest) if w not in _BY_SKIP][:reach]
+
+
+def _cut(word: str) -> str:
+    """A stem cut to six letters: "importance" and "important" are one."""
+    return _stem(word)[:6]
+
+
+def _agents(text: str) -> dict[str, set[str]]:
+    """What each "-ed by" of `text` is done by: "weighted by Fisher information" -> {"weight":
+    {"fisher"}}; "weighted by how important each weight was" -> {"weight": {"import"}}."""
+    out: dict[str, set[str]] = {}
+    for m in _BY.finditer(text):
+        out.setdefault(_cut(m.group(1)), set()).update(map(_cut, _after_by(text, m.end(), 1)))
+    return out
+
+
+def _agent_flags(card: Card, answer: _Answer) -> list[Flag]:
+    """What the card's answer says is weighted, scaled or measured by something ("weighted by
+    Fisher information"), said to be done by something the card's text never names ("weighted
+    by the learning rate", "by each weight's magnitude", "by the inverse of the Fisher"):
+    another method. Any of the first three words after "by" may name the card's; one that
+    opens with an abbreviation or a symbol ("by the std", "by F_i") is let be."""
+    claimed = _agents(_fold(card.answer))
+    if not claimed:
+        return []
+    allowed = _agents(_fold(f"{card.answer} {card.explanation or ''}"))
+    text = _fold(answer.text)
+    for m in _BY.finditer(text):
+        verb = _cut(m.group(1))
+        heads = _after_by(text, m.end(), _BY_REACH)
+        if (
+            verb in claimed
+            and heads
+            and heads[0] in _english()
+            and not {_cut(w) for w in heads} & allowed[verb]
+        ):
+            says = f"done by something the card does not name ({card.answer.strip()})"
+            return [Flag("agent", says, text[m.start() : m.end() + 40].strip(), "agent")]
     return []
 
 
