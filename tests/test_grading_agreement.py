@@ -1,7 +1,7 @@
 """The grader against the labelled answer sets: tuning sets pinned, held-out sets reported.
 
 The tuning sets (`dev.jsonl` to `dev5.jsonl`, and `fresh1.jsonl`, `fresh3.jsonl` to
-`fresh32.jsonl`, `fresh34.jsonl` and `fresh35.jsonl` after their first-contact runs) are pinned
+`fresh32.jsonl` and `fresh34.jsonl` to `fresh36.jsonl` after their first-contact runs) are pinned
 row by row at the verdicts the grader gives them now, on the built-in deck and on the deck made
 from `seed-questions.csv` (`grading/pinned.json`): a change that moves any row fails here and
 names it, and if the move is right the set is re-pinned with `python

@@ -274,6 +274,7 @@ TUNING = (
     "fresh32",
     "fresh34",
     "fresh35",
+    "fresh36",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
