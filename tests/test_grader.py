@@ -2676,3 +2676,44 @@ def test_what_someone_else_once_did_is_told_not_put_forward() -> None:
     assert not grade_case(case, told).red_flags
     mine = "I restarted from scratch after a spike. Roll back to the last good checkpoint and clip."
     assert grade_case(case, mine).red_flags
+
+
+@pytest.mark.parametrize(
+    ("rejected", "committed"),
+    [
+        (
+            "Roll back and clip. I talked my lead out of restarting from scratch.",
+            "Roll back and clip. I talked my lead into restarting from scratch.",
+        ),
+        (
+            "Roll back and clip. Blaming cosmic-ray bit flips got shot down in review.",
+            "Roll back and clip. Blaming cosmic-ray bit flips is my best guess.",
+        ),
+        (
+            "Roll back and clip. Me, I doh restart from scratch.",
+            "Roll back and clip. Me, I restart from scratch.",
+        ),
+        (
+            "Roll back and clip. A bigger batch size to smooth it, great plan if you love NaNs.",
+            "Roll back and clip. A bigger batch size to smooth it is the plan.",
+        ),
+        (
+            "Roll back and clip. Restart from scratch, really no need.",
+            "Roll back and clip. Restart from scratch, really.",
+        ),
+        (
+            "Roll back and clip. Another bloke said to double the batch size to smooth it.",
+            "Roll back and clip. Double the batch size to smooth it.",
+        ),
+        (
+            "Roll back and clip. Doubling the batch size to smooth the spike is not advised.",
+            "Roll back and clip. Double the batch size to smooth the spike.",
+        ),
+    ],
+)
+def test_more_shapes_of_a_rejected_red_flag(rejected: str, committed: str) -> None:
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    assert not grade_case(case, rejected).red_flags, rejected
+    assert grade_case(case, committed).red_flags, committed

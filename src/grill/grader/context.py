@@ -121,7 +121,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         3,
         "no not never without nothing nothin nowt nada zilch none neither nor cannot"
         " lack lacks lacking lacked nobody noone nuh"
-        " cannae canna dinnae didnae isnae wasnae wouldnae couldnae shouldnae willnae nae",
+        " cannae canna dinnae didnae isnae wasnae wouldnae couldnae shouldnae willnae nae doh",
         "fp16 doesn't need loss scaling",
         "no loss scaling with bf16",
         "nobody's restarting from scratch",
@@ -161,7 +161,9 @@ TRIGGERS: tuple[Trigger, ...] = (
         "clipping is never used there",
         "the bad-batch theory doesn't survive scrutiny",
         "exploding gradients are not a sign of it",
+        "raising the batch size to smooth the spike is not recommended",
         near=_PREDICATES,
+        wide=6,
     ),
     _t(
         "negation.helpless",
@@ -235,7 +237,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         CLAUSE,
         "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted"
         " counterproductive misguided mistakenly wrongly rejected dismissed waste wasteful"
-        " temptation"
+        " temptation vetoed"
         " wary leery " + _JUDGED,
         "bit flips are rare",
         "enlarging the batch size is likewise rejected",

@@ -655,7 +655,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # another person's idea, not the answer's (endorsed, "... and she was right", it is said)
     (
         re.compile(
-            r"\b((?:my|our|the|a|one) (?:tech |team )?(?:lead|manager|boss|colleague|teammate|tl|pm"
+            r"\b((?:my|our|the|a|one|another) (?:tech |team )?(?:lead|manager|boss|colleague"
+            r"|teammate|tl|pm|lad|fella|guy|bloke|chap|member"
             r"|intern|junior|coworker|co-worker|advisor|mentor|reviewer|director|cto)|someone"
             r"|somebody|(?:one of )?(?:my|our) (?:colleagues|teammates|coworkers))"
             r"((?: (?:in|on|at|from) (?:the |our |my )?[a-z]+)? (?:immediately |initially |first "
@@ -678,7 +679,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (
         re.compile(
             r"(?m)(^|[.!?;]\s+)([^.!?;\n]*?\b(?:what could (?:possibly )?go wrong|said no one ever"
-            r"|said nobody ever|my fav(?:ou)?rite hobby)\b)"
+            r"|said nobody ever|my fav(?:ou)?rite hobby"
+            r"|great (?:plan|idea|move),? if you (?:love|like|enjoy))\b)"
         ),
         r"\1myth: \2",
     ),
@@ -694,6 +696,18 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
             + _ENDORSED
         ),
         r"\1 wrongly \2",
+    ),
+    # "she talked a colleague out of doubling the batch": the idea is turned down
+    (re.compile(r"\btalk(?:s|ed|ing)? (?:[a-z]+ ){0,2}out of\b"), " avoid "),
+    # "a teammate's idea to restart got voted down", "shot down": rejected
+    (
+        re.compile(r"\b(?:got |was |were |is |been )?(?:voted|shot|turned) down\b"),
+        " rejected ",
+    ),
+    # "restart from scratch, also no need.": a clause that ends on "no need" is not needed
+    (
+        re.compile(r"(?<=[a-z0-9])\s*,?\s+(?:also |then |really |just )?no need\s*(?=[.;!]|$)"),
+        " is not needed",
     ),
     # an idea named as a suggestion or a proposal: "on the suggestion to double the batch: ...,
     # so no", "the proposal of a restart from scratch" puts nothing forward
