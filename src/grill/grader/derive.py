@@ -1302,10 +1302,17 @@ def _disabled(answer: str) -> list[str]:
         return []
     out = [f"disabl .. {thing}" for thing in _objects(answer, _NEEDS, reach=2)]
     if _on("derive.disabled-missing"):  # "missing gradient clip": the clip is needed
-        for main, _ in items_of(answer):
-            words = [w for w in _words(main, frozenset()) if w not in GENERIC]
-            if len(words) > 1 and words[0] in _ABSENCE and not words[-1].startswith("{"):
-                out.append(f"disabl .. {words[-1]}")
+        out += [f"disabl .. {thing}" for thing in _missing(answer)]
+    return out
+
+
+def _missing(answer: str) -> list[str]:
+    """What the items of the card's answer say is missing: "missing gradient clip" -> clip."""
+    out = []
+    for main, _ in items_of(answer):
+        words = [w for w in _words(main, frozenset()) if w not in GENERIC]
+        if len(words) > 1 and words[0] in _ABSENCE and not words[-1].startswith("{"):
+            out.append(words[-1])
     return out
 
 
@@ -1317,17 +1324,15 @@ def _overdone(answer: str) -> list[str]:
     clip threshold set too tight", "an over-aggressive clip") is the opposite cause."""
     if not _on("derive.overdone-missing"):
         return []
-    out: list[str] = []
-    for main, _ in items_of(answer):
-        words = [w for w in _words(main, frozenset()) if w not in GENERIC]
-        if len(words) > 1 and words[0] in _ABSENCE and not words[-1].startswith("{"):
-            thing = words[-1]
-            out += [
-                f"{thing} .. too {_HARSH}",
-                f"{thing} set {_HARSH}",
-                f"(too|over) {_HARSH} {thing}",
-            ]
-    return out
+    return [
+        phrase
+        for thing in _missing(answer)
+        for phrase in (
+            f"{thing} .. too {_HARSH}",
+            f"{thing} set {_HARSH}",
+            f"(too|over) {_HARSH} {thing}",
+        )
+    ]
 
 
 def _preferences(answer: str) -> list[str]:
