@@ -693,8 +693,8 @@ def _unit_flags(card: Card, answer: _Answer) -> list[Flag]:
 
 _BY = re.compile(r"\b([a-z]{3,}ed) by\b")
 _BY_SKIP = frozenset(
-    "the a an its their his her our your each every this that these those how what which its"
-    " their own".split()
+    "the a an its their his her our your each every this that these those how what which"
+    " own".split()
 )
 _BY_REACH = 3
 """Words after "by" read for the agent: "weighted by F, the Fisher information" names it."""
