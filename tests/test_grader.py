@@ -2717,3 +2717,11 @@ def test_more_shapes_of_a_rejected_red_flag(rejected: str, committed: str) -> No
     case = load_library(user_decks=False).case("spike")
     assert not grade_case(case, rejected).red_flags, rejected
     assert grade_case(case, committed).red_flags, committed
+
+
+def test_an_lr_turned_down_is_lowered_not_rejected() -> None:
+    from grill.deck import load_library
+
+    library = load_library(user_decks=False)
+    answer = "roll back, skip the bad batch, LR turned down and re-warmed, clipping on"
+    assert grade_ref(library, "spike-recovery", answer).verdict is Verdict.CORRECT

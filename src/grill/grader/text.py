@@ -699,9 +699,10 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     # "she talked a colleague out of doubling the batch": the idea is turned down
     (re.compile(r"\btalk(?:s|ed|ing)? (?:[a-z]+ ){0,2}out of\b"), " avoid "),
-    # "a teammate's idea to restart got voted down", "shot down": rejected
+    # "a teammate's idea to restart got voted down", "shot down": rejected ("turned down" is
+    # left as it is: an LR is turned down too)
     (
-        re.compile(r"\b(?:got |was |were |is |been )?(?:voted|shot|turned) down\b"),
+        re.compile(r"\b(?:got |was |were |is |been )?(?:voted|shot) down\b"),
         " rejected ",
     ),
     # "restart from scratch, also no need.": a clause that ends on "no need" is not needed
