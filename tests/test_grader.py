@@ -2719,9 +2719,6 @@ def test_more_shapes_of_a_rejected_red_flag(rejected: str, committed: str) -> No
     assert grade_case(case, committed).red_flags, committed
 
 
-def test_an_lr_turned_down_is_lowered_not_rejected() -> None:
-    from grill.deck import load_library
-
-    library = load_library(user_decks=False)
-    answer = "roll back, skip the bad batch, LR turned down and re-warmed, clipping on"
-    assert grade_ref(library, "spike-recovery", answer).verdict is Verdict.CORRECT
+def test_an_lr_turned_down_is_not_rejected_but_an_idea_voted_down_is() -> None:
+    assert "reject" not in normalise("roll back with the LR turned down")[0]
+    assert "reject" in normalise("the restart got voted down")[0]
