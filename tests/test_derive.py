@@ -776,6 +776,16 @@ def test_done_by_something_the_card_never_names_is_wrong(monkeypatch: pytest.Mon
     assert _verdict(_card(*norm), wrong) != "wrong"
 
 
+def test_the_loser_said_to_do_the_losing_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    drift = ("What is drift in continual learning?", "New data overwrites old skills.")
+    card = _card(*drift)
+    assert _verdict(card, "the new data overwrites the old skills") == "correct"
+    swapped = "the model overwrites the new data with its old skills"
+    assert _verdict(card, swapped) == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.lost-swapped")
+    assert _verdict(_card(*drift), swapped) != "wrong"
+
+
 def test_drawn_toward_the_other_kind_of_minimum_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     noise = ("Why can gradient noise help?", "It biases SGD toward flat minima.")
     card = _card(*noise)

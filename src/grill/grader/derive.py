@@ -102,6 +102,7 @@ RULES = (
     "derive.hardware",  # "Hopper/Blackwell native" said as "native on Ampere"
     "derive.sibling",  # a card without an explanation reads its sibling's claims
     "derive.overdone-missing",  # "missing gradient clip" said as "clipping set too tight"
+    "derive.lost-swapped",  # "new task wipes out old" said as "forgets the new data"
     "derive.absent",  # "missing gradient clip" also said "no grad clipping", "w/o clipping"
     "derive.subject-swapped",  # "BF16 has FP32's range" said of FP16
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
@@ -1040,6 +1041,11 @@ def _turned_claims(
             _disabled(answer),
         ),
         (
+            "lost-swapped",
+            "what the card says is lost, said to be what does the losing",
+            _losses(answer),
+        ),
+        (
             "missing-thing-overdone",
             "what the card says is missing, said to be set too hard",
             _overdone(answer),
@@ -1333,6 +1339,28 @@ def _overdone(answer: str) -> list[str]:
             f"(too|over) {_HARSH} {thing}",
         )
     ]
+
+
+_LOSING = frozenset({"forget", "overwrit", "replac", "overrid", "destroy", "eras", "clobber"})
+"""Verbs of losing, as the normaliser writes them: "wipes out" is "forget"."""
+
+
+def _losses(answer: str) -> list[str]:
+    """An item in which one of two partners loses the other ("new task wipes out old
+    capability"): the losing verb said of the first partner ("the model forgets the new
+    data") is the roles swapped (derive.lost-swapped)."""
+    if not _on("derive.lost-swapped"):
+        return []
+    out: list[str] = []
+    for main, _ in items_of(answer):
+        words = _words(main, frozenset())
+        for i, first in enumerate(words):
+            partners = {p[0] for p in _SWAPS.get((first,), ()) if len(p) == 1}
+            later = [j for j in range(i + 1, len(words)) if words[j] in partners]
+            verbs = [w for w in words[i + 1 : later[0]] if w in _LOSING] if later else []
+            if verbs:
+                out.append(f"= {verbs[-1]} {first}")
+    return out
 
 
 def _preferences(answer: str) -> list[str]:
