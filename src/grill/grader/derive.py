@@ -57,7 +57,7 @@ from grill.grader.context import disabled
 from grill.grader.lexicon import GENERIC
 from grill.grader.match import _SWAP_WORDS, _SWAPS
 from grill.grader.match import partners as _partners
-from grill.grader.text import items_of
+from grill.grader.text import _LOSING_STEMS, items_of
 from grill.model import Card
 
 __all__ = ["GENERIC", "RULES", "common_words", "derive_rubric", "items_of", "rubric_warnings"]
@@ -1341,10 +1341,6 @@ def _overdone(answer: str) -> list[str]:
     ]
 
 
-_LOSING = frozenset({"forget", "overwrit", "replac", "overrid", "destroy", "eras", "clobber"})
-"""Verbs of losing, as the normaliser writes them: "wipes out" is "forget"."""
-
-
 def _losses(answer: str) -> list[str]:
     """An item in which one of two partners loses the other ("new task wipes out old
     capability"): the losing verb said of the first partner ("the model forgets the new
@@ -1357,7 +1353,7 @@ def _losses(answer: str) -> list[str]:
         for i, first in enumerate(words):
             partners = {p[0] for p in _SWAPS.get((first,), ()) if len(p) == 1}
             later = [j for j in range(i + 1, len(words)) if words[j] in partners]
-            verbs = [w for w in words[i + 1 : later[0]] if w in _LOSING] if later else []
+            verbs = [w for w in words[i + 1 : later[0]] if w in _LOSING_STEMS] if later else []
             if verbs:
                 out.append(f"= {verbs[-1]} {first}")
     return out
