@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Protocol
 
 from grill import personal
+from grill.ceiling import Ceiling, posterior
 from grill.config import Settings
 from grill.deck import load_library
 from grill.memory import Candidate, Forecaster, MemoryFit
@@ -88,6 +89,8 @@ class LearnerResult:
     default_p: float
     candidates: tuple[tuple[str, float, float], ...] = ()
     """Each candidate model of the forecast: (name, weight, expected score under it)."""
+    ceiling: Ceiling | None = None
+    """The best forecast the log allows, knowing the simulator's models (`--ceiling`)."""
 
     @property
     def covered(self) -> bool:
@@ -120,6 +123,22 @@ class Calibration:
             "default_p_within_015": sum(abs(r.default_p - r.true_p) <= 0.15 for r in rows) / n,
         }
 
+    def ceiling_summary(self) -> dict[str, float] | None:
+        """The same figures for the best forecast each log allows (None without `--ceiling`),
+        and `unavoidable`: the share of learners even it is expected to miss by more than 3."""
+        best = [(r, r.ceiling) for r in self.rows if r.ceiling is not None]
+        if not best:
+            return None
+        n = len(best)
+        return {
+            "learners": n,
+            "p_within_015": sum(abs(c.p - r.true_p) <= 0.15 for r, c in best) / n,
+            "within_3": sum(abs(c.expected - r.true_expected) <= 3 for r, c in best) / n,
+            "mean_abs_error": sum(abs(c.expected - r.true_expected) for r, c in best) / n,
+            "unavoidable": sum(c.unavoidable for _, c in best) / n,
+            "own_model": sum(dict(c.family).get(r.memory, 0.0) for r, c in best) / n,
+        }
+
 
 def average_fit() -> MemoryFit:
     """FSRS's average learner, certain of itself: the forecast before grill learned from logs."""
@@ -138,6 +157,8 @@ class Studied:
     last: datetime
     interview: datetime
     truth: tuple[float, ...]
+    events: tuple[tuple[int, float, bool, Rating], ...] = ()
+    """Every answer in order: (card index, days since START, recalled, rating)."""
 
 
 def learner(
@@ -150,12 +171,20 @@ def learner(
     seed: int,
     home: Path,
     via: str = "drill",
+    ceiling: bool = False,
 ) -> LearnerResult:
-    """One learner studying through grill (`study`) in the home `home`, then judged."""
+    """One learner studying through grill (`study`) in the home `home`, then judged; with
+    `ceiling`, beside the best forecast its log allows (grill.ceiling)."""
     studied = study(kind, index, days=days, ahead=ahead, seed=seed, home=home, via=via)
     with Store.open(home / "grill.db", now=studied.last) as store:
         # the fit the drill's background refit stores when the last evening ends
-        return judge(studied, store, target, personal.refit(store, studied.last))
+        row = judge(studied, store, target, personal.refit(store, studied.last))
+    if not ceiling:
+        return row
+    best = posterior(
+        studied.events, _days(studied.interview), cards=len(studied.truth), target=target
+    )
+    return replace(row, ceiling=best)
 
 
 def follower(
@@ -209,6 +238,7 @@ def study(
     random.seed(f"{seed}/{kind}/{index}/fuzz")  # fsrs fuzzes intervals with the global source
     interview = START + timedelta(days=days + ahead, hours=9)
     seen: set[int] = set()
+    events: list[tuple[int, float, bool, Rating]] = []
     clock = [START]
     reviews = 0
     with Store.open(home / "grill.db", now=START) as store:
@@ -225,6 +255,7 @@ def study(
                 rating = learner_rating(answers, recalled)
                 memory.study(i, at, recalled, rating)
                 seen.add(i)
+                events.append((i, at, recalled, rating))
                 return rating
 
             if via == "due":  # `grill due --json`, then `grill review` for each card listed
@@ -241,7 +272,7 @@ def study(
                 clock[0] += _ANSWER
             drill.finish()
     truth = tuple(memory.chance(i, _days(interview)) for i in range(len(ids)))
-    return Studied(kind, index, reviews, clock[0], interview, truth)
+    return Studied(kind, index, reviews, clock[0], interview, truth, tuple(events))
 
 
 def judge(studied: Studied, store: Store, target: int, fitted: MemoryFit) -> LearnerResult:
@@ -328,6 +359,7 @@ def calibrate(
     seed: int = 1,
     via: str = "drill",
     follow: int = 0,
+    ceiling: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> Calibration:
     """Every learner of every memory model, each in its own temporary home; with `follow`,
@@ -342,7 +374,7 @@ def calibrate(
                 if follow:
                     row = follower(kind, i, follow=follow, home=Path(home), via=via, **common)
                 else:
-                    row = learner(kind, i, home=Path(home), via=via, **common)
+                    row = learner(kind, i, home=Path(home), via=via, ceiling=ceiling, **common)
                 rows.append(row)
     return Calibration(days, ahead, target, tuple(rows), via, follow)
 
@@ -375,6 +407,14 @@ def format_calibration(cal: Calibration, components: bool = False) -> str:
         if components and r.candidates:
             parts = " · ".join(f"{n} {w:.2f} at {e:.1f}" for n, w, e in r.candidates)
             lines.append(f"{'':>10}candidates: {parts}")
+        if r.ceiling is not None:
+            c = r.ceiling
+            models = " · ".join(f"{k} {w:.2f}" for k, w in c.family[:3] if w >= 0.01)
+            lines.append(
+                f"{'':>10}best the log allows: {c.expected:5.1f} P={c.p:.2f} "
+                f"(misses by >3 with chance {c.unavoidable:.2f}; {models}; "
+                f"{c.draws:.0f} draws' worth)"
+            )
     s = cal.summary()
     lines += [
         "",
@@ -386,6 +426,17 @@ def format_calibration(cal: Calibration, components: bool = False) -> str:
         f"mean error {s['mean_abs_error']:.2f} cards ({beside}: "
         f"{s['default_mean_abs_error']:.2f})",
     ]
+    best = cal.ceiling_summary()
+    if best is not None:
+        lines += [
+            "",
+            "The best forecast each log allows, knowing the simulator's memory models:",
+            f"|P - true P| <= 0.15: {best['p_within_015']:.0%}; |expected - true| <= 3 cards: "
+            f"{best['within_3']:.0%}; mean error {best['mean_abs_error']:.2f} cards",
+            f"misses by more than 3 cards no forecast can avoid: {best['unavoidable']:.0%} of "
+            f"learners (an underestimate); the learner's own model's posterior weight "
+            f"{best['own_model']:.2f} on average",
+        ]
     return "\n".join(lines)
 
 
@@ -418,9 +469,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="under each learner, each candidate model's weight and expected score",
     )
+    parser.add_argument(
+        "--ceiling",
+        action="store_true",
+        help="beside each forecast, the best one the learner's log allows, knowing the "
+        "simulator's memory models and priors (grill.ceiling; about 8 s a learner)",
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.follow < args.days:
         parser.error("--follow must be at least 0 and fewer than --days")
+    if args.ceiling and args.follow:
+        parser.error("--ceiling judges the forecast for stopping; it cannot be used with --follow")
     cal = calibrate(
         args.memory or MEMORY_MODELS,
         args.learners,
@@ -429,6 +488,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         seed=args.seed,
         via=args.via,
         follow=args.follow,
+        ceiling=args.ceiling,
         progress=lambda step: print(f"  {step}", file=sys.stderr, flush=True),
     )
     print(format_calibration(cal, components=args.components))

@@ -121,6 +121,11 @@ class Scenario:
 
 
 class Memory(Protocol):
+    def draw_cards(self, rng: random.Random, cards: int) -> None:
+        """Draw each card's own traits (its difficulty, offset or pace) afresh from `rng`, the
+        learner's other traits kept: the same person meeting other cards."""
+        ...
+
     def chance(self, card: int, at: float) -> float:
         """P(recall) of `card` at time `at` (days since START); 0 when never seen."""
         ...
@@ -160,10 +165,15 @@ class FsrsMemory:
         ]
         self.decay = self.w[20]
         self.factor = 0.9 ** (-1 / self.decay) - 1
-        self.offset = [rng.gauss(0, 1.5) if rng else 0.0 for _ in range(cards)]
+        self.offset = [0.0] * cards
+        if rng:
+            self.draw_cards(rng, cards)
         self.s: dict[int, float] = {}
         self.d: dict[int, float] = {}
         self.last: dict[int, float] = {}
+
+    def draw_cards(self, rng: random.Random, cards: int) -> None:
+        self.offset = [rng.gauss(0, 1.5) for _ in range(cards)]
 
     def remember(self, card: int, state: CardState) -> None:
         """Start from a stored FSRS state (for projections from the user's real progress)."""
@@ -211,9 +221,12 @@ class ExpMemory:
         # about what FSRS's population shows after a first "hard"
         self.first = 4.0 * math.exp(rng.gauss(0, 0.3))
         self.k = 5.0 * math.exp(rng.gauss(0, 0.25))
-        self.difficulty = [math.exp(rng.gauss(0, 0.5)) for _ in range(cards)]
+        self.draw_cards(rng, cards)
         self.h: dict[int, float] = {}
         self.last: dict[int, float] = {}
+
+    def draw_cards(self, rng: random.Random, cards: int) -> None:
+        self.difficulty = [math.exp(rng.gauss(0, 0.5)) for _ in range(cards)]
 
     def chance(self, card: int, at: float) -> float:
         if card not in self.h:
@@ -265,8 +278,11 @@ class ActrMemory:
         self.c = 0.25 * math.exp(rng.gauss(0, 0.2))
         self.tau = -0.2 + rng.gauss(0, 0.15)
         self.s = 0.3
-        self.beta = [rng.gauss(0, 0.3) for _ in range(cards)]
+        self.draw_cards(rng, cards)
         self.traces: dict[int, list[tuple[float, float]]] = {}
+
+    def draw_cards(self, rng: random.Random, cards: int) -> None:
+        self.beta = [rng.gauss(0, 0.3) for _ in range(cards)]
 
     def _activation(self, card: int, at: float) -> float:
         total = sum((max(0.0, at - t) + self._EPS) ** -d for t, d in self.traces[card] if t <= at)
@@ -293,9 +309,12 @@ class WeibullMemory:
     def __init__(self, rng: random.Random, cards: int) -> None:
         self.first = 1.5 * math.exp(rng.gauss(0, 0.3))
         self.grow = 2.2 * math.exp(rng.gauss(0, 0.2))
-        self.difficulty = [math.exp(rng.gauss(0, 0.6)) for _ in range(cards)]
+        self.draw_cards(rng, cards)
         self.h: dict[int, float] = {}
         self.last: dict[int, float] = {}
+
+    def draw_cards(self, rng: random.Random, cards: int) -> None:
+        self.difficulty = [math.exp(rng.gauss(0, 0.6)) for _ in range(cards)]
 
     def chance(self, card: int, at: float) -> float:
         if card not in self.h:
@@ -320,8 +339,8 @@ class LeechMemory(FsrsMemory):
     are forgotten six times as fast as the rest (and the rest a little slower than FSRS says):
     a person whose cards differ far more than FSRS's difficulty allows."""
 
-    def __init__(self, rng: random.Random, cards: int) -> None:
-        super().__init__(rng, cards)
+    def draw_cards(self, rng: random.Random, cards: int) -> None:
+        super().draw_cards(rng, cards)
         self.pace = [6.0 if rng.random() < 1 / 3 else 0.8 for _ in range(cards)]
 
     def chance(self, card: int, at: float) -> float:
