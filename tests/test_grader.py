@@ -2722,3 +2722,70 @@ def test_more_shapes_of_a_rejected_red_flag(rejected: str, committed: str) -> No
 def test_an_lr_turned_down_is_not_rejected_but_an_idea_voted_down_is() -> None:
     assert "reject" not in normalise("roll back with the LR turned down")[0]
     assert "reject" in normalise("the restart got voted down")[0]
+
+
+def test_red_flag_ideas_refused_supposed_costed_or_ruled_out_are_not_put_forward(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    case = load_library_case()
+
+    def flags(answer: str) -> list[str]:
+        return sorted(f.id for f in grade_case(case, "Roll back and clip. " + answer).red_flags)
+
+    from grill.grader.text import _analyse
+
+    triggered = {
+        "dismissal.ruled-out": "Bit-flips ruled out: zero ECC errors.",
+        "dismissal.last-thing": "The last thing I'd do is grow the batch to paper over spikes.",
+        "dismissal.were-to": "If you were to restart from scratch, you would lose three weeks.",
+        "dismissal": "Often misidentified as: hardware bit-flips.",
+    }
+    for rule, answer in triggered.items():  # (read once, at import: scripts/ablate turns them off)
+        assert flags(answer) == [], (rule, answer)
+        cues = {c for s in _analyse(answer).sentences for t in s for c in t.cues}
+        assert rule in cues, (rule, answer)
+    refused = {
+        "case.evaluated": "Starting over from scratch throws away weeks of progress.",
+        "case.verdict-after": "6. raise the batch to smooth it - not worth it, it shrinks the LR"
+        " window",
+        "case.straddles": "Increasing batch size to smooth it, that I will not do, na - larger"
+        " batch is making safe LR range narrow.",
+    }
+    for rule, answer in refused.items():
+        assert flags(answer) == [], (rule, answer)
+        monkeypatch.setenv("GRILL_GRADER_WITHOUT", rule)
+        assert flags(answer) != [], (rule, answer)
+        monkeypatch.delenv("GRILL_GRADER_WITHOUT")
+    # put forward, the same ideas are red flags
+    assert flags("Rule out the data, then restart from scratch.") == ["restart_from_scratch"]
+    assert flags("I'd relaunch the run from initialization.") == ["restart_from_scratch"]
+    assert flags("Surely a cosmic ray flipped a bit in the GPU.") == ["blame_bitflips"]
+    # an elided word is no quotation mark: "'Twas ... heavens'" quotes nothing
+    said = "'Twas surely a cosmic ray that flipped a bit in thy GPU, the heavens' doing."
+    assert flags(said) == ["blame_bitflips"]
+    assert flags("Restarting from scratch costs nothing, so do it.") == ["restart_from_scratch"]
+    # a longer tail after a dash that says something new turns nothing down
+    assert flags("Restart from scratch - no need to touch the data loader at all.") == [
+        "restart_from_scratch"
+    ]
+
+
+def test_a_list_of_acts_refused_credits_none_of_them_and_a_negated_copula_lists_nothing() -> None:
+    case = load_library_case()
+    refused = "Four things I would never do here: restart from scratch, lower the LR and call it"
+    graded = grade_case(case, refused + " a day, or make the batch bigger to smooth it.")
+    assert not graded.red_flags
+    assert not any(p.covered for p in graded.parts)
+    assert grade_case(case, "Not doing: lowering the LR.").verdict is Verdict.WRONG
+    # "it usually isn't:" answers; what follows the colon is the claim
+    c = card(pt("vanishing", "vanishing grad"))
+    said = "Tempting to call it convergence, but it usually isn't: it's vanishing gradients"
+    assert verdict(c, said) == "correct"
+
+
+def test_the_lr_as_the_whole_fix_with_clipping_and_precision_waved_off_is_a_red_flag() -> None:
+    case = load_library_case()
+    waved = "Pull the learning rate back. No need to fuss with clipping or precision settings."
+    assert [f.id for f in grade_case(case, waved).red_flags] == ["only_lower_lr"]
+    kept = "Roll back, halve the LR, tighten clipping; no need to touch precision on BF16."
+    assert not grade_case(case, kept).red_flags

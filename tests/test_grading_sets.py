@@ -81,6 +81,7 @@ MIN_PER_CARD = {
     "fresh35": 5,
     "fresh36": 5,
     "fresh37": 5,
+    "fresh38": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -130,6 +131,7 @@ MIN_CASE = {
     "fresh35": 24,
     "fresh36": 24,
     "fresh37": 24,
+    "fresh38": 24,
 }
 
 

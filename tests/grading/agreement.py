@@ -275,6 +275,7 @@ TUNING = (
     "fresh34",
     "fresh35",
     "fresh36",
+    "fresh38",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

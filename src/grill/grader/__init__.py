@@ -861,6 +861,8 @@ CASE_RULES = (
     "case.verdict-after",
     "case.paired",
     "case.fronted",
+    "case.outdone",
+    "case.straddles",
 )
 """The case's own rules for red flags, by id, each can be turned off for an ablation run."""
 
@@ -904,6 +906,13 @@ _AFFIRMING = re.compile(
     r"|first|how|what|default|go-to|better|real|true|certain|definitely|clearly|obviously"
     r"|happening|the one)\b"
 )
+
+
+_POOR = re.compile(
+    r"\b(?:shallow|weak|poor|naive|incomplete|half|wrong|bad|lazy|insufficient|inadequate"
+    r"|not (?:the|a|an|enough|sufficient))\b"
+)
+"""A judgement that finds the idea wanting, whatever it calls it: "... is shallow answer"."""
 
 
 _LINK = r"(?!(?:and|or|but|nor|so|then|because|which|that|while|if|when|as)\b)"
@@ -965,8 +974,12 @@ def _evaluated(view: _View, hit: _Hit) -> bool:
     return sentence[opening] is not last and _resumed(folded, sentence[opening].end)
 
 
-_QUOTED = re.compile(r"(?<![\w'])(['\"])(?=\S)((?:[^'\"\n]|(?<=\w)'(?=\w)){2,120}?)(?<=\S)\1(?!\w)")
-"""A span in quotation marks; an apostrophe inside a word ("it'll") is no quotation mark."""
+_QUOTED = re.compile(
+    r"(?<![\w'])(?!'(?:twas|tis|twere|twill|em|cause|cos|til|bout|round|n'|nuff|kay)\b)(['\"])"
+    r"(?=\S)((?:[^'\"\n]|(?<=\w)'(?=\w)){2,120}?)(?<=\S)\1(?!\w)"
+)
+"""A span in quotation marks; an apostrophe inside a word ("it'll") or opening an elided one
+("'Twas", "'cause") is no quotation mark."""
 
 
 def _quoted(view: _View, hit: _Hit) -> bool:
@@ -985,11 +998,22 @@ def _quoted(view: _View, hit: _Hit) -> bool:
     return False
 
 
+_COSTS = re.compile(
+    _ASIDE + r"\s+(?:[a-z0-9'-]+\s+){0,2}?(?:would\s+|will\s+|just\s+)?(?:throws?|throwing"
+    r"|threw) away|\s+(?:[a-z0-9'-]+\s+){0,2}?(?:would\s+|will\s+|just\s+)?(?:wastes?|burns?"
+    r"|costs?|forfeits?|sacrifices?|squanders?|bins?)\s+(?!nothing|little|no\b)"
+)
+"""A cost said of the idea before it: "starting over from scratch throws away weeks of edge"."""
+
+
 def _judged_after(folded: str, end: int) -> bool:
     """Whether the words after `end` judge what comes before (see `_evaluated`)."""
+    if _COSTS.match(folded, end):
+        return True
     copula = _COPULA.match(folded, end)
     if copula is not None:
-        return not _AFFIRMING.search(copula.group(1))
+        said = copula.group(1)
+        return _POOR.search(said) is not None or not _AFFIRMING.search(said)
     negated = _NEGATED.match(folded, end)
     if negated is not None:
         return not _TURNED.search(negated.group(1))
@@ -1068,6 +1092,11 @@ def _unasked(view: _View) -> _View:
 
 _VERDICT_MARK = re.compile(r"\s+(?:-|\u2013|\u2014|=)\s+$|\s*:\s+$")
 _VERDICT_AFTER_WORDS = 4
+_VERDICT_JUDGED = re.compile(
+    r"(?:not|no|never)\s+(?:(?:really|even|at all|remotely)\s+)?(?:worth|an option|the answer"
+    r"|a fix|the fix|a solution|the solution|happening|likely|needed|necessary|warranted|justified"
+    r"|advisable|recommended|wise|smart|sensible|a good idea|useful|helpful|on|for me|for us)\b"
+)
 """The words of a verdict after a dash, colon or `=` that can turn down what comes before it."""
 
 
@@ -1079,24 +1108,34 @@ def _verdict_after(folded: str, sentence: Sequence[_Tok]) -> int:
     verdict starts at, or 0."""
     if "case.verdict-after" in disabled() or len(sentence) < 2:
         return 0
-    at = next(
-        (
-            p
-            for p in range(max(1, len(sentence) - _VERDICT_AFTER_WORDS), len(sentence))
-            if _VERDICT_MARK.search(folded[sentence[p - 1].end : sentence[p].start])
-        ),
-        0,
-    )
-    if not at:
-        return 0
-    reply = folded[sentence[at].start : sentence[-1].end]
-    if _AFFIRMED.match(reply) or _NO_DOUBT.match(reply):
-        return 0
-    tail = sentence[at:]
-    opens = any(denies(c) for c in tail[0].cues) or tail[0].neg == 1
-    ends = any(denies(c) for c in tail[-1].cues) or tail[-1].neg == 1
-    dismissed = any(dismisses(c) for t in tail for c in t.cues)
-    return at if opens or ends or dismissed else 0
+    for at in range(1, len(sentence)):
+        if not _VERDICT_MARK.search(folded[sentence[at - 1].end : sentence[at].start]):
+            continue
+        reply = folded[sentence[at].start : sentence[-1].end]
+        if _AFFIRMED.match(reply) or _NO_DOUBT.match(reply):
+            return 0
+        short = len(sentence) - at <= _VERDICT_AFTER_WORDS
+        # a longer verdict gives its reason after it ("- not worth it without an ECC error");
+        # "- no need to touch clipping" says something new
+        tail = (
+            sentence[at:]
+            if short
+            else [
+                t
+                for t in sentence[at : at + _VERDICT_AFTER_WORDS]
+                if t.clause == sentence[at].clause
+            ]
+        )
+        opens = (any(denies(c) for c in tail[0].cues) or tail[0].neg == 1) and (
+            short or _VERDICT_JUDGED.match(reply) is not None
+        )
+        ends = short and (any(denies(c) for c in tail[-1].cues) or tail[-1].neg == 1)
+        dismissed = any(dismisses(c) for t in tail for c in t.cues)
+        if opens or ends or dismissed:
+            return at
+        if short:
+            return 0
+    return 0
 
 
 _OUTDONE = re.compile(
@@ -1115,6 +1154,23 @@ def _outdone(view: _View, hit: _Hit) -> bool:
     first = hit.positions[0]
     start = sentence[0].start if first else 0
     return _OUTDONE.search(view.folded, start, sentence[first].start) is not None
+
+
+def _straddles(view: _View, hit: _Hit) -> bool:
+    """Rule case.straddles: a red flag's words found on both sides of a clause that refuses
+    something ("raising the batch to smooth it, that I will not do, na - larger batch is making
+    the safe LR range narrow" holds "smooth ... larger batch") are two thoughts, not one idea
+    put forward."""
+    if "case.straddles" in disabled():
+        return False
+    sentence = view.answer.sentences[hit.sentence]
+    lo, hi = min(hit.positions), max(hit.positions)
+    ends = {sentence[lo].clause, sentence[hi].clause}
+    return any(
+        sentence[q].neg == 1 and sentence[q].clause not in ends
+        for q in range(lo + 1, hi)
+        if q not in hit.positions
+    )
 
 
 _PAIRED = re.compile(r"\s+(?:(?:it|them|that|this|things)\s+)?(?:and|or)\s+")
@@ -1221,6 +1277,7 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
             and not _paired(flag_view, hit)
             and not _fronted(flag_view, hit)
             and not _outdone(flag_view, hit)
+            and not _straddles(flag_view, hit)
         ):
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
         elif (

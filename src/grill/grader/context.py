@@ -237,7 +237,8 @@ TRIGGERS: tuple[Trigger, ...] = (
         CLAUSE,
         "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted"
         " counterproductive misguided mistakenly wrongly rejected dismissed waste wasteful"
-        " temptation vetoed"
+        " temptation vetoed refuse refused refusing forfeit forfeits"
+        " misidentified misattributed misdiagnosed"
         " wary leery " + _JUDGED,
         "bit flips are rare",
         "enlarging the batch size is likewise rejected",
@@ -248,6 +249,9 @@ TRIGGERS: tuple[Trigger, ...] = (
         "raising the batch to smooth it is a mistake",
         "I'd be wary of restarting from scratch",
         "start again from scratch? that's mad",
+        "I refuse to start over from scratch",
+        "Often misidentified as: hardware bit-flips",
+        "a restart would forfeit three weeks of compute",
     ),
     _t(
         "dismissal.not-an-option",
@@ -277,6 +281,33 @@ TRIGGERS: tuple[Trigger, ...] = (
         "rule",
         "rule out bit flips first",
         near="out",
+    ),
+    _t(
+        "dismissal.ruled-out",
+        D,
+        B,
+        CLAUSE,
+        "ruled",
+        "Bit-flips ruled out: zero ECC errors",
+        near="out",
+    ),
+    _t(
+        "dismissal.last-thing",
+        D,
+        F,
+        8,
+        "last",
+        "The last thing I'd do is grow the batch to paper over spikes",
+        near="thing things",
+    ),
+    _t(
+        "dismissal.were-to",
+        D,
+        F,
+        CLAUSE,
+        "were",
+        "If you were to restart from scratch, you would lose three weeks",
+        near="to",
     ),
     _t(
         "pseudo.not-only",

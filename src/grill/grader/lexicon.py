@@ -138,11 +138,13 @@ ffn: feed forward, feed-forward, feedforward, mlp, mlps
 pretrain: pre-training, pre training, pretraining, pre-train, pre train
 finetune: fine-tuning, fine tuning, finetuning, fine tune, fine-tune, sft
 bitflip: bit flip, bit flips, bit-flip, bit-flips, bitflips, flipped bit, flipped bits,
+    flipped a bit, flips a bit, flip a bit, flipping a bit,
     cosmic ray, cosmic rays, silent data corruption, silent data corruptions
 nondeterminism: non-determinism, non determinism, nondeterministic, non-deterministic,
     non deterministic
 restart: re-start, start over, start again, retrain, re-train, rerun, restarting, starting over,
-    recommence, recommenced, recommencing, begin again
+    recommence, recommenced, recommencing, begin again, relaunch, relaunched, relaunching,
+    re-launch
 rollback: roll back, roll-back, rolling back, rolled back, rolls back, revert, reverting,
     go back, going back, restore, restoring, reload, reloading
 log scale: log axis, log-scale, log y, log y axis, log-y, logarithmic, logarithmic scale,

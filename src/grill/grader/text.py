@@ -1364,6 +1364,14 @@ _FAIL_STEMS = _stems_of(context_words("negation.fail"))
 _FAIL_NEAR = near("negation.fail")
 _BLAME_NEAR = _stems_of(near("dismissal.blame-before"))
 _RULE_NEAR = near("dismissal.rule-out")
+_RULED = _stems_of(context_words("dismissal.ruled-out")), _stems_of(near("dismissal.ruled-out"))
+# "the last thing I'd do is X", "if you were to X, ...": X is turned down, or only supposed
+_AVOID_AHEAD = {
+    (w, n): cue
+    for cue in ("dismissal.last-thing", "dismissal.were-to")
+    for w in _stems_of(context_words(cue))
+    for n in _stems_of(near(cue))
+}
 _AWAY_STEMS = _stems_of(context_words("negation.away"))
 _AWAY_NEAR = near("negation.away")
 _OPTION_STEMS = _stems_of(context_words("dismissal.not-an-option"))
@@ -1522,6 +1530,25 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             )
             i += 1
             prev = "rather than"
+            continue
+        if (word, nxt) in _AVOID_AHEAD:
+            cue = _AVOID_AHEAD[word, nxt]
+            out.append(_cue_tok("avoid", r, raws[i].end, 2, False, clause, side, lead, (cue,)))
+            i += 1
+            prev = "avoid"
+            continue
+        if (
+            word in _RULED[0]
+            and nxt in _RULED[1]
+            and any(t.clause == clause and t.word != "not" for t in out)
+            and out[-1].neg != 1
+        ):
+            # "Bit-flips ruled out": what was ruled out stands before it, in its clause ("can't
+            # be ruled out" keeps it in)
+            ruled = ("dismissal", "refusal", "dismissal.ruled-out")
+            out.append(_Tok(word, None, r.start, raws[i].end, 2, False, clause, side, cues=ruled))
+            i += 1
+            prev = word
             continue
         blame = _blame_after(raws, i) if word in _BLAME_NEAR else 0
         if (word in _RULE_STEMS and nxt in _RULE_NEAR) or blame:
@@ -1865,7 +1892,7 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
         lead = [t for t in toks if begin <= t.start - offset and t.end - offset <= m.start()]
         after = next((k for k, t in enumerate(toks) if t.start - offset >= m.end()), None)
         if after is not None:
-            out[after] = _led(out[after], _list_leads(lead))
+            out[after] = _led(out[after], _list_leads(lead, text[begin : m.start()]))
     return out
 
 
@@ -1898,14 +1925,22 @@ def _rejects(tok: _Tok) -> bool:
 _ROLE_STEMS = _stems_of(near("negation.list-rejected"))
 
 
-def _list_leads(lead: Sequence[_Tok]) -> tuple[str, ...]:
+_ACT_LEAD = re.compile(
+    r"(?:\bnot|\bnever|n't)\s+(?:(?:ever|even|really|be)\s+)?(?:do|doing|try|trying)\b[^:|]{0,12}$"
+)
+"""A lead-in whose negator refuses an act left unnamed ("What I would not do", "Four things I'd
+never do here", "Not doing"): the list is what is refused."""
+
+
+def _list_leads(lead: Sequence[_Tok], raw: str = "") -> tuple[str, ...]:
     """The triggers a list's lead-in opens: negation.list when it rejects the list ("What I
     would not do", "Myth", "The lazy answer"); negation.list-rejected too when its negator
     names the list's role ("not a fix", "not on the list", "what I would not do"), so that
     what the list names is not credited either."""
     if not lead or len(lead) > LIST_LEAD or not any(_rejects(t) or _dismisses(t) for t in lead):
         return ()
-    role = any(
+    # the role is named after the negator, or is the act itself (`do` is read as filler)
+    role = bool(_ACT_LEAD.search(raw)) or any(
         _rejects(t) and any(n.word in _ROLE_STEMS for n in lead[k + 1 : k + 3])
         for k, t in enumerate(lead)
     )
@@ -1971,11 +2006,11 @@ def _headed_lists(
             continue
         body = piece.rstrip().rstrip(":")
         cut = offset + max(body.rfind(":"), body.rfind("|")) + 1
-        ids = _list_leads([t for t in toks if t.start >= cut])
+        ids = _list_leads([t for t in toks if t.start >= cut], text[cut : offset + len(body)])
         if ":" in body and context_words("negation.list"):
             colon = offset + body.find(":")
             lead = [t for t in toks if t.start < colon]
-            inline = _list_leads(lead) if len(lead) <= _INLINE_LEAD else ()
+            inline = _list_leads(lead, text[offset:colon]) if len(lead) <= _INLINE_LEAD else ()
 
 
 _STOP_VERBS = _stems_of(context_words("negation.stop"))
