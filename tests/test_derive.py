@@ -1033,3 +1033,72 @@ def test_a_state_not_formed_at_init_is_still_to_form_not_denied() -> None:
     assert _verdict(card, typed) == "correct"
     # denied outright, it still contradicts the card
     assert _verdict(card, "early grads unstable, the optimizer state never forms") == "wrong"
+
+
+_SPIKES = (
+    "Loss spikes mid-training?",
+    "Bad batch; numerical instability; missing gradient clip.",
+    "Usually a pathological batch, numerical instability in FP16, or clipping that isn't on. The"
+    " first response is not to restart from scratch. If it keeps happening in the same place,"
+    " it's the data, not the optimizer.",
+)
+
+
+def test_a_contrast_the_explanation_draws_said_the_other_way_round_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    card = _card(*_SPIKES)
+    lead = "Bad batch, numerical instability, or no gradient clipping. "
+    swapped = (
+        lead + "If it recurs at the same step, that points to the optimizer state, not the data."
+    )
+    assert _verdict(card, swapped) == "wrong"
+    assert (
+        _verdict(card, lead + "If it recurs at the same step, it's the data, not the optimizer.")
+        == "correct"
+    )
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.contrast-swapped")
+    assert _verdict(_card(*_SPIKES), swapped) == "correct"
+
+
+def test_a_restart_the_explanation_denies_is_wrong_from_any_zero(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    card = _card(*_SPIKES)
+    lead = "Bad batch, numerical instability, or no gradient clipping; "
+    for restart in ("restart the run from step zero", "start over from square one"):
+        assert _verdict(card, lead + restart) == "wrong", restart
+    assert _verdict(card, lead + "roll back to the checkpoint from step 40k") == "correct"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.from-zero")
+    assert _verdict(_card(*_SPIKES), lead + "restart the run from step zero") == "correct"
+
+
+def test_what_the_card_switches_to_switched_away_from_is_wrong_and_a_skip_is_said_of_its_object(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    recovery = (
+        "Recovery strategies for loss spike?",
+        "Skip bad batch; restart from earlier checkpoint; lower LR; switch BF16; ensure clipping"
+        " enabled.",
+        "In order: don't restart from scratch. Roll back to the most recent good checkpoint, skip"
+        " or filter the batches around the spike, drop the learning rate and re-warm into it,"
+        " confirm gradient clipping is actually enabled, and if you're on FP16, move to BF16.",
+    )
+    card = _card(*recovery)
+    lead = "Roll back to the last good checkpoint, skip the bad data, drop the LR, clip, "
+    assert _verdict(card, lead + "and move from BF16 down to FP16.") == "wrong"
+    assert _verdict(card, lead + "and switch from fp16 to bf16.") == "correct"
+    # a skip earlier in the answer skips nothing said later; "skip the switch" does
+    assert _verdict(card, lead + "switch to bf16.") == "correct"
+    assert _verdict(card, lead + "but skip the switch to bf16.") == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.switched-away")
+    assert _verdict(_card(*recovery), lead + "and move from BF16 down to FP16.") == "correct"
+
+
+def test_one_that_stands_for_a_thing_named_before_is_no_number() -> None:
+    from grill.grader import normalise
+
+    assert normalise("for the fp16 case, that one.") == [["fp16", "cas"]]
+    assert normalise("clip at one") == [["clip", "{1}"]]
+    assert "{1}" in normalise("give each one its own lr")[0]  # not the end of its clause
+    assert "{1}" in normalise("just the one, on the global norm")[0]

@@ -54,7 +54,7 @@ from typing import Any
 
 from grill.grader import correct_needed, normalise
 from grill.grader.context import disabled
-from grill.grader.lexicon import GENERIC
+from grill.grader.lexicon import GENERIC, compounds
 from grill.grader.match import _SWAP_WORDS, _SWAPS
 from grill.grader.match import partners as _partners
 from grill.grader.text import _LOSING_STEMS, items_of
@@ -108,6 +108,9 @@ RULES = (
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
     "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
     "derive.passed-over",  # "A rather than B" in the explanation: B said as so is wrong
+    "derive.contrast-swapped",  # "it's the data, not the optimizer" said the other way round
+    "derive.switched-away",  # "switch BF16" said as "move from BF16 down to FP16"
+    "derive.from-zero",  # "not restart from scratch" denied: "from step zero" is the same
     "derive.opposites",  # "reveals early dynamics" said as "hides the early phase"
     "derive.operations",  # "multiply loss" said as "divide the loss"
     "derive.restate-direction",  # a clause with a direction the item lacks restates nothing
@@ -472,10 +475,16 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
                 out.append(phrase)
         if len(after) < 2 or not set(after) - common:
             continue
-        phrase = " .. ".join(before[-_SUBJECT_WORDS:] + after)
+        said = [_FROM_ZERO if w == "scratch" and _on("derive.from-zero") else w for w in after]
+        phrase = " .. ".join(before[-_SUBJECT_WORDS:] + said)
         if phrase not in out:
             out.append(phrase)
     return out
+
+
+_FROM_ZERO = "(scratch|begin|step {0}|random init|square {1})"
+""""From scratch" as an answer says it: "from step zero", "from the beginning", "from a random
+init", "from square one"."""
 
 
 _RATHER = re.compile(r"(?i)\b(?:rather than|instead of)\b")
@@ -508,6 +517,39 @@ def _passed_over(
         if phrase not in out:
             out.append(phrase)
     return out
+
+
+_CONTRAST = re.compile(
+    r"(?i)\b([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s*,\s+not\s+(?:the\s+|a\s+|an\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\b"
+)
+
+
+def _contrasts_swapped(
+    explanation: str | None, asked: frozenset[str], common: frozenset[str]
+) -> list[str]:
+    """Misconception phrases from a contrast the explanation draws: "it's the data, not the
+    optimizer" -> `optimizer .. not .. data` and `not .. data .. optimizer`: the contrast said the
+    other way round. Each side needs a word of its own, one of them rare in the deck."""
+    if not explanation or not _on("derive.contrast-swapped"):
+        return []
+    out: list[str] = []
+    for m in _CONTRAST.finditer(explanation):
+        kept = [w for w in _words(m.group(1), asked) if w not in GENERIC | _WH][-1:]
+        passed = [w for w in _words(m.group(2), asked) if w not in GENERIC | _WH][:1]
+        if not kept or not passed or kept == passed or not set(kept + passed) - common:
+            continue
+        passed[0] = _with_compounds(passed[0])
+        for phrase in (f"{passed[0]} .. not .. {kept[0]}", f"not .. {kept[0]} .. {passed[0]}"):
+            if phrase not in out:
+                out.append(phrase)
+    return out
+
+
+def _with_compounds(word: str) -> str:
+    """A word, or the word and the lexicon's compounds of it: "optimizer" also in "optimizer
+    state" (`(optim|optst)`)."""
+    kin = compounds(word)
+    return f"({'|'.join((word, *kin))})" if kin else word
 
 
 # A direction word as the normaliser writes it, and the other words an answer says it with
@@ -717,7 +759,11 @@ def derive_rubric(
     # a card without an explanation reads what a sibling card says of the same thing
     # (`context`) for the claims it turns around, and nothing else
     told = explanation or context
-    denied = _denials(told, asked, common) + _passed_over(told, asked, common)
+    denied = (
+        _denials(told, asked, common)
+        + _passed_over(told, asked, common)
+        + _contrasts_swapped(told, asked, common)
+    )
     if denied:
         says = "what the explanation says is not so"
         wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
@@ -1011,6 +1057,11 @@ def _turned_claims(
             _kept(answer),
         ),
         (
+            "switched-away",
+            "what the card switches to, switched away from",
+            _switched_away(answer),
+        ),
+        (
             "dependence-denied",
             "what the card says depends on something, said to be the same whatever it is",
             _independent(answer),
@@ -1103,8 +1154,8 @@ def _skipped(question: str, answer: str) -> list[str]:
         if any(w in _DROPPING for w in words) or _direction(words[0] if words else "") != 0:
             continue  # "skip bad batch" is itself the remedy; "lower LR" a direction's remedy
         thing = next((w for w in words if w not in GENERIC and not w.startswith("{")), None)
-        if thing:
-            out.append(f"({'|'.join(_DROPPING)}) .. {thing}")
+        if thing:  # said right after it: "skip the bad data, ..., switch to bf16" skips nothing
+            out.append(f"({'|'.join(_DROPPING)}) {thing}")
     return out
 
 
@@ -1149,6 +1200,20 @@ def _ends_swapped(answer: str) -> list[str]:
 
 
 _WAYS = frozenset({"up", "down", "back"})
+
+
+_SWITCHES = frozenset({"switch", "mov", "migrat", "convert", "chang", "go"})
+
+
+def _switched_away(answer: str) -> list[str]:
+    """What the card switches to ("switch BF16") said as where a switch starts ("move from BF16
+    down to FP16")."""
+    if not _on("derive.switched-away"):
+        return []
+    return [f"{_SWITCH_SAID} from {thing} .. to" for thing in _objects(answer, _SWITCHES, reach=2)]
+
+
+_SWITCH_SAID = "(switch|mov|migrat|convert|chang|go|drop|fall back|revert)"
 
 
 def _kept(answer: str) -> list[str]:

@@ -1085,6 +1085,17 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
             out.append(_Raw("#", r.start, r.end, _Num(1.0, 1.0, "")))  # "a hundred"
             i += 1
             continue
+        pronoun = (
+            r.text == "one"
+            and bool(out)
+            and not out[-1].sep
+            and out[-1].text in _ONE_AS_PRONOUN
+            and (i + 1 == len(raws) or bool(raws[i + 1].sep))
+        )
+        if pronoun:
+            out.append(_Raw("it", r.start, r.end))  # "that one", "each one": no number
+            i += 1
+            continue
         if r.sep or r.num is not None or r.text not in _NUMBER_WORDS:
             if r.text == "twice":
                 out.append(_Raw("double", r.start, r.end))
@@ -1300,6 +1311,11 @@ def _lexicon_at(raws: list[_Raw], words: list[str], i: int) -> tuple[int, tuple[
         if found is not None:
             return content[n - 1] + 1, found
     return i + 1, None
+
+
+_ONE_AS_PRONOUN = frozenset("that this which each every any another other no".split())
+"""Words after which "one" ending its clause stands for a thing named before ("for the fp16
+case, that one"), not the number."""
 
 
 def _word_num(words: tuple[str, ...], k: int) -> _Num | None:
