@@ -2789,3 +2789,31 @@ def test_the_lr_as_the_whole_fix_with_clipping_and_precision_waved_off_is_a_red_
     assert [f.id for f in grade_case(case, waved).red_flags] == ["only_lower_lr"]
     kept = "Roll back, halve the LR, tighten clipping; no need to touch precision on BF16."
     assert not grade_case(case, kept).red_flags
+
+
+def test_point_one_is_a_tenth_and_a_share_taken_off_is_a_decrease_by_it() -> None:
+    from grill.grader import normalise
+
+    assert normalise("point one on the global norm")[0][0] == "{0.1}"
+    assert normalise("clip at point five") == [["clip", "{0.5}"]]
+    assert "{0.1}" not in normalise("the point one is making")[0]  # a noun, not a number
+    assert normalise("one point zero") == [["{1}"]]
+    assert normalise("trims a tenth off the peak")[0][:3] == ["trim", "by", "{10%}"]
+    assert _built_in("qf-clip-value", "point one on the global norm").verdict is Verdict.WRONG
+    trimmed = "Yes, cosine; over the run it trims roughly a tenth off the peak."
+    assert _built_in("cosine-decay", trimmed).verdict is Verdict.WRONG
+
+
+def test_built_in_rubrics_catch_a_reversed_ramp_a_swap_and_a_threshold_in_other_words() -> None:
+    begun = "Begin at the peak learning rate and bring it linearly down to zero over 2-8k steps."
+    assert _built_in("warmup-length", begun).verdict is Verdict.WRONG
+    assert (
+        _built_in("warmup-length", "begin at zero, ramp linearly to peak over 2-8k steps").verdict
+        is Verdict.CORRECT
+    )
+    swapped = "validation loss keeps dropping but the training loss starts creeping back up"
+    assert _built_in("overfitting-signal", swapped).verdict is Verdict.WRONG
+    right = "train loss keeps dropping while val loss starts creeping back up"
+    assert _built_in("overfitting-signal", right).verdict is Verdict.CORRECT
+    passed = "Keep a moving average of the loss; a batch that passes it by ten percent, skip it."
+    assert _built_in("bad-batch-detection", passed).verdict is Verdict.WRONG

@@ -82,6 +82,7 @@ MIN_PER_CARD = {
     "fresh36": 5,
     "fresh37": 5,
     "fresh38": 5,
+    "fresh39": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -132,6 +133,7 @@ MIN_CASE = {
     "fresh36": 24,
     "fresh37": 24,
     "fresh38": 24,
+    "fresh39": 24,
 }
 
 

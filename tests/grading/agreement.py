@@ -276,6 +276,7 @@ TUNING = (
     "fresh35",
     "fresh36",
     "fresh38",
+    "fresh39",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -1051,8 +1051,19 @@ def _split_word(word: str, start: int) -> list[_Raw]:
 def _read_numbers(raws: list[_Raw]) -> list[_Raw]:
     """Number words, magnitudes, kinds (%, x) and ranges folded into number tokens."""
     out = _ranges(_number_suffixes(_parts_in(_number_words(raws))))
-    out = _unit_note(out)
+    out = _share_off(_unit_note(out))
     return [r for r in out if r.sep != "-" and r.sep != "%"]  # a hyphen joins words like a space
+
+
+def _share_off(raws: list[_Raw]) -> list[_Raw]:
+    """ "trims a tenth off the peak", "10% off": a share taken off is a decrease *by* it."""
+    out: list[_Raw] = []
+    for r in raws:
+        prev = out[-1] if out else None
+        if r.text == "off" and prev is not None and prev.num is not None and prev.num.kind == "%":
+            out[-1:] = [_Raw("by", prev.start, prev.start), prev]
+        out.append(r)
+    return out
 
 
 def _number_words(raws: list[_Raw]) -> list[_Raw]:
@@ -1095,6 +1106,18 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
         if pronoun:
             out.append(_Raw("it", r.start, r.end))  # "that one", "each one": no number
             i += 1
+            continue
+        if (
+            r.text == "point"
+            and nxt in _NUMBER_WORDS
+            and _NUMBER_WORDS[nxt] < 10
+            and not (out and (out[-1].num is not None or out[-1].text in _DETERMINERS))
+        ):
+            value = (
+                _NUMBER_WORDS[nxt] / 10
+            )  # "point one" is 0.1 ("the point one makes" is no number)
+            out.append(_Raw("#", r.start, raws[i + 1].end, _Num(value, value, "")))
+            i += 2
             continue
         if r.sep or r.num is not None or r.text not in _NUMBER_WORDS:
             if r.text == "twice":
@@ -1313,6 +1336,7 @@ def _lexicon_at(raws: list[_Raw], words: list[str], i: int) -> tuple[int, tuple[
     return i + 1, None
 
 
+_DETERMINERS = frozenset("the a an this that my your his her our their".split())
 _ONE_AS_PRONOUN = frozenset("that this which each every any another other no".split())
 """Words after which "one" ending its clause stands for a thing named before ("for the fp16
 case, that one"), not the number."""
