@@ -2817,3 +2817,7 @@ def test_built_in_rubrics_catch_a_reversed_ramp_a_swap_and_a_threshold_in_other_
     assert _built_in("overfitting-signal", right).verdict is Verdict.CORRECT
     passed = "Keep a moving average of the loss; a batch that passes it by ten percent, skip it."
     assert _built_in("bad-batch-detection", passed).verdict is Verdict.WRONG
+    halved = "The step is too big for the curvature, edge of stability; halve the batch size."
+    assert _built_in("loss-oscillation", halved).verdict is Verdict.WRONG
+    lowered = "LR too high for the curvature, edge of stability: lower the LR."
+    assert _built_in("loss-oscillation", lowered).verdict is Verdict.CORRECT
