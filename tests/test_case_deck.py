@@ -353,3 +353,24 @@ def test_switching_to_bf16_is_triage(case: Case, answer: str) -> None:
 
 def test_naming_both_precisions_is_not_switching(case: Case) -> None:
     assert "bf16" not in _triage_items(case, "numerical instability in fp16/bf16")
+
+
+def test_a_red_flag_said_beside_the_evidence_it_lacks_is_none(
+    case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    excused = (
+        "I'd give long odds against hardware bit-flips unless there's evidence.",
+        "Hardware fault I will consider only if ECC counters are showing errors.",
+        "Bit flips? I'll entertain that the day someone hands me an ECC log.",
+    )
+    for said in excused:
+        assert not grade_case(case, answer + said).red_flags, said
+    # evidence denied, or named only in a later sentence, excuses nothing
+    for said in (
+        "It was a bit flip, I'm sure, no evidence needed.",
+        "It's bit flips on one GPU. Check the ECC logs later.",
+    ):
+        assert [f.id for f in grade_case(case, answer + said).red_flags] == ["blame_bitflips"]
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.unless")
+    assert grade_case(case, answer + excused[0]).red_flags

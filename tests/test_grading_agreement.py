@@ -1,8 +1,8 @@
 """The grader against the labelled answer sets: tuning sets pinned, held-out sets reported.
 
 The tuning sets (`dev.jsonl` to `dev5.jsonl`, and `fresh1.jsonl`, `fresh3.jsonl` to
-`fresh32.jsonl`, `fresh34.jsonl` to `fresh36.jsonl`, `fresh38.jsonl` and `fresh39.jsonl` after
-their first-contact runs) are pinned row by row at the verdicts the grader gives them now, on the
+`fresh32.jsonl`, `fresh34.jsonl` to `fresh36.jsonl`, `fresh38.jsonl` to `fresh40.jsonl` after their
+first-contact runs) are pinned row by row at the verdicts the grader gives them now, on the
 built-in deck and on the deck made from `seed-questions.csv` (`grading/pinned.json`): a change that
 moves any row fails here and names it, and if the move is right the set is re-pinned with `python
 tests/grading/agreement.py --pin` in the same commit. A floor of 90% would let a tenth of them

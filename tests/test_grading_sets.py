@@ -83,6 +83,7 @@ MIN_PER_CARD = {
     "fresh37": 5,
     "fresh38": 5,
     "fresh39": 5,
+    "fresh40": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -134,6 +135,7 @@ MIN_CASE = {
     "fresh37": 24,
     "fresh38": 24,
     "fresh39": 24,
+    "fresh40": 24,
 }
 
 

@@ -112,6 +112,9 @@ class Point:
     means the point is present. `vague` phrases show the idea too vaguely to credit cold: they
     earn partial credit at most. `alone` (case red flags only): item ids; the flag is also
     raised when the first of them is matched and every item the answer matches is among them.
+    `unless` (case red flags only): phrases that, said in the sentence the flag is found in, make
+    it none (the evidence a flag "without evidence" lacks: "bit flips, unless the ECC log shows
+    errors").
     """
 
     id: str
@@ -119,6 +122,7 @@ class Point:
     match: tuple[str, ...]
     vague: tuple[str, ...] = ()
     alone: tuple[str, ...] = ()  # red flags only: raised when these are all an answer names
+    unless: tuple[str, ...] = ()  # red flags only: said beside it, no red flag
 
 
 @dataclass(frozen=True)

@@ -277,6 +277,7 @@ TUNING = (
     "fresh36",
     "fresh38",
     "fresh39",
+    "fresh40",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

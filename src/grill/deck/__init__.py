@@ -360,6 +360,7 @@ _RED_FLAG = _Record(
             _List(_Text(slug=True)),
             False,
         ),
+        "unless": (_List(_Text(doc="a phrase that, said beside the flag, makes it none")), False),
     },
 )
 _RUBRIC = _Record(
@@ -751,7 +752,12 @@ def _point(raw: dict[str, Any]) -> Point:
     match = tuple(x for x in raw["match"] if x)
     vague = tuple(x for x in raw.get("vague") or () if x)
     return Point(
-        raw["id"], raw["says"], match, vague, tuple(x for x in raw.get("alone") or () if x)
+        raw["id"],
+        raw["says"],
+        match,
+        vague,
+        tuple(x for x in raw.get("alone") or () if x),
+        tuple(x for x in raw.get("unless") or () if x),
     )
 
 

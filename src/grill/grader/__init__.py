@@ -863,6 +863,7 @@ CASE_RULES = (
     "case.fronted",
     "case.outdone",
     "case.straddles",
+    "case.unless",
 )
 """The case's own rules for red flags, by id, each can be turned off for an ablation run."""
 
@@ -1156,6 +1157,27 @@ def _outdone(view: _View, hit: _Hit) -> bool:
     return _OUTDONE.search(view.folded, start, sentence[first].start) is not None
 
 
+def _excused(view: _View, hit: _Hit, flag: Point) -> bool:
+    """Rule case.unless: a red flag said in a sentence that also says what its `unless` names
+    ("I'll consider cosmic rays when someone shows me an ECC error log", "long odds against
+    bit flips unless there's evidence") is not the flag: a flag defined "without evidence" is
+    not raised beside the evidence. Evidence denied ("without evidence") excuses nothing."""
+    if not flag.unless or "case.unless" in disabled():
+        return False
+    # a question's reply says it too: "Bit flips? Only the day someone hands me an ECC log."
+    sentences = view.answer.sentences
+    here = {hit.sentence}
+    nxt = hit.sentence + 1
+    if nxt < len(sentences) and sentences[nxt] and sentences[hit.sentence]:
+        if "?" in view.folded[sentences[hit.sentence][-1].end : sentences[nxt][0].start]:
+            here.add(nxt)
+    only = copy.copy(view)
+    only.index = [idx if s in here else {} for s, idx in enumerate(view.index)]
+    only.numbers = [n if s in here else [] for s, n in enumerate(view.numbers)]
+    said = _match_point_phrases(only, _valid(flag.unless), strict=False)
+    return said is not None and not said.negated
+
+
 def _straddles(view: _View, hit: _Hit) -> bool:
     """Rule case.straddles: a red flag's words found on both sides of a clause that refuses
     something ("raising the batch to smooth it, that I will not do, na - larger batch is making
@@ -1252,7 +1274,7 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
     phrases = tuple(
         ph
         for point in (*(i for p in case.parts for i in p.items), *case.red_flags)
-        for ph in point.match
+        for ph in (*point.match, *point.unless)
     )
     view = _view(analysed, phrases)
     graded: list[PartGrade] = []
@@ -1278,6 +1300,7 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
             and not _fronted(flag_view, hit)
             and not _outdone(flag_view, hit)
             and not _straddles(flag_view, hit)
+            and not _excused(flag_view, hit, flag)
         ):
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
         elif (
