@@ -20,6 +20,7 @@ LAYERS = {
     "report": 4,
     "export": 4,
     "calibration": 5,  # a tool at the top like cli: it drives the plan as a person would
+    "ceiling": 4,  # the calibration's yardstick: replays a log through the simulator's memories
     "session": 3,
     "mock": 3,
     "readiness": 3,
