@@ -2764,6 +2764,11 @@ def test_red_flag_ideas_refused_supposed_costed_or_ruled_out_are_not_put_forward
     said = "'Twas surely a cosmic ray that flipped a bit in thy GPU, the heavens' doing."
     assert flags(said) == ["blame_bitflips"]
     assert flags("Restarting from scratch costs nothing, so do it.") == ["restart_from_scratch"]
+    # a judgement that finds it wanting turns it down; "not a bad one" finds nothing wanting
+    assert flags("Restarting from scratch is the wrong call.") == []
+    assert flags("Only reducing LR is shallow answer, so I am not stopping there.") == []
+    said = "Restarting from scratch is the best fix, not a bad one."
+    assert flags(said) == ["restart_from_scratch"]
     # a longer tail after a dash that says something new turns nothing down
     assert flags("Restart from scratch - no need to touch the data loader at all.") == [
         "restart_from_scratch"

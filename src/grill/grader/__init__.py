@@ -910,10 +910,11 @@ _AFFIRMING = re.compile(
 
 
 _POOR = re.compile(
-    r"\b(?:shallow|weak|poor|naive|incomplete|half|wrong|bad|lazy|insufficient|inadequate"
-    r"|not (?:the|a|an|enough|sufficient))\b"
+    r"\b(?<!not )(?<!n't )(?:shallow|weak|poor|naive|incomplete|half|wrong|bad|lazy|insufficient"
+    r"|inadequate)\b|\bnot (?:the|a|an|enough|sufficient)\b"
 )
-"""A judgement that finds the idea wanting, whatever it calls it: "... is shallow answer"."""
+"""A judgement that finds the idea wanting, whatever it calls it: "... is shallow answer", "...
+is the wrong call" ("... is not bad" finds nothing wanting)."""
 
 
 _LINK = r"(?!(?:and|or|but|nor|so|then|because|which|that|while|if|when|as)\b)"
@@ -1093,12 +1094,14 @@ def _unasked(view: _View) -> _View:
 
 _VERDICT_MARK = re.compile(r"\s+(?:-|\u2013|\u2014|=)\s+$|\s*:\s+$")
 _VERDICT_AFTER_WORDS = 4
+"""The words of a verdict after a dash, colon or `=` that can turn down what comes before it."""
 _VERDICT_JUDGED = re.compile(
     r"(?:not|no|never)\s+(?:(?:really|even|at all|remotely)\s+)?(?:worth|an option|the answer"
     r"|a fix|the fix|a solution|the solution|happening|likely|needed|necessary|warranted|justified"
     r"|advisable|recommended|wise|smart|sensible|a good idea|useful|helpful|on|for me|for us)\b"
 )
-"""The words of a verdict after a dash, colon or `=` that can turn down what comes before it."""
+"""How a longer verdict opens when it judges what comes before ("- not worth it, ..."), as
+against a new claim that opens with a negator ("- no need to touch clipping")."""
 
 
 def _verdict_after(folded: str, sentence: Sequence[_Tok]) -> int:
