@@ -1113,9 +1113,8 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
             and _NUMBER_WORDS[nxt] < 10
             and not (out and (out[-1].num is not None or out[-1].text in _DETERMINERS))
         ):
-            value = (
-                _NUMBER_WORDS[nxt] / 10
-            )  # "point one" is 0.1 ("the point one makes" is no number)
+            # "point one" is 0.1 ("the point one makes" is no number)
+            value = _NUMBER_WORDS[nxt] / 10
             out.append(_Raw("#", r.start, raws[i + 1].end, _Num(value, value, "")))
             i += 2
             continue
@@ -1966,7 +1965,8 @@ _ROLE_STEMS = _stems_of(near("negation.list-rejected"))
 
 
 _ACT_LEAD = re.compile(
-    r"(?:\bnot|\bnever|n't)\s+(?:(?:ever|even|really|be)\s+)?(?:do|doing|try|trying)\b[^:|]{0,12}$"
+    r"(?:\bnot|\bnever|n't)\s+(?:(?:ever|even|really|be)\s+)?(?:do|doing|try|trying)\b[^:|]{0,12}$",
+    re.IGNORECASE,
 )
 """A lead-in whose negator refuses an act left unnamed ("What I would not do", "Four things I'd
 never do here", "Not doing"): the list is what is refused."""
