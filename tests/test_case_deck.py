@@ -197,10 +197,8 @@ def test_a_red_flag_idea_judged_as_a_subject_is_not_put_forward(
 ) -> None:
     answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
     assert bool(grade_case(case, answer + sentence).red_flags) is committed
-    # the phrases alone raise it ("... alone, I don't think that will be enough" also holds its
-    # words on both sides of a refusal: case.straddles)
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.evaluated,case.straddles")
-    assert grade_case(case, answer + sentence).red_flags
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.evaluated")
+    assert grade_case(case, answer + sentence).red_flags  # the phrases alone raise it
 
 
 def test_what_others_said_is_not_put_forward_unless_agreed(case: Case) -> None:

@@ -1044,23 +1044,6 @@ _SPIKES = (
 )
 
 
-def test_a_contrast_the_explanation_draws_said_the_other_way_round_is_wrong(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    card = _card(*_SPIKES)
-    lead = "Bad batch, numerical instability, or no gradient clipping. "
-    swapped = (
-        lead + "If it recurs at the same step, that points to the optimizer state, not the data."
-    )
-    assert _verdict(card, swapped) == "wrong"
-    assert (
-        _verdict(card, lead + "If it recurs at the same step, it's the data, not the optimizer.")
-        == "correct"
-    )
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.contrast-swapped")
-    assert _verdict(_card(*_SPIKES), swapped) == "correct"
-
-
 def test_a_restart_the_explanation_denies_is_wrong_from_any_zero(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

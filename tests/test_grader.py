@@ -2735,8 +2735,7 @@ def test_red_flag_ideas_refused_supposed_costed_or_ruled_out_are_not_put_forward
     from grill.grader.text import _analyse
 
     triggered = {
-        "dismissal.ruled-out": "Bit-flips ruled out: zero ECC errors.",
-        "dismissal.last-thing": "The last thing I'd do is grow the batch to paper over spikes.",
+        "dismissal.ruled-out": "Bit-flips ruled out: the same shard spikes again on replay.",
         "dismissal.were-to": "If you were to restart from scratch, you would lose three weeks.",
         "dismissal": "Often misidentified as: hardware bit-flips.",
     }
@@ -2748,8 +2747,6 @@ def test_red_flag_ideas_refused_supposed_costed_or_ruled_out_are_not_put_forward
         "case.evaluated": "Starting over from scratch throws away weeks of progress.",
         "case.verdict-after": "6. raise the batch to smooth it - not worth it, it shrinks the LR"
         " window",
-        "case.straddles": "Increasing batch size to smooth it, that I will not do, na - larger"
-        " batch is making safe LR range narrow.",
     }
     for rule, answer in refused.items():
         assert flags(answer) == [], (rule, answer)

@@ -862,7 +862,6 @@ CASE_RULES = (
     "case.paired",
     "case.fronted",
     "case.outdone",
-    "case.straddles",
     "case.unless",
 )
 """The case's own rules for red flags, by id, each can be turned off for an ablation run."""
@@ -1181,23 +1180,6 @@ def _excused(view: _View, hit: _Hit, flag: Point) -> bool:
     return said is not None and not said.negated
 
 
-def _straddles(view: _View, hit: _Hit) -> bool:
-    """Rule case.straddles: a red flag's words found on both sides of a clause that refuses
-    something ("raising the batch to smooth it, that I will not do, na - larger batch is making
-    the safe LR range narrow" holds "smooth ... larger batch") are two thoughts, not one idea
-    put forward."""
-    if "case.straddles" in disabled():
-        return False
-    sentence = view.answer.sentences[hit.sentence]
-    lo, hi = min(hit.positions), max(hit.positions)
-    ends = {sentence[lo].clause, sentence[hi].clause}
-    return any(
-        sentence[q].neg == 1 and sentence[q].clause not in ends
-        for q in range(lo + 1, hi)
-        if q not in hit.positions
-    )
-
-
 _PAIRED = re.compile(r"\s+(?:(?:it|them|that|this|things)\s+)?(?:and|or)\s+")
 
 
@@ -1302,7 +1284,6 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
             and not _paired(flag_view, hit)
             and not _fronted(flag_view, hit)
             and not _outdone(flag_view, hit)
-            and not _straddles(flag_view, hit)
             and not _excused(flag_view, hit, flag)
         ):
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))

@@ -292,15 +292,6 @@ TRIGGERS: tuple[Trigger, ...] = (
         near="out",
     ),
     _t(
-        "dismissal.last-thing",
-        D,
-        F,
-        8,
-        "last",
-        "The last thing I'd do is grow the batch to paper over spikes",
-        near="thing things",
-    ),
-    _t(
         "dismissal.were-to",
         D,
         F,

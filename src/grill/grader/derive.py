@@ -54,7 +54,7 @@ from typing import Any
 
 from grill.grader import correct_needed, normalise
 from grill.grader.context import disabled
-from grill.grader.lexicon import GENERIC, compounds
+from grill.grader.lexicon import GENERIC
 from grill.grader.match import _SWAP_WORDS, _SWAPS
 from grill.grader.match import partners as _partners
 from grill.grader.text import _LOSING_STEMS, items_of
@@ -108,7 +108,6 @@ RULES = (
     "derive.remedy-dropped",  # one of the card's remedies skipped ("skip warmup altogether")
     "derive.kept",  # what the card changes ("Scale LR") said to stay fixed
     "derive.passed-over",  # "A rather than B" in the explanation: B said as so is wrong
-    "derive.contrast-swapped",  # "it's the data, not the optimizer" said the other way round
     "derive.switched-away",  # "switch BF16" said as "move from BF16 down to FP16"
     "derive.from-zero",  # "not restart from scratch" denied: "from step zero" is the same
     "derive.opposites",  # "reveals early dynamics" said as "hides the early phase"
@@ -519,39 +518,6 @@ def _passed_over(
     return out
 
 
-_CONTRAST = re.compile(
-    r"(?i)\b([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s*,\s+not\s+(?:the\s+|a\s+|an\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\b"
-)
-
-
-def _contrasts_swapped(
-    explanation: str | None, asked: frozenset[str], common: frozenset[str]
-) -> list[str]:
-    """Misconception phrases from a contrast the explanation draws: "it's the data, not the
-    optimizer" -> `optimizer .. not .. data` and `not .. data .. optimizer`: the contrast said the
-    other way round. Each side needs a word of its own, one of them rare in the deck."""
-    if not explanation or not _on("derive.contrast-swapped"):
-        return []
-    out: list[str] = []
-    for m in _CONTRAST.finditer(explanation):
-        kept = [w for w in _words(m.group(1), asked) if w not in GENERIC | _WH][-1:]
-        passed = [w for w in _words(m.group(2), asked) if w not in GENERIC | _WH][:1]
-        if not kept or not passed or kept == passed or not set(kept + passed) - common:
-            continue
-        passed[0] = _with_compounds(passed[0])
-        for phrase in (f"{passed[0]} .. not .. {kept[0]}", f"not .. {kept[0]} .. {passed[0]}"):
-            if phrase not in out:
-                out.append(phrase)
-    return out
-
-
-def _with_compounds(word: str) -> str:
-    """A word, or the word and the lexicon's compounds of it: "optimizer" also in "optimizer
-    state" (`(optim|optst)`)."""
-    kin = compounds(word)
-    return f"({'|'.join((word, *kin))})" if kin else word
-
-
 # A direction word as the normaliser writes it, and the other words an answer says it with
 # ("train down, val up"; "drop the lr").
 _DIRECTIONS = {"decreas": "(decreas|down|drop)", "increas": "(increas|up)"}
@@ -759,11 +725,7 @@ def derive_rubric(
     # a card without an explanation reads what a sibling card says of the same thing
     # (`context`) for the claims it turns around, and nothing else
     told = explanation or context
-    denied = (
-        _denials(told, asked, common)
-        + _passed_over(told, asked, common)
-        + _contrasts_swapped(told, asked, common)
-    )
+    denied = _denials(told, asked, common) + _passed_over(told, asked, common)
     if denied:
         says = "what the explanation says is not so"
         wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})

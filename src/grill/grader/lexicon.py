@@ -16,7 +16,7 @@ from rapidfuzz.distance import OSA
 
 from grill.grader.context import words as context_words
 
-__all__ = ["compounds"]
+__all__ = []
 
 # ---------------------------------------------------------------- vocabulary
 
@@ -513,19 +513,3 @@ def _typo_of_lexicon(word: str) -> tuple[str, ...] | None:
             if OSA.distance(word, variant, score_cutoff=limit) <= limit:
                 return canonical
     return None
-
-
-@lru_cache(maxsize=1024)
-def compounds(word: str) -> tuple[str, ...]:
-    """The one-word canonical forms of lexicon entries said with `word` among others
-    ("optimizer state" is `optstate`: compounds("optim") holds its stem), so that a phrase naming
-    the word also finds it folded into a compound."""
-    return tuple(
-        sorted(
-            {
-                found[0]
-                for key, found in _LEX.multi.items()
-                if len(key) > 1 and len(found) == 1 and word in key and found[0] != word
-            }
-        )
-    )

@@ -1404,10 +1404,10 @@ _FAIL_NEAR = near("negation.fail")
 _BLAME_NEAR = _stems_of(near("dismissal.blame-before"))
 _RULE_NEAR = near("dismissal.rule-out")
 _RULED = _stems_of(context_words("dismissal.ruled-out")), _stems_of(near("dismissal.ruled-out"))
-# "the last thing I'd do is X", "if you were to X, ...": X is turned down, or only supposed
+# "if you were to X, ...": X is only supposed
 _AVOID_AHEAD = {
     (w, n): cue
-    for cue in ("dismissal.last-thing", "dismissal.were-to")
+    for cue in ("dismissal.were-to",)
     for w in _stems_of(context_words(cue))
     for n in _stems_of(near(cue))
 }
