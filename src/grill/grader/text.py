@@ -1404,13 +1404,8 @@ _FAIL_NEAR = near("negation.fail")
 _BLAME_NEAR = _stems_of(near("dismissal.blame-before"))
 _RULE_NEAR = near("dismissal.rule-out")
 _RULED = _stems_of(context_words("dismissal.ruled-out")), _stems_of(near("dismissal.ruled-out"))
-# "if you were to X, ...": X is only supposed
-_AVOID_AHEAD = {
-    (w, n): cue
-    for cue in ("dismissal.were-to",)
-    for w in _stems_of(context_words(cue))
-    for n in _stems_of(near(cue))
-}
+# "if you were to X, ...": X is only supposed, turned down like "rule out X"
+_WERE_TO = _stems_of(context_words("dismissal.were-to")), _stems_of(near("dismissal.were-to"))
 _AWAY_STEMS = _stems_of(context_words("negation.away"))
 _AWAY_NEAR = near("negation.away")
 _OPTION_STEMS = _stems_of(context_words("dismissal.not-an-option"))
@@ -1570,12 +1565,6 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             i += 1
             prev = "rather than"
             continue
-        if (word, nxt) in _AVOID_AHEAD:
-            cue = _AVOID_AHEAD[word, nxt]
-            out.append(_cue_tok("avoid", r, raws[i].end, 2, False, clause, side, lead, (cue,)))
-            i += 1
-            prev = "avoid"
-            continue
         if (
             word in _RULED[0]
             and nxt in _RULED[1]
@@ -1590,8 +1579,15 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             prev = word
             continue
         blame = _blame_after(raws, i) if word in _BLAME_NEAR else 0
-        if (word in _RULE_STEMS and nxt in _RULE_NEAR) or blame:
-            cue = "dismissal.blame-before" if blame else "dismissal.rule-out"
+        were_to = word in _WERE_TO[0] and nxt in _WERE_TO[1]
+        if (word in _RULE_STEMS and nxt in _RULE_NEAR) or blame or were_to:
+            cue = (
+                "dismissal.blame-before"
+                if blame
+                else "dismissal.were-to"
+                if were_to
+                else "dismissal.rule-out"
+            )
             out.append(_cue_tok("avoid", r, raws[i].end, 2, False, clause, side, lead, (cue,)))
             i += max(blame, 1)
             prev = "avoid"
