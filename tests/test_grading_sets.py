@@ -84,6 +84,7 @@ MIN_PER_CARD = {
     "fresh38": 5,
     "fresh39": 5,
     "fresh40": 5,
+    "fresh41": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -136,6 +137,7 @@ MIN_CASE = {
     "fresh38": 24,
     "fresh39": 24,
     "fresh40": 24,
+    "fresh41": 24,
 }
 
 
