@@ -197,7 +197,7 @@ def test_a_red_flag_idea_judged_as_a_subject_is_not_put_forward(
 ) -> None:
     answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
     assert bool(grade_case(case, answer + sentence).red_flags) is committed
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.evaluated")
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.evaluated,case.stance")
     assert grade_case(case, answer + sentence).red_flags  # the phrases alone raise it
 
 
@@ -232,7 +232,7 @@ def test_a_red_flag_in_quotation_marks_is_named_not_put_forward(
 ) -> None:
     answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
     assert bool(grade_case(case, answer + quoted).red_flags) is committed
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.quoted")
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.quoted,case.stance")
     assert grade_case(case, answer + quoted).red_flags
 
 
@@ -370,5 +370,5 @@ def test_a_red_flag_said_beside_the_evidence_it_lacks_is_none(
         "It's bit flips on one GPU. Check the ECC logs later.",
     ):
         assert [f.id for f in grade_case(case, answer + said).red_flags] == ["blame_bitflips"]
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.unless")
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.unless,case.stance")
     assert grade_case(case, answer + excused[0]).red_flags

@@ -2420,7 +2420,7 @@ def test_a_short_verdict_after_a_dash_colon_or_equals_turns_the_idea_down(
     assert flags("Restart from scratch - then clip.") == ["restart_from_scratch"]
     said = "Restart from scratch - no need to go further, just roll back later"
     assert flags(said) == ["restart_from_scratch"]
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.verdict-after")
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.verdict-after,case.stance")
     assert flags("Roll back and clip. raise the batch size = no") == ["increase_batch_size"]
 
 
@@ -2505,7 +2505,7 @@ def test_an_idea_paired_with_a_negated_verb_or_put_first_and_refused_is_not_put_
     assert flags("Don't panic, and restart from scratch.") == ["restart_from_scratch"]
     assert flags("Restarting from scratch I would do right away.") == ["restart_from_scratch"]
     assert flags("We restart from scratch and I would skip the rest.") == ["restart_from_scratch"]
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.paired,case.fronted")
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.paired,case.fronted,case.stance")
     assert flags("I would not scuttle the run and start from scratch.") == ["restart_from_scratch"]
     assert flags("Increasing the batch to smooth it I would skip.") == ["increase_batch_size"]
 
@@ -2552,7 +2552,7 @@ def test_wariness_a_thing_left_alone_a_first_thought_and_a_losing_comparison_put
     assert flags("Just lowering the LR beats clipping.") == ["only_lower_lr"]
     said = "The one knob I'd turn is the learning rate: cut it and resume."
     assert flags(said) == ["only_lower_lr"]
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.outdone")
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.outdone,case.stance")
     assert flags("Clipping beats just lowering the LR every time.") == ["only_lower_lr"]
 
 

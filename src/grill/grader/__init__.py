@@ -1,6 +1,7 @@
 """Recall grading: a typed answer and a card's rubric -> verdict, matched/missed points, flags.
 
-Pure, deterministic and offline: no I/O, no model, the same answer always gets the same grade.
+Pure, deterministic and offline: the same answer always gets the same grade. The one thing read
+from disk is the case's stance model (stance.json, learned from labelled answers, read once).
 The verdict follows `../shared/grading-standard.md`. The package, along its pipeline:
 
     lexicon.py   filler words, context word sets, stems, the lexicon (synonyms, abbreviations)
@@ -11,6 +12,7 @@ The verdict follows `../shared/grading-standard.md`. The package, along its pipe
     match.py     key points, misconceptions, swapped facts and wrong numbers in an answer
     verdict.py   the one verdict policy, shared with the mock's tick grading
     derive.py    rubrics derived from a card's own text, for generated decks
+    stance.py    whether a red-flag idea in a case answer is put forward: a learned model
     this module  `grade` and `grade_case` (flags, order, contrasts), deck checks, references
 
 How an answer is read, rule by rule with examples, is in docs/grader-rules.md.
@@ -26,6 +28,7 @@ from functools import lru_cache
 
 from grill.answers import clean_answer
 from grill.errors import NotFoundError, UsageError
+from grill.grader import stance
 from grill.grader.context import Category, disabled
 from grill.grader.lexicon import (
     _IDK,
@@ -863,6 +866,7 @@ CASE_RULES = (
     "case.fronted",
     "case.outdone",
     "case.unless",
+    "case.stance",
 )
 """The case's own rules for red flags, by id, each can be turned off for an ablation run."""
 
@@ -1250,6 +1254,24 @@ _NOT_ONLY = re.compile(
 """An answer that says "not just X" says X is not the whole answer."""
 
 
+def red_flag_hits(case: Case, flag_view: _View) -> Iterable[tuple[Point, _Hit | None, bool]]:
+    """Each red flag of `case`, where its phrases first say it in the answer (None: nowhere),
+    and whether the hand-written case rules read that as putting the idea forward."""
+    for flag in case.red_flags:
+        hit = _match_point_phrases(flag_view, _valid(flag.match), strict=True)
+        rules = (
+            hit is not None
+            and not hit.negated
+            and not _evaluated(flag_view, hit)
+            and not _quoted(flag_view, hit)
+            and not _paired(flag_view, hit)
+            and not _fronted(flag_view, hit)
+            and not _outdone(flag_view, hit)
+            and not _excused(flag_view, hit, flag)
+        )
+        yield flag, hit, rules
+
+
 def grade_case(case: Case, answer: str) -> CaseGrade:
     """Judge an open-ended case answer: parts covered, red flags, the standard's case verdict."""
     analysed = _analyse(answer)
@@ -1274,18 +1296,13 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
     flags = []
     named = {i.id: i for p in graded for i in p.items}
     flag_view = _unasked(view)
-    for flag in case.red_flags:
-        hit = _match_point_phrases(flag_view, _valid(flag.match), strict=True)
-        if (
-            hit is not None
-            and not hit.negated
-            and not _evaluated(flag_view, hit)
-            and not _quoted(flag_view, hit)
-            and not _paired(flag_view, hit)
-            and not _fronted(flag_view, hit)
-            and not _outdone(flag_view, hit)
-            and not _excused(flag_view, hit, flag)
-        ):
+    learned = "case.stance" not in disabled()
+    for flag, hit, rules in red_flag_hits(case, flag_view):
+        if learned and hit is not None:
+            put = stance.committed(flag_view, hit, rules, flag.id)
+        else:
+            put = rules
+        if put and hit is not None:
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
         elif (
             flag.alone

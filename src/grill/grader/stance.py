@@ -1,0 +1,100 @@
+"""Rule case.stance: whether a red-flag idea that the case's phrases found and the hand-written
+rules kept is put forward or turned down, by a model learned from labelled case answers.
+
+The hand-written case rules (`case.evaluated`, `case.fronted`, ...) each read one shape of
+refusal, and a writer they were not written for refuses in shapes they do not know: on sets
+written blind, most case mistakes were rejected ideas flagged. This model reads the words around
+the idea instead of one shape: a logistic regression over
+
+    B:/A:     each word of the idea's sentence before / after it; BC:/AC: the context triggers
+              on those words (grill.grader.context ids), with those that stand before a word
+              without being one (`if`, a colon)
+    P:/N:     the words of the sentence before, and the first six of the one after (PC:/NC:
+              their triggers)
+    Q?        the sentence ends in a question mark
+    RULES     what the hand-written rules decided (NORULES: they turned it down); NEG: a
+              negation scope covers it; FLAG:<id>: which red flag it is
+
+Words of the case's own phrases are left out: they are the answer's topic, and a good plan
+beside an idea says nothing about the idea (with them, the model learned that ideas named
+beside a rollback and clipping are turned down, and missed red flags buried in good answers).
+It is trained with an L2 penalty by `tests/grading/train_stance.py` on the case answers of the
+tuning sets (`tests/grading/agreement.py` TUNING) and stored in stance.json beside this file.
+
+It only vetoes: what the rules turn down stays turned down, and an idea the rules keep is a red
+flag unless the model gives it less than even odds of being put forward. Deterministic and
+offline: the weights are read once, and a grade adds a dictionary lookup per word.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from grill.grader.match import _Hit, _View
+from grill.grader.text import _Tok
+
+__all__ = ["WEIGHTS", "committed", "features", "probability"]
+
+WEIGHTS = Path(__file__).with_name("stance.json")
+NEXT_WORDS = 6
+
+
+def features(view: _View, hit: _Hit, rules: bool, flag: str) -> list[str]:
+    """The words and cues around a red-flag idea's hit, as the model reads them. Words of the
+    case's own phrases (`view.vocab`: its parts' items and red flags) are its topic, not the
+    idea's stance, and are left out: a good plan beside an idea says nothing of the idea."""
+    sentences = view.answer.sentences
+    sentence = sentences[hit.sentence]
+    lo, hi = min(hit.positions), max(hit.positions)
+    topic = view.vocab
+
+    def words(prefix: str, toks: Sequence[_Tok]) -> list[str]:
+        return [f"{prefix}:{t.word}" for t in toks if t.word not in topic]
+
+    def cues(prefix: str, toks: Sequence[_Tok]) -> list[str]:
+        return [f"{prefix}:{c}" for t in toks for c in (*t.cues, *t.leads)]
+
+    out = ["RULES" if rules else "NORULES", f"FLAG:{flag}"]
+    if hit.negated:
+        out.append("NEG")
+    for side, toks in (("B", sentence[:lo]), ("A", sentence[hi + 1 :])):
+        out += words(side, toks) + cues(f"{side}C", toks)
+    if hit.sentence > 0:
+        before = sentences[hit.sentence - 1]
+        out += words("P", before) + cues("PC", before)
+    if hit.sentence + 1 < len(sentences):
+        after = sentences[hit.sentence + 1][:NEXT_WORDS]
+        out += words("N", after) + cues("NC", after)
+    if _asks(view.answer.text, sentence):
+        out.append("Q?")
+    return sorted(set(out))
+
+
+def _asks(text: str, sentence: Sequence[_Tok]) -> bool:
+    return bool(sentence) and "?" in text[sentence[-1].end : sentence[-1].end + 3]
+
+
+@lru_cache(maxsize=1)
+def _model() -> tuple[float, dict[str, float]]:
+    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    return float(data["bias"]), {str(k): float(v) for k, v in data["weights"].items()}
+
+
+def probability(names: Sequence[str]) -> float:
+    """The model's chance that an idea with these features is put forward."""
+    bias, weights = _model()
+    z = bias + sum(weights.get(n, 0.0) for n in names)
+    return 1 / (1 + math.exp(-z)) if z >= 0 else math.exp(z) / (1 + math.exp(z))
+
+
+VETO = float(__import__("os").environ.get("GRILL_VETO", "0.2"))
+
+
+def committed(view: _View, hit: _Hit, rules: bool, flag: str) -> bool:
+    """True when the rules keep the idea and the model gives it at least even odds of being
+    put forward."""
+    return rules and probability(features(view, hit, rules, flag)) >= 0.5
