@@ -1997,6 +1997,13 @@ def _built_in(ref: str, answer: str) -> Grade:
         ),
         ("lr-too-low", "loss drops painfully slowly and compute is wasted, though only with Lion"),
         ("qf-warmup", "linear 2k to 8k steps but only when training in fp16"),  # no comma
+        # led by a verb, or "only" before an adjective or "counts as"
+        ("qf-warmup", "2-8k steps, switched on only after the first epoch"),
+        ("qf-clip-value", "1.0 on the global norm, but it applies only to recurrent nets"),
+        ("lr-too-low", "a slow crawl down and wasted compute; but it's only relevant for Lion"),
+        ("lr-too-low", "slow, steady descent, wasted compute; it only counts as a problem past 1B"),
+        # the condition before a closing "only"
+        ("qf-warmup", "2-8k steps, linear; that's for transformers on TPUs only."),
     ],
 )
 def test_a_condition_the_card_never_makes_added_with_only_is_wrong(ref: str, answer: str) -> None:
@@ -2020,6 +2027,12 @@ def test_a_condition_the_card_never_makes_added_with_only_is_wrong(ref: str, ans
         ("fp16-loss-scaling", "yes, only when training in fp16: scale the loss up, unscale grads"),
         # an "only" before a manner is no condition
         ("lr-too-low", "it descends, only at a snail's pace, and gpus sit idle: wasted compute"),
+        # a closing "only" on the card's own words, or an "only" that does not close the phrase
+        (
+            "fp32-master-weights",
+            "keep fp32 master weights so tiny updates accumulate; cast down for the matmuls only",
+        ),
+        ("fp32-master-weights", "fp32 master copy: a bf16 weight on a scale that only reads 1e-2"),
     ],
 )
 def test_an_only_that_adds_no_condition_of_its_own_is_no_flag(ref: str, answer: str) -> None:

@@ -359,18 +359,26 @@ def _contrast_flags(explanation: str | None, answer: _Answer) -> list[Flag]:
 
 _ONLY = re.compile(
     r"\bonly\s+(?:(?:happens?|applies|matters|works|helps|kicks in|occurs|pays off|needed"
-    r"|need(?:ed)? it|is needed|makes sense)\s+)?(?:when|if|for|on|from|once|with|in|above"
+    r"|need(?:ed)? it|is needed|makes sense|(?:goes|comes|kicks|gets|goes in|comes in"
+    r"|useful|relevant|counts|valid|true|safe|holds?)(?: as (?:an? )?[a-z]+)?)\s+)?"
+    r"(?:when|if|for|on|from|once|with|in|above"
     r"|below|past|after|during|beyond|under|over|at|to)\b"
     r"(?!\s+(?:an?\s+|the\s+)?(?:[\w']+\s+){0,2}?(?:pace|speed|rate|crawl|trickle)\b)"
 )
 """An "only" before a condition: "only for models above 7B", "only when training in FP16"; not
 one before a manner ("only at a snail's pace", "only at half speed")."""
+_ONLY_AFTER = re.compile(
+    r"\b(?:for|on|with|in|under|above|below)\s+((?:[a-z0-9][\w./+-]*\s+){0,2}?[a-z0-9][\w./+-]*)"
+    r"\s+only(?=\s*(?:[.,;:!?)\n]|$))"
+)
+"""A condition with "only" after it, closing its clause: "this rule is for SGD only", "on GPUs
+only."; not "on a scale that only reads whole kilos"."""
 _CLAUSE_OPENS = re.compile(r"[,;:.!?(\n\u2014\u2013]|\s-\s|\s(?=(?:but|though|although|yet)\s)")
 """Where a clause opens before an "only": a stop, a dash, or a "but" typed without a comma."""
 _RESTRICTS = re.compile(
     r"(?:(?:but|though|although|and|yet|so|which|that)\s+)?(?:(?:it|this|that|you|they|we|these"
     r"|those)(?:'s|'re)?\s+)?(?:(?:is|are|was|were|does|do|did|will|would|can|should)\s+)?"
-    r"(?:also\s+)?"
+    r"(?:also\s+)?(?:[a-z]+(?:ed|es|s|ing)\s+(?:on|in|off|up|out)?\s*)?"
 )
 """What may stand between the start of a clause and an "only" that restricts the answer's own
 claim: "but only for", "though this only happens", "you only need it"."""
@@ -445,22 +453,34 @@ def _card_words(
 
 def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
     """A condition the card never makes, added with "only": "loss scaling, but only for models
-    above 7B parameters", "it only happens with Adam". The condition's clause holds a word or a
-    number that the card's question, short answer and explanation never use; a condition the
-    card makes ("cast down only for the matmuls", where the card speaks of matmuls) is no flag,
-    nor is one denied or dismissed ("it's a myth that it only happens in pre-training")."""
+    above 7B parameters", "it only happens with Adam", "this holds for SGD only". The condition's
+    clause holds a word or a number that the card's question, short answer and explanation never
+    use; a condition the card makes ("cast down only for the matmuls", where the card speaks of
+    matmuls) is no flag, nor is one denied or dismissed ("it's a myth that it only happens in
+    pre-training")."""
     folded = _fold(answer.text)
     if "only" not in folded:
         return []
     words, nums = _card_words(card.question, card.answer, card.explanation)
+    spans: list[tuple[int, int, int | None, int | None]] = []  # the flag's, the condition's
     for m in _ONLY.finditer(folded):
         # a clause opens at a stop, a dash, or a "but" typed without a comma before it
         lead = re.split(_CLAUSE_OPENS, folded[: m.start()])[-1]
-        if not _RESTRICTS.fullmatch((lead.strip() + " ").lstrip()):
-            continue  # "not only", "if only"; "scale factors are only for fp8" is about them
+        if _RESTRICTS.fullmatch((lead.strip() + " ").lstrip()):
+            spans.append((m.start(), m.end(), None, None))
+        # else "not only", "if only"; "scale factors are only for fp8" is about them
+    for m in _ONLY_AFTER.finditer(folded):
+        spans.append((m.start(), m.start(1), m.end(1), m.end()))
+    for start, after, before, close in spans:
         for s, sentence in enumerate(answer.sentences):
-            tail = [p for p, t in enumerate(sentence) if t.start >= m.end()]
-            if not tail or (sentence[0].start > m.start() or sentence[-1].end < m.end()):
+            if sentence[0].start > (start if before is None else after) or sentence[-1].end < after:
+                continue
+            tail = [
+                p
+                for p, t in enumerate(sentence)
+                if t.start >= after and (before is None or t.end <= before)
+            ]
+            if not tail:
                 continue
             first = sentence[tail[0]].clause
             tail = [p for p in tail if sentence[p].clause == first]
@@ -483,8 +503,8 @@ def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
                 )
             ]
             if off:
-                end = sentence[tail[-1]].end
-                span = _original_span(answer.text, m.start(), end)
+                end = sentence[tail[-1]].end if close is None else close
+                span = _original_span(answer.text, start, end)
                 says = "adds a condition the card does not make"
                 return [Flag("restriction", says, span, "restriction")]
     return []
