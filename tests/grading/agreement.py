@@ -278,6 +278,7 @@ TUNING = (
     "fresh38",
     "fresh39",
     "fresh40",
+    "fresh41",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
