@@ -85,6 +85,7 @@ MIN_PER_CARD = {
     "fresh39": 5,
     "fresh40": 5,
     "fresh41": 5,
+    "fresh42": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -138,6 +139,7 @@ MIN_CASE = {
     "fresh39": 24,
     "fresh40": 24,
     "fresh41": 24,
+    "fresh42": 24,
 }
 
 
