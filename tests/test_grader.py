@@ -2133,6 +2133,13 @@ def test_always_where_the_card_hedges_is_wrong() -> None:
     overclaim = "Small batches invariably generalise better, via noise toward flat minima."
     got = _built_in("small-batch-generalization", overclaim)
     assert [f.rule for f in got.flags] == ["absolute"]
+    # "whatever the X", "regardless of the X" say always in other words
+    for overclaim in (
+        "Small batches generalise better through flat minima, whatever the model.",
+        "Small batches generalise better via noise, regardless of the dataset.",
+    ):
+        got = _built_in("small-batch-generalization", overclaim)
+        assert [f.rule for f in got.flags] == ["absolute"], overclaim
     for fine in (
         "Almost always a bad batch, sometimes fp16 instability; keep clipping on.",
         "lr way too small or a frozen layer (tangent: always seed your dataloader)",

@@ -511,7 +511,9 @@ def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
 
 
 _ABSOLUTE = re.compile(
-    r"\b(?:always|invariably|universally|guaranteed|in (?:all|every) cases?|without exception)\b"
+    r"\b(?:always|invariably|universally|guaranteed|in (?:all|every) cases?|without exception"
+    r"|(?:whatever|regardless of|irrespective of|no matter|independent of) (?:the|what|which|your)"
+    r"\b(?: [a-z]+)?)\b"
 )
 _HEDGES = re.compile(
     r"\b(?:sometimes|often|usually|typically|mostly|commonly|generally|can|may|might|"
