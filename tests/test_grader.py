@@ -152,6 +152,17 @@ def test_light_stemming_and_british_spelling() -> None:
     assert normalise("train falls whilst val rises") == normalise("train falls while val rises")
 
 
+def test_a_note_is_no_negation() -> None:
+    assert normalise("note notes noted noting") == normalise("note note note note")
+    assert normalise("notes") != normalise("not")
+    # "The Committee notes that ... is committed to a step count" says it is committed
+    committed = (
+        "Cosine, held near the peak then lowered to about a tenth of it by the end. "
+        "Note that the schedule is committed to a total step count in advance."
+    )
+    assert _built_in("cosine-decay", committed).verdict is Verdict.CORRECT
+
+
 def test_words_ending_in_ly_that_are_not_adverbs_keep_one_stem() -> None:
     assert normalise("multiply") == normalise("multiplying") == normalise("multiplies")
     assert normalise("apply anomaly") == normalise("applied anomalies")

@@ -279,6 +279,7 @@ TUNING = (
     "fresh39",
     "fresh40",
     "fresh41",
+    "fresh42",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

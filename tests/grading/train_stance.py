@@ -29,7 +29,7 @@ sys.path.insert(0, str(HERE.parent))
 from grading.agreement import TUNING, load_rows  # noqa: E402
 from grill.deck import load_library  # noqa: E402
 from grill.grader import _analyse, _unasked, _view, red_flag_hits  # noqa: E402
-from grill.grader.stance import WEIGHTS, features  # noqa: E402
+from grill.grader.stance import VETO, WEIGHTS, features  # noqa: E402
 
 LAMBDA = 1.0
 MIN_COUNT = 2
@@ -99,9 +99,10 @@ def train(data: Sequence[Example], lam: float = LAMBDA) -> tuple[float, dict[str
 
 
 def predict(model: tuple[float, dict[str, float]], e: Example) -> bool:
-    """The grader's decision: the rules keep the idea and the model gives it even odds."""
+    """The grader's decision: the rules keep the idea and the model does not veto it."""
     bias, weights = model
-    return e.rules and bias + sum(weights.get(f, 0.0) for f in e.features) >= 0.0
+    z = bias + sum(weights.get(f, 0.0) for f in e.features)
+    return e.rules and z >= math.log(VETO / (1 - VETO))
 
 
 def stored(

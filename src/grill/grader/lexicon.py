@@ -315,6 +315,8 @@ _BRITISH = (
     (re.compile(r"(?<=[a-z]{3}[aeiou])ll(ed|ing|er|ers)$"), r"l\1"),
 )
 _EXCEPTIONS = {
+    "noted": "note",  # not "not"
+    "noting": "note",
     "bias": "bias",
     "biases": "bias",
     "embed": "embed",
@@ -408,8 +410,8 @@ def _stem(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: len(word) - len(suffix)] + repl
             break
-    if word.endswith("e") and len(word) > 3 and not word.endswith("ee"):
-        word = word[:-1]
+    if word.endswith("e") and len(word) > 3 and not word.endswith("ee") and word[:-1] != "not":
+        word = word[:-1]  # "note" (and "notes", "noted") is no "not"
     return word
 
 
