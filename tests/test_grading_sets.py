@@ -86,6 +86,7 @@ MIN_PER_CARD = {
     "fresh40": 5,
     "fresh41": 5,
     "fresh42": 5,
+    "fresh43": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -140,6 +141,7 @@ MIN_CASE = {
     "fresh40": 24,
     "fresh41": 24,
     "fresh42": 24,
+    "fresh43": 24,
 }
 
 
