@@ -280,6 +280,7 @@ TUNING = (
     "fresh40",
     "fresh41",
     "fresh42",
+    "fresh43",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
