@@ -659,7 +659,7 @@ def test_what_depends_on_something_said_to_be_the_same_for_all_is_wrong(
         "beyond it doubling doesn't double progress; identical across tasks",
     ):
         assert _verdict(card, wrong) == "wrong", wrong
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.dependence")
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.dependence,absolute")
     same = "beyond it doubling doesn't double progress, roughly 4k whatever the task"
     assert _verdict(_card(question, answer), same) != "wrong"
 
