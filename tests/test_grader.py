@@ -152,6 +152,14 @@ def test_light_stemming_and_british_spelling() -> None:
     assert normalise("train falls whilst val rises") == normalise("train falls while val rises")
 
 
+def test_a_number_that_describes_another_thing_is_no_misconception() -> None:
+    example = "On a 400k-step run, warm up linearly over about 4,000 steps, 1% of training."
+    assert _built_in("warmup-length", example).verdict is Verdict.CORRECT
+    # the same number said of the warmup itself is the misconception
+    got = _built_in("warmup-length", "Warm up linearly over 400k steps.")
+    assert got.verdict is Verdict.WRONG
+
+
 def test_a_note_is_no_negation() -> None:
     assert normalise("note notes noted noting") == normalise("note note note note")
     assert normalise("notes") != normalise("not")

@@ -202,6 +202,8 @@ def grade(card: Card, answer: str) -> Grade:
                 continue  # "dropout and weight decay": two key points in a list
             if _recites(view, hit, _explained(card.explanation, tuple(_valid(wrong.match)))):
                 continue  # the card's own explanation: "clipping per-tensor changes the direction"
+            if _attributive(view, hit):
+                continue  # "on a 400k-step run": the run's length, not a count the card asks for
             flags.append(Flag(wrong.id, wrong.says, _hit_text(view, hit)))
     flags.extend(_order_flags(rubric, starts, view))
     if flags:
@@ -275,6 +277,23 @@ _VERDICT_WORDS = {
         r"(?:absolutely|definitely) not|no need|not needed)\b)"
     ),
 }
+
+
+_ATTRIBUTE = re.compile(
+    r"\s*-\s*(?:step|token|parameter|param|layer|gpu|node|example|sample)s?\s+"
+    r"(?:run|model|job|training|schedule|batch|budget|corpus|dataset|cluster|window)\b"
+)
+"""What follows a number that describes something else: "a 400k-step run", "a 7B-parameter
+model", "a 2M-token batch"."""
+
+
+def _attributive(view: _View, hit: _Hit) -> bool:
+    """Does a misconception's hit rest on numbers that each only describe another thing ("On a
+    400k-step run, 4,000 steps is 1% of training": the run's length is no warmup length)?"""
+    sentence = view.answer.sentences[hit.sentence]
+    numbers = [sentence[p] for p in hit.positions if sentence[p].num is not None]
+    text = view.answer.text.lower()
+    return bool(numbers) and all(_ATTRIBUTE.match(text, t.end) for t in numbers)
 
 
 def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
