@@ -481,7 +481,9 @@ def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
     if "only" not in folded:
         return []
     words, nums = _card_words(card.question, card.answer, card.explanation)
-    spans: list[tuple[int, int, int | None, int | None]] = []  # the flag's, the condition's
+    # (where the flag starts, where the condition starts, where it ends: None for the end of
+    # its clause, where the flag ends: None for the condition's end)
+    spans: list[tuple[int, int, int | None, int | None]] = []
     for m in _ONLY.finditer(folded):
         # a clause opens at a stop, a dash, or a "but" typed without a comma before it
         lead = re.split(_CLAUSE_OPENS, folded[: m.start()])[-1]
@@ -1339,11 +1341,11 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
     flag_view = _unasked(view)
     learned = "case.stance" not in disabled()
     for flag, hit, rules in red_flag_hits(case, flag_view):
-        if learned and hit is not None:
-            put = stance.committed(flag_view, hit, rules, flag.id)
-        else:
-            put = rules
-        if put and hit is not None:
+        if (
+            hit is not None
+            and rules
+            and (not learned or stance.committed(flag_view, hit, rules, flag.id))
+        ):
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
         elif (
             flag.alone
