@@ -2163,6 +2163,8 @@ def test_always_where_the_card_hedges_is_wrong() -> None:
         "Almost always a bad batch, sometimes fp16 instability; keep clipping on.",
         "lr way too small or a frozen layer (tangent: always seed your dataloader)",
         "Some say small batches always win. Wrong: only sometimes, via noise toward flat minima.",
+        # asked, not claimed; after a dash, which folding turns into another character
+        "Small batches — empirically — generalise better via noise. I asked: do batches always?",
     ):
         ref = "small-batch-generalization" if "batches" in fine else "grad-norm-spike"
         ref = "flat-early-loss" if "frozen" in fine else ref

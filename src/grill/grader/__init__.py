@@ -556,8 +556,8 @@ def _absolute_flags(card: Card, answer: _Answer) -> list[Flag]:
     invariably, universally or in all cases ("small batches always generalise better" where the
     card: "empirically sometimes better"). The claim must be about the card (its clause uses a
     word of the card's text); "almost always", "not always", "has always" (what was so), a
-    dismissed or conditional "always" and one about something else ("always seed your
-    dataloader") are none."""
+    dismissed or conditional "always", one asked ("does it always work?") and one about
+    something else ("always seed your dataloader") are none."""
     folded = _fold(answer.text)
     if not _ABSOLUTE.search(folded):
         return []
@@ -581,6 +581,8 @@ def _absolute_flags(card: Card, answer: _Answer) -> list[Flag]:
             clause = [p for p, t in enumerate(sentence) if t.clause == sentence[at].clause]
             if _unasserted(answer, s, clause, condition=True):
                 continue
+            if "?" in folded[sentence[-1].end : sentence[-1].end + 3]:
+                continue  # asked, not claimed: "I said, does it always work?"
             if any(_substantive(sentence[p]) and sentence[p].word in words for p in clause):
                 span = _original_span(answer.text, m.start(), sentence[clause[-1]].end)
                 says = "claims always where the card says it depends"

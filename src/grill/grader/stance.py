@@ -75,13 +75,14 @@ def features(view: _View, hit: _Hit, rules: bool, flag: str) -> list[str]:
     if hit.sentence + 1 < len(sentences):
         after = sentences[hit.sentence + 1][:NEXT_WORDS]
         out += words("N", after) + cues("NC", after)
-    if _asks(view.answer.text, sentence):
+    if _asks(view.folded, sentence):
         out.append("Q?")
     return sorted(set(out))
 
 
-def _asks(text: str, sentence: Sequence[_Tok]) -> bool:
-    return bool(sentence) and "?" in text[sentence[-1].end : sentence[-1].end + 3]
+def _asks(folded: str, sentence: Sequence[_Tok]) -> bool:
+    """Does the sentence end in a question mark? (Token offsets are into the folded text.)"""
+    return bool(sentence) and "?" in folded[sentence[-1].end : sentence[-1].end + 3]
 
 
 @lru_cache(maxsize=1)
