@@ -155,6 +155,9 @@ def test_light_stemming_and_british_spelling() -> None:
 def test_a_number_that_describes_another_thing_is_no_misconception() -> None:
     example = "On a 400k-step run, warm up linearly over about 4,000 steps, 1% of training."
     assert _built_in("warmup-length", example).verdict is Verdict.CORRECT
+    # a dash folded to " - " before the number moves every offset after it
+    example = "Rule of thumb — on a 400k-step run, warm up linearly over ~4,000 steps (1%)."
+    assert _built_in("warmup-length", example).verdict is Verdict.CORRECT
     # the same number said of the warmup itself is the misconception
     got = _built_in("warmup-length", "Warm up linearly over 400k steps.")
     assert got.verdict is Verdict.WRONG

@@ -292,8 +292,8 @@ def _attributive(view: _View, hit: _Hit) -> bool:
     400k-step run, 4,000 steps is 1% of training": the run's length is no warmup length)?"""
     sentence = view.answer.sentences[hit.sentence]
     numbers = [sentence[p] for p in hit.positions if sentence[p].num is not None]
-    text = view.answer.text.lower()
-    return bool(numbers) and all(_ATTRIBUTE.match(text, t.end) for t in numbers)
+    # token offsets point into the folded text
+    return bool(numbers) and all(_ATTRIBUTE.match(view.folded, t.end) for t in numbers)
 
 
 def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
