@@ -8,7 +8,7 @@ import pytest
 
 from grading import train_stance
 from grill.deck import load_library
-from grill.grader import _analyse, _unasked, _view, grade_case, red_flag_hits
+from grill.grader import _analyse, _unasked, _view, case_phrases, grade_case, red_flag_hits
 from grill.grader.stance import WEIGHTS, features, probability
 from grill.model import Case
 
@@ -81,11 +81,7 @@ def test_an_idea_put_forward_is_still_a_red_flag(case: Case, answer: str, flag: 
 
 def test_features_read_the_words_on_each_side_of_the_idea(case: Case) -> None:
     answer = "Honestly? We would never restart from scratch here, it wastes weeks. Then clip."
-    phrases = tuple(
-        ph
-        for point in (*(i for p in case.parts for i in p.items), *case.red_flags)
-        for ph in point.match
-    )
+    phrases = case_phrases(case)
     flag_view = _unasked(_view(_analyse(answer), phrases))
     found = [(f, h, r) for f, h, r in red_flag_hits(case, flag_view) if h is not None]
     assert [f.id for f, _, _ in found] == ["restart_from_scratch"]

@@ -28,7 +28,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from grading.agreement import TUNING, load_rows  # noqa: E402
 from grill.deck import load_library  # noqa: E402
-from grill.grader import _analyse, _unasked, _view, red_flag_hits  # noqa: E402
+from grill.grader import _analyse, _unasked, _view, case_phrases, red_flag_hits  # noqa: E402
 from grill.grader.stance import VETO, WEIGHTS, features  # noqa: E402
 
 LAMBDA = 1.0
@@ -50,11 +50,7 @@ def examples(names: Sequence[str]) -> list[Example]:
     """Every red flag a case answer of these sets says, with its label and features."""
     library = load_library(user_decks=False)
     case = next(c for d in library.decks for c in d.cases)
-    phrases = tuple(
-        ph
-        for point in (*(i for p in case.parts for i in p.items), *case.red_flags)
-        for ph in (*point.match, *point.unless)
-    )
+    phrases = case_phrases(case)
     out = []
     for name in names:
         for row in load_rows(HERE / f"{name}.jsonl"):

@@ -66,6 +66,7 @@ from grill.grader.text import (
     _analyse,
     _analyse_sentence,
     _Answer,
+    _asks,
     _fold,
     _sentences,
     _Tok,
@@ -581,7 +582,7 @@ def _absolute_flags(card: Card, answer: _Answer) -> list[Flag]:
             clause = [p for p, t in enumerate(sentence) if t.clause == sentence[at].clause]
             if _unasserted(answer, s, clause, condition=True):
                 continue
-            if "?" in folded[sentence[-1].end : sentence[-1].end + 3]:
+            if _asks(folded, sentence):
                 continue  # asked, not claimed: "I said, does it always work?"
             if any(_substantive(sentence[p]) and sentence[p].word in words for p in clause):
                 span = _original_span(answer.text, m.start(), sentence[clause[-1]].end)
@@ -1299,6 +1300,15 @@ _NOT_ONLY = re.compile(
 """An answer that says "not just X" says X is not the whole answer."""
 
 
+def case_phrases(case: Case) -> tuple[str, ...]:
+    """Every phrase a case is read by: its parts' items and red flags, with what excuses them."""
+    return tuple(
+        ph
+        for point in (*(i for p in case.parts for i in p.items), *case.red_flags)
+        for ph in (*point.match, *point.unless)
+    )
+
+
 def red_flag_hits(case: Case, flag_view: _View) -> Iterable[tuple[Point, _Hit | None, bool]]:
     """Each red flag of `case`, where its phrases first say it in the answer (None: nowhere),
     and whether the hand-written case rules read that as putting the idea forward."""
@@ -1323,12 +1333,7 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
     if _is_idk(analysed, answer):
         parts = tuple(PartGrade(p.id, False, (), p.items) for p in case.parts)
         return CaseGrade(case.id, Verdict.WRONG, 0.0, parts, (), answer)
-    phrases = tuple(
-        ph
-        for point in (*(i for p in case.parts for i in p.items), *case.red_flags)
-        for ph in (*point.match, *point.unless)
-    )
-    view = _view(analysed, phrases)
+    view = _view(analysed, case_phrases(case))
     graded: list[PartGrade] = []
     for part in case.parts:
         hits = []

@@ -35,7 +35,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from grill.grader.match import _Hit, _View
-from grill.grader.text import _Tok
+from grill.grader.text import _asks, _Tok
 
 __all__ = ["VETO", "WEIGHTS", "committed", "features", "probability"]
 
@@ -78,11 +78,6 @@ def features(view: _View, hit: _Hit, rules: bool, flag: str) -> list[str]:
     if _asks(view.folded, sentence):
         out.append("Q?")
     return sorted(set(out))
-
-
-def _asks(folded: str, sentence: Sequence[_Tok]) -> bool:
-    """Does the sentence end in a question mark? (Token offsets are into the folded text.)"""
-    return bool(sentence) and "?" in folded[sentence[-1].end : sentence[-1].end + 3]
 
 
 @lru_cache(maxsize=1)

@@ -949,6 +949,12 @@ _LEX_TOKEN = re.compile(
 )
 
 
+def _asks(folded: str, sentence: Sequence[_Tok]) -> bool:
+    """Does this sentence end in a question mark? Token offsets point into the folded text, so
+    `folded` is `_fold` of the answer, not the answer as typed."""
+    return bool(sentence) and "?" in folded[sentence[-1].end : sentence[-1].end + 3]
+
+
 @lru_cache(maxsize=512)
 def _fold(text: str) -> str:
     """The text as the grader reads it: Unicode folded, lowercased, and `_PRE` applied. Cached:
