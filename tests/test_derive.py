@@ -420,7 +420,7 @@ def test_every_rule_is_documented_with_examples() -> None:
     from grill.grader.match import MATCH_RULES
 
     doc = (Path(__file__).parents[1] / "docs" / "grader-rules.md").read_text(encoding="utf-8")
-    from grill.grader import CARD_CHECKS, CASE_RULES
+    from grill.grader import CARD_CHECKS, CASE_RULES, EXEMPTIONS
 
     for rule in (
         [t.id for t in TRIGGERS]
@@ -429,6 +429,7 @@ def test_every_rule_is_documented_with_examples() -> None:
         + list(RULES)
         + list(CARD_CHECKS)
         + list(CASE_RULES)
+        + list(EXEMPTIONS)
     ):
         assert f"`{rule}`" in doc, rule
     assert all(t.examples for t in TRIGGERS)

@@ -163,6 +163,24 @@ def test_a_number_that_describes_another_thing_is_no_misconception() -> None:
     assert got.verdict is Verdict.WRONG
 
 
+def test_a_worked_case_under_an_if_is_no_misconception() -> None:
+    # the card's value, then a case worked through it: the 5 is a norm, not the clip value
+    worked = (
+        "Clip the global norm at 1.0: if the norm comes out at 5, every gradient is scaled by 0.2."
+    )
+    assert _built_in("clip-value", worked).verdict is Verdict.CORRECT
+    worked = "1.0 on the global norm; when the norm hits 8 the gradients are scaled by 1/8."
+    assert _built_in("clip-value", worked).verdict is Verdict.CORRECT
+    # a condition narrowed by "only" is a claim about when to clip
+    narrowed = "Clip at 1.0 on the global norm, but only if the norm exceeds 5."
+    assert _built_in("clip-value", narrowed).verdict is Verdict.WRONG
+    # with no value of its own, the case is the answer's only number
+    assert _built_in("clip-value", "Global norm, when it reaches 5.").verdict is Verdict.WRONG
+    # the misconception reaching past the condition is said in the main clause
+    halved = "If you double the batch, then halve the learning rate."
+    assert _built_in("linear-scaling-rule", halved).verdict is Verdict.WRONG
+
+
 def test_a_note_is_no_negation() -> None:
     assert normalise("note notes noted noting") == normalise("note note note note")
     assert normalise("notes") != normalise("not")

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from grill.grader import CARD_CHECKS, CASE_RULES, swap_ids
+from grill.grader import CARD_CHECKS, CASE_RULES, EXEMPTIONS, swap_ids
 from grill.grader.context import TRIGGERS
 from grill.grader.derive import RULES
 from grill.grader.match import MATCH_RULES
@@ -61,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     files = args.files or DEFAULT_SETS
     csv = args.csv or HERE / "seed-questions.csv"
     rules = [t.id for t in TRIGGERS] + swap_ids() + list(MATCH_RULES) + list(RULES)
-    rules += list(CARD_CHECKS) + list(CASE_RULES)
+    rules += list(CARD_CHECKS) + list(CASE_RULES) + list(EXEMPTIONS)
     rules = [r for r in rules if r.startswith(args.only)]
 
     def measure(without: str) -> list[dict[str, float]]:

@@ -91,6 +91,7 @@ from grill.model import (
 __all__ = [
     "CARD_CHECKS",
     "CASE_RULES",
+    "EXEMPTIONS",
     "check_deck",
     "check_deck_lines",
     "correct_needed",
@@ -205,6 +206,8 @@ def grade(card: Card, answer: str) -> Grade:
                 continue  # the card's own explanation: "clipping per-tensor changes the direction"
             if _attributive(view, hit):
                 continue  # "on a 400k-step run": the run's length, not a count the card asks for
+            if "example" not in off and _worked_example(view, hit, hits):
+                continue  # "clip at 1.0: if the norm comes out at 5, ...": a case, not the value
             flags.append(Flag(wrong.id, wrong.says, _hit_text(view, hit)))
     flags.extend(_order_flags(rubric, starts, view))
     if flags:
@@ -295,6 +298,42 @@ def _attributive(view: _View, hit: _Hit) -> bool:
     numbers = [sentence[p] for p in hit.positions if sentence[p].num is not None]
     # token offsets point into the folded text
     return bool(numbers) and all(_ATTRIBUTE.match(view.folded, t.end) for t in numbers)
+
+
+_SUPPOSING = re.compile(
+    r"(?:\b(only|just|except|but)\s+)?\b(?:if|when|whenever)\b(?:\W+\w+){0,2}?\W*\Z"
+)
+"""An "if" or "when" before a condition's first word (a filler or two between: "if the norm");
+group 1: an "only" narrowing it."""
+
+
+def _worked_example(view: _View, hit: _Hit, points: dict[str, _Hit | None]) -> bool:
+    """Does a misconception's hit, numbers and all, sit in a condition ("if the norm comes out
+    at 5, every gradient is scaled by 0.2"), in an answer that states a key point's
+    own number outside any condition? The answer gives the card's value and then works a case
+    through it; "clip only if the norm exceeds 5", with no value of its own, is still a claim."""
+    sentence = view.answer.sentences[hit.sentence]
+    spans = view.answer.scopes[hit.sentence].key
+    numbers = [p for p in hit.positions if sentence[p].num is not None]
+
+    def supposed(p: int) -> bool:  # under an "if"/"when" that no "only" narrows
+        for s in spans[p]:
+            if s.trigger == "condition":
+                # token offsets point into the folded text
+                m = _SUPPOSING.search(view.folded, 0, sentence[s.start].start)
+                return m is not None and not m.group(1)
+        return False
+
+    if not numbers or not all(supposed(p) for p in hit.positions):
+        return False
+    for point in points.values():
+        if point is None or point.negated:
+            continue
+        said = view.answer.sentences[point.sentence]
+        scope = view.answer.scopes[point.sentence]
+        if any(said[p].num is not None and not scope.sub[p] for p in point.positions):
+            return True
+    return False
 
 
 def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
@@ -424,6 +463,10 @@ CARD_CHECKS = (
 )
 """The checks against the card's own text, by the id a flag names; each can be turned off for
 an ablation run (`GRILL_GRADER_WITHOUT=restriction`, scripts/ablate)."""
+
+EXEMPTIONS = ("example",)
+"""Rules that excuse a misconception's match, by id, for an ablation run: `example`, a case
+worked under an "if" in an answer that gives the card's own number."""
 
 
 def _unasserted(answer: _Answer, s: int, positions: Iterable[int], condition: bool) -> bool:
