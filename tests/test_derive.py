@@ -586,8 +586,11 @@ def test_the_other_partner_chosen_over_the_cards_is_wrong(monkeypatch: pytest.Mo
     assert _verdict(card, "clip, warm up, checkpoints, and switch from bf16 to fp16") == "wrong"
     for beats in ("clip, warm up, fp16 beats bf16", "checkpoints, warmup; fp16 over bf16"):
         assert _verdict(card, beats) == "wrong", beats
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.preferences")
+    # the check on the card's text (`replaced`: BF16 put aside "rather than") catches it too
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.preferences,replaced")
     assert _verdict(_card(*_PREVENT), trap) == "correct"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "replaced")
+    assert _verdict(_card(*_PREVENT), trap) == "wrong"
 
 
 def test_the_cards_number_counted_in_another_unit_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -181,6 +181,33 @@ def test_a_worked_case_under_an_if_is_no_misconception() -> None:
     assert _built_in("linear-scaling-rule", halved).verdict is Verdict.WRONG
 
 
+def test_a_key_point_put_aside_for_something_else_is_wrong() -> None:
+    # three of the four remedies, and the fourth named only to be replaced
+    for lead in ("instead of", "in place of", "rather than"):
+        answer = (
+            f"Warmup, BF16 and regular checkpoints, and {lead} gradient clipping, loss scaling."
+        )
+        got = _built_in("spike-prevention", answer)
+        assert got.verdict is Verdict.WRONG
+        assert [f.id for f in got.flags] == ["clipping"]
+    # "rather than just X" keeps X and asks for more
+    kept = "Warmup, BF16, checkpoints, and clipping rather than just hoping it settles."
+    assert _built_in("spike-prevention", kept).verdict is Verdict.CORRECT
+    kept = "Skip the batch and roll back to a checkpoint, rather than just lowering the LR."
+    assert _built_in("spike-recovery", kept).verdict is not Verdict.WRONG
+
+
+def test_an_only_if_about_a_rate_is_a_condition() -> None:
+    # "the learning rate" after "only if" is the condition's subject, not a manner ("at a pace")
+    answer = (
+        "New task wipes out the old skill, common in fine-tuning, but it only happens if "
+        "the learning rate is above 1e-3."
+    )
+    got = _built_in("catastrophic-forgetting", answer)
+    assert got.verdict is Verdict.WRONG
+    assert [f.id for f in got.flags] == ["restriction"]
+
+
 def test_a_note_is_no_negation() -> None:
     assert normalise("note notes noted noting") == normalise("note note note note")
     assert normalise("notes") != normalise("not")

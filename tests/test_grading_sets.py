@@ -88,6 +88,7 @@ MIN_PER_CARD = {
     "fresh42": 5,
     "fresh43": 5,
     "fresh44": 5,
+    "fresh45": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -144,6 +145,7 @@ MIN_CASE = {
     "fresh42": 24,
     "fresh43": 24,
     "fresh44": 24,
+    "fresh45": 24,
 }
 
 

@@ -281,6 +281,7 @@ TUNING = (
     "fresh41",
     "fresh42",
     "fresh43",
+    "fresh45",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

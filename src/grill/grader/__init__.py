@@ -157,6 +157,7 @@ def grade(card: Card, answer: str) -> Grade:
     both = {p.id: _point_hits(view, _valid(p.match), strict=False) for p in rubric.points}
     hits = {pid: pair[0] for pid, pair in both.items()}
     used = {(h.sentence, q) for h in hits.values() if h and not h.negated for q in h.positions}
+    off = disabled()
     for point in rubric.points:
         hit, against = both[point.id]
         if _outweighed(hit, against):
@@ -171,6 +172,9 @@ def grade(card: Card, answer: str) -> Grade:
         elif hit is not None and hit.negated and hit.contradiction:
             says = f"contradicts a key point: {point.says}"
             flags.append(Flag(point.id, says, _hit_text(view, hit), negation_rule(view, hit)))
+        elif hit is not None and hit.negated and "replaced" not in off and _replaced(view, hit):
+            says = f"puts something in place of a key point: {point.says}"
+            flags.append(Flag(point.id, says, _hit_text(view, hit), "replaced"))
         elif (swap := _swap_hit(view, _valid(point.match), used)) is not None:
             says = f"swaps a fact or reverses a direction of a key point: {point.says}"
             flags.append(Flag("swapped", says, _hit_text(view, swap), swap_rule(view, swap)))
@@ -180,7 +184,6 @@ def grade(card: Card, answer: str) -> Grade:
         elif point.vague:
             vhit = _match_point_phrases(view, _valid(point.vague), strict=False)
             vague += vhit is not None and not vhit.negated
-    off = disabled()
     if "verdict" not in off:
         flags.extend(_verdict_flags(card.answer, answer))
     if "contrast" not in off:
@@ -307,6 +310,23 @@ _SUPPOSING = re.compile(
 group 1: an "only" narrowing it."""
 
 
+_MERELY = re.compile(r"\s*(?:just|only|merely|simply|solely|purely)\b")
+
+
+def _replaced(view: _View, hit: _Hit) -> bool:
+    """Is a key point named only as what something else is used in place of ("instead of
+    gradient clipping, use dynamic loss scaling")? Not "rather than just lowering the LR",
+    which keeps it and asks for more."""
+    if hit.rule != "negation.instead":
+        return False
+    sentence = view.answer.sentences[hit.sentence]
+    first = sentence[min(hit.positions)]
+    # token offsets point into the folded text
+    before = view.folded[max(0, first.start - 40) : first.start]
+    m = re.search(r"\b(?:instead\s+of|rather\s+than)((?:\s+\w+){0,3}?)\s*\Z", before)
+    return m is not None and not _MERELY.match(m.group(1))
+
+
 def _worked_example(view: _View, hit: _Hit, points: dict[str, _Hit | None]) -> bool:
     """Does a misconception's hit, numbers and all, sit in a condition ("if the norm comes out
     at 5, every gradient is scaled by 0.2"), in an answer that states a key point's
@@ -420,12 +440,12 @@ _ONLY = re.compile(
     r"\bonly\s+(?:(?:happens?|applies|matters|works|helps|kicks in|occurs|pays off|needed"
     r"|need(?:ed)? it|is needed|makes sense|(?:goes|comes|kicks|gets|goes in|comes in"
     r"|useful|relevant|counts|valid|true|safe|holds?)(?: as (?:an? )?[a-z]+)?)\s+)?"
-    r"(?:when|if|for|on|from|once|with|in|above"
-    r"|below|past|after|during|beyond|under|over|at|to)\b"
-    r"(?!\s+(?:an?\s+|the\s+)?(?:[\w']+\s+){0,2}?(?:pace|speed|rate|crawl|trickle)\b)"
+    r"(?:when|if|for|on|from|once|with|in|above|below|past|after|during|beyond|under|over|to"
+    r"|at(?!\s+(?:an?\s+|the\s+)?(?:[\w']+\s+){0,2}?(?:pace|speed|rate|crawl|trickle)\b))\b"
 )
-"""An "only" before a condition: "only for models above 7B", "only when training in FP16"; not
-one before a manner ("only at a snail's pace", "only at half speed")."""
+"""An "only" before a condition: "only for models above 7B", "only when training in FP16", "only
+if the learning rate is above 1e-3"; not one before a manner ("only at a snail's pace", "only at
+half speed")."""
 _ONLY_AFTER = re.compile(
     r"\b(?:for|on|with|in|under|above|below)\s+((?:[a-z0-9][\w./+-]*\s+){0,2}?[a-z0-9][\w./+-]*)"
     r"\s+only(?=\s*(?:[.,;:!?)\n]|$))"
@@ -460,6 +480,7 @@ CARD_CHECKS = (
     "denial",
     "unit",
     "agent",
+    "replaced",
 )
 """The checks against the card's own text, by the id a flag names; each can be turned off for
 an ablation run (`GRILL_GRADER_WITHOUT=restriction`, scripts/ablate)."""

@@ -864,6 +864,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(?:double|triple)[- ]?(?=check)"), ""),
     (re.compile(r"!=|=/="), " not "),
     (re.compile(r"\bw/o\b"), "without"),
+    # "in place of clipping, use loss scaling": what is put aside, as "instead of" says it
+    (re.compile(r"\bin (?:place|lieu) of\b"), "instead of"),
     (re.compile(r"\bw/"), "with "),
     (re.compile(r"\bb/c\b"), "because"),
     # texting: "unscale b4 the step", "5-15 pct"
