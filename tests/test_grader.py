@@ -208,6 +208,50 @@ def test_an_only_if_about_a_rate_is_a_condition() -> None:
     assert [f.id for f in got.flags] == ["restriction"]
 
 
+def test_quick_one_is_no_number() -> None:
+    # "quick one:" opens the answer; "one" is the question, not a count of steps
+    for lead in ("Quick one: ", "Easy one: ", "Good one. "):
+        assert _built_in("qf-warmup", lead + "2k-8k").verdict is Verdict.CORRECT, lead
+    assert _built_in("qf-warmup", "One thousand steps.").verdict is Verdict.WRONG
+
+
+def test_worked_numbers_say_their_share() -> None:
+    # a part of a whole, either way round, is also its share of it
+    part = (
+        "Of a 160M-token mix, set aside between 8M and 24M tokens of the original pretraining data."
+    )
+    assert _built_in("replay-buffer", part).verdict is Verdict.CORRECT
+    whole_first = "Of 700k examples, somewhere between 35k and 105k are old pretraining data."
+    assert _built_in("qf-replay-ratio", whole_first).verdict is Verdict.CORRECT
+    # ... and a share out of range is wrong said that way too
+    assert _built_in("qf-replay-ratio", "Of 700k examples, 350k are old data.").verdict is (
+        Verdict.WRONG
+    )
+    # a learning rate lowered to another: its share of the first
+    for lowered in ("Peak 4.5e-4 at the top, about 4.5e-5 by the last step.", "from 1e-3 to 1e-4"):
+        assert _built_in("qf-decay-to", lowered).verdict is Verdict.CORRECT, lowered
+    assert _built_in("qf-decay-to", "from 1e-3 to 1e-5").verdict is Verdict.WRONG
+    # a loss is no learning rate: nothing is read into "2.3 to 2.1"
+    assert normalise("the loss went from 2.3 to 2.1") == normalise("the loss went from 2.3 to 2.1.")
+    assert "%" not in " ".join(w for s in normalise("loss from 2.3 to 2.1") for w in s)
+
+
+def test_a_product_worked_out_has_no_multiplier() -> None:
+    # "6 × 1.3e9 × 2.5e5 ≈ 1.95e15": factors, not "6x the FLOPs"
+    assert normalise("6 × 1.3e9 ≈ 7.8e9 flops") == normalise("6 * 1.3e9 ~ 7.8e9 flops")
+    assert normalise("6 × 1.3e9 ≈ 7.8e9 flops")[0][0] == "{6}"
+    assert normalise("a 4× speedup")[0][0] == "{4x}"
+    worked = (
+        "For a 1.3B model at 6 FLOPs per parameter per token: a 250k-token batch is "
+        "6 × 1.3e9 × 2.5e5 ≈ 1.95e15 FLOPs per step. Twice the matmul work per step."
+    )
+    assert _built_in("batch-compute-cost", worked).verdict is Verdict.CORRECT
+
+
+def test_o_apostrophe_is_of() -> None:
+    assert normalise("a couple o' thousand steps") == normalise("a couple of thousand steps")
+
+
 def test_a_note_is_no_negation() -> None:
     assert normalise("note notes noted noting") == normalise("note note note note")
     assert normalise("notes") != normalise("not")

@@ -224,7 +224,77 @@ def _one_in(m: re.Match[str]) -> str:
     return f"{100 * a / b:g}%"
 
 
+_FACTOR = r"(?<![\w.])(\d[\d,]*(?:\.\d+)?(?:e-?\d+)?[kmb]?)"
+"""A number as a factor of a product written out: "1.3e9", "250k"."""
+_AMOUNT = r"(\d[\d,]*(?:\.\d+)?)\s?(bn|k|m|b)?(?![\w.%])"
+"""A count with its magnitude: "4,000", "24m", "105k" (not "24ms", "5%")."""
+_AMOUNT_IN = r"(\d[\d,]*(?:\.\d+)?)\s?(bn|k|m|b)?(?![\d.%]|[a-z])"
+"""The same as the whole a part is taken from, which may lead a compound ("a 160m-token mix")."""
+_PART_OF = re.compile(
+    r"(?<![\w.])" + _AMOUNT + r"(?:\s*(?:-|to|and)\s*" + _AMOUNT + r")?"
+    r"(?=(?:\s+[a-z]+){0,2}\s+(?:out\s+)?of\s+(?:a|an|the|our|your|its|this|that\s+)?\s*"
+    + _AMOUNT_IN
+    + r")"
+)
+"""A part of a whole worked out: "8m-24m tokens of a 160m-token blend", "4,000 of 400,000"."""
+_WHOLE_THEN_PART = re.compile(
+    r"\bof\s+(?:a|an|the|our|your)?\s*"
+    + _AMOUNT_IN
+    + r"[^.;:!?]{0,60}?(?<![\w.])"
+    + _AMOUNT
+    + r"\s*(?:-|to|and)\s*"
+    + _AMOUNT
+)
+"""The whole first: "of 700k examples, somewhere between 35k and 105k are old"."""
+
+
+_SMALL = r"(\d+(?:\.\d+)?e-\d+|0\.00\d+)(?![\w.%])"
+"""A small number as a learning rate is written: "2e-4", "4.5e-5", "0.0003"."""
+_LOWERED = re.compile(
+    r"(?<![\w.])" + _SMALL + r"(?:\s*>\s*(?:to\s+)?|\s+(?:(?:all\s+the\s+way\s+)?down\s+)?to\s+"
+    r"|[^.;:!?]{0,40}?(?<![\w.]))(?:about\s+|around\s+|roughly\s+|~\s*)?"
+    + _SMALL
+    + r"(?=\s*(?:$|[.;,)]|(?:at|by)\s+the\s+(?:end|last|final)|(?:at|by)\s+(?:the\s+)?end))"
+)
+"""A small number lowered to another: "2e-4 -> 2e-5", "from a peak of 3e-4 down to 3e-5", "peak
+4.5e-4 at the top, about 4.5e-5 by the last step"."""
+
+
+def _lowered(m: re.Match[str]) -> str:
+    """ "2e-4 -> 2e-5 (10%)": what a small number is lowered to, also said as its share."""
+    first, last = float(m.group(1)), float(m.group(2))
+    if not 0 < last < first or last / first < 0.001:
+        return m.group(0)
+    return f"{m.group(0)} ({100 * last / first:.3g}%)"
+
+
+def _amount(number: str, magnitude: str | None) -> float:
+    return float(number.replace(",", "")) * _SUFFIX_MAG.get(magnitude or "", 1.0)
+
+
+def _share_text(lo: float, hi: float, whole: float) -> str:
+    """ " (5-15%)" for 8m-24m of 160m; "" when the part is not a share of the whole."""
+    if not 0 < lo <= hi < whole:
+        return ""
+    a, b = 100 * lo / whole, 100 * hi / whole
+    return f" ({a:.3g}%)" if a == b else f" ({a:.3g}-{b:.3g}%)"
+
+
+def _part_of(m: re.Match[str]) -> str:
+    lo = _amount(m.group(1), m.group(2))
+    hi = _amount(m.group(3), m.group(4)) if m.group(3) else lo
+    return m.group(0) + _share_text(lo, hi, _amount(m.group(5), m.group(6)))
+
+
+def _whole_then_part(m: re.Match[str]) -> str:
+    whole = _amount(m.group(1), m.group(2))
+    share = _share_text(_amount(m.group(3), m.group(4)), _amount(m.group(5), m.group(6)), whole)
+    return m.group(0) + share
+
+
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
+    # "a couple o' thousand": the dropped "f" of "of"
+    (re.compile(r"\bo'(?=\s)"), "of"),
     # dictation that spells out its punctuation ("roll back comma not restart period"): once a
     # "comma" is said, the marks are marks ("period" alone may be a warmup period)
     (re.compile(r"(?s)\A(?=.*\bcomma\b).*"), lambda m: _dictated(m.group(0))),
@@ -875,6 +945,15 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"-+>|=+>|<-+"), " > "),
     # "fp16 -> bf16": from one to the other (the arrow still ends a clause)
     (re.compile(r"(?<=[a-z0-9]) *> *(?=[a-z])"), " > to "),
+    # a part of a whole worked out is also its share: "8m-24m tokens of a 160m blend (5-15%)"
+    (_PART_OF, _part_of),
+    (_WHOLE_THEN_PART, _whole_then_part),
+    (_LOWERED, _lowered),
+    # a product worked out, "6 × 1.3e9 × 2.5e5 ≈ 1.95e15": its factors are numbers, not "6x"
+    (
+        re.compile(_FACTOR + r"\s+x\s+(?=" + _FACTOR + r"(?:\s+x\s+" + _FACTOR + r")*\s*[=~])"),
+        r"\1 * ",
+    ),
     # `x2` / `×2` = `2x`; `1/batch` = inversely with the batch (a negation of "proportional")
     (re.compile(r"(?<![a-z0-9.])x\s?(\d+(?:\.\d+)?)(?![\d.]*[a-z0-9])"), r" \1x "),
     (re.compile(r"(?<![\d.])1\s*/\s*(?=[a-z(])"), " inversely "),
@@ -1108,7 +1187,7 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
             r.text == "one"
             and bool(out)
             and not out[-1].sep
-            and out[-1].text in _ONE_AS_PRONOUN
+            and out[-1].text in _ONE_AS_PRONOUN | _ONE_AFTER_ADJECTIVE
             and (i + 1 == len(raws) or bool(raws[i + 1].sep))
         )
         if pronoun:
@@ -1347,6 +1426,12 @@ _DETERMINERS = frozenset("the a an this that my your his her our their".split())
 _ONE_AS_PRONOUN = frozenset("that this which each every any another other no".split())
 """Words after which "one" ending its clause stands for a thing named before ("for the fp16
 case, that one"), not the number."""
+_ONE_AFTER_ADJECTIVE = frozenset(
+    "quick easy good great nice fun tricky hard tough classic simple fair obvious interesting"
+    " trick sneaky favourite favorite".split()
+)
+"""Words after which "one" ending its clause is a question or a case ("quick one: 2k-8k", "easy
+one."), not the number."""
 
 
 def _word_num(words: tuple[str, ...], k: int) -> _Num | None:
