@@ -252,6 +252,22 @@ def test_o_apostrophe_is_of() -> None:
     assert normalise("a couple o' thousand steps") == normalise("a couple of thousand steps")
 
 
+def test_an_only_after_more_verbs_is_a_condition() -> None:
+    # "it only shows up when", "you get it only if": a condition the card never makes
+    slow = (
+        "Loss creeps down slowly, compute idle, but that only shows up when the batch is under 32."
+    )
+    assert [f.id for f in _built_in("lr-too-low", slow).flags] == ["restriction"]
+    speedup = (
+        "1.5-2x on Volta and newer for matmul-heavy work, but you get it only if you keep "
+        "everything in FP16, master weights included."
+    )
+    assert [f.id for f in _built_in("mixed-precision-speedup", speedup).flags] == ["restriction"]
+    # the same words with no "only" claim nothing extra
+    plain = "1.5-2x on Volta and newer for matmul-heavy work, and you get it with mixed precision."
+    assert _built_in("mixed-precision-speedup", plain).verdict is Verdict.CORRECT
+
+
 def test_a_note_is_no_negation() -> None:
     assert normalise("note notes noted noting") == normalise("note note note note")
     assert normalise("notes") != normalise("not")

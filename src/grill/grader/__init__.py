@@ -438,6 +438,7 @@ def _contrast_flags(explanation: str | None, answer: _Answer) -> list[Flag]:
 
 _ONLY = re.compile(
     r"\bonly\s+(?:(?:happens?|applies|matters|works|helps|kicks in|occurs|pays off|needed"
+    r"|shows up|turns up|appears|arises|bites|starts|comes up"
     r"|need(?:ed)? it|is needed|makes sense|(?:goes|comes|kicks|gets|goes in|comes in"
     r"|useful|relevant|counts|valid|true|safe|holds?)(?: as (?:an? )?[a-z]+)?)\s+)?"
     r"(?:when|if|for|on|from|once|with|in|above|below|past|after|during|beyond|under|over|to"
@@ -456,7 +457,8 @@ _CLAUSE_OPENS = re.compile(r"[,;:.!?(\n\u2014\u2013]|\s-\s|\s(?=(?:but|though|al
 """Where a clause opens before an "only": a stop, a dash, or a "but" typed without a comma."""
 _RESTRICTS = re.compile(
     r"(?:(?:but|though|although|and|yet|so|which|that)\s+)?(?:(?:it|this|that|you|they|we|these"
-    r"|those)(?:'s|'re)?\s+)?(?:(?:is|are|was|were|does|do|did|will|would|can|should)\s+)?"
+    r"|those)(?:'s|'re|'ll)?\s+)?(?:(?:is|are|was|were|does|do|did|will|would|can|should)\s+)?"
+    r"(?:(?:get|gets|see|sees|need|needs|notice|hit|hits|feel|want)\s+(?:it|this|that|them)\s+)?"
     r"(?:also\s+)?(?:[a-z]+(?:ed|es|s|ing)\s+(?:on|in|off|up|out)?\s*)?"
 )
 """What may stand between the start of a clause and an "only" that restricts the answer's own
