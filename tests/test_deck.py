@@ -365,3 +365,49 @@ def test_a_note_naming_a_missing_or_foreign_entry_falls_back_to_reading_the_file
     for entry in ("0" * 40 + ".pickle", "../../../etc/passwd", ""):
         note.write_text(f"{identity}\n{entry}\n")
         assert load_deck(path).card("warmup-why").answer == "Because."
+
+
+def _see_deck(
+    see: str, explained: str = "    explanation: Past it the gradient is already accurate.\n"
+) -> str:
+    return (
+        "deck: see\ntitle: See\nsections:\n  - {key: A, title: A}\ncards:\n"
+        "  - id: long\n    n: 1\n    section: A\n    question: Critical batch size?\n"
+        "    answer: Beyond it, more batch is wasted.\n"
+        + explained
+        + "    rubric: {points: [{id: a, says: wasted, match: [wasted]}]}\n"
+        "  - id: short\n    n: 2\n    section: A\n    question: Critical batch?\n"
+        f"    answer: Saturation point.\n    see: {see}\n"
+        "    rubric: {points: [{id: s, says: saturation, match: [saturation]}]}\n"
+    )
+
+
+def test_a_card_sees_another_card_of_its_deck_for_the_text_it_lacks() -> None:
+    deck = parse_deck(_see_deck("long"), "see.yaml")
+    short = next(c for c in deck.cards if c.id == "short")
+    assert short.see == "long"
+    assert (
+        short.context
+        == "Beyond it, more batch is wasted.\nPast it the gradient is already accurate."
+    )
+    # what it sees is part of what it is: an edit there changes its hash
+    other = parse_deck(_see_deck("long").replace("already accurate", "accurate"), "see.yaml")
+    assert next(c for c in other.cards if c.id == "short").content_hash != short.content_hash
+
+
+@pytest.mark.parametrize(
+    ("see", "explained", "says"),
+    [
+        ("nowhere", None, "'see' names 'nowhere', which is not another card of this deck"),
+        ("short", None, "'see' names 'short', which is not another card of this deck"),
+        ("long", "", "'see' names 'long', which has no explanation to read"),
+    ],
+)
+def test_a_see_that_names_no_card_with_text_is_refused(
+    see: str, explained: str | None, says: str
+) -> None:
+    text = _see_deck(see) if explained is None else _see_deck(see, explained)
+    with pytest.raises(DeckError) as err:
+        parse_deck(text, "see.yaml")
+    assert says in str(err.value)
+    assert "see.yaml:" in str(err.value)

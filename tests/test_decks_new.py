@@ -197,3 +197,28 @@ def test_a_card_without_an_explanation_reads_the_claims_of_the_card_it_shortens(
     assert grade(short(), turned).verdict.label == "wrong"
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.sibling")
     assert grade(short(), turned).verdict.label != "wrong"
+
+
+def test_a_card_without_an_explanation_sees_the_card_it_shortens() -> None:
+    from grill.grader import grade
+
+    cards = [
+        CsvCard(
+            2,
+            "Critical batch size?",
+            "Beyond it, more batch is wasted.",
+            "It is task-dependent: small for easy tasks, millions of tokens for hard ones.",
+        ),
+        CsvCard(3, "Critical batch size is?", "The saturation point."),
+        CsvCard(4, "Why clip?", "Stops spikes.", "A cap on the global norm stops one bad step."),
+    ]
+    data = deck_data("any", "Any", cards)
+    assert [c.get("see") for c in data["cards"]] == [None, data["cards"][0]["id"], None]
+    deck = parse_deck(dump_deck(data), "any.yaml")
+    short = next(c for c in deck.cards if c.question == "Critical batch size is?")
+    assert short.explanation is None
+    assert short.context is not None and "task-dependent" in short.context
+    # the card's checks read the card it sees: its "task-dependent" makes "whatever the task" wrong
+    got = grade(short, "the saturation point, the same 8M tokens whatever the task")
+    assert [f.id for f in got.flags] == ["absolute"]
+    assert grade(short, "the saturation point").verdict.label == "correct"

@@ -268,6 +268,18 @@ def test_an_only_after_more_verbs_is_a_condition() -> None:
     assert _built_in("mixed-precision-speedup", plain).verdict is Verdict.CORRECT
 
 
+def test_a_quick_fire_card_is_checked_against_the_card_it_sees(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    absolute = "Saturation point, fixed at about 8M tokens whatever the task."
+    assert _built_in("qf-critical-batch", absolute).verdict is Verdict.WRONG
+    overflow = "Gradient clipping at 1.0, which keeps fp16 from overflowing."
+    assert "partner" in [f.id for f in _built_in("qf-fp16-needs", overflow).flags]
+    assert _built_in("qf-critical-batch", "saturation point").verdict is Verdict.CORRECT
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "see")
+    assert _built_in("qf-critical-batch", absolute).verdict is Verdict.CORRECT
+
+
 def test_a_note_is_no_negation() -> None:
     assert normalise("note notes noted noting") == normalise("note note note note")
     assert normalise("notes") != normalise("not")

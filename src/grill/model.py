@@ -158,6 +158,11 @@ class Card:
     deck: str
     explanation: str | None = None
     line: int = 0
+    see: str | None = None
+    """The id of a card of the same deck that says more about the same thing ("FP16 needs?" sees
+    "Loss scaling in FP16?"): a card with no explanation of its own is checked against that
+    card's answer and explanation (`context`: that answer, a line break, that explanation)."""
+    context: str | None = None
 
     @property
     def content_hash(self) -> str:
@@ -168,6 +173,7 @@ class Card:
                 "a": self.answer,
                 "e": self.explanation,
                 "r": asdict(self.rubric),
+                **({"c": self.context} if self.context else {}),
             },
             sort_keys=True,
         )

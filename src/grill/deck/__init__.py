@@ -17,7 +17,7 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -387,6 +387,14 @@ _CARD = _Record(
         "question": (_Text(), True),
         "answer": (_Text(doc="the short answer"), True),
         "explanation": (_Text(doc="the longer 'saying it out loud' text"), False),
+        "see": (
+            _Text(
+                slug=True,
+                doc="a card of this deck whose answer and explanation the grader checks this"
+                " card's answers against when it has no explanation of its own",
+            ),
+            False,
+        ),
         "rubric": (_RUBRIC, True),
     },
     names_card=True,
@@ -713,6 +721,7 @@ def _build(data: dict[str, Any], root: yaml.Node | None, r: _Reader, builtin: bo
     )
     _check_unique(cards, "id", root, r)
     _check_unique(cards, "n", root, r)
+    cards = _seen(cards, root, r)
     cases = tuple(
         case
         for i, raw in enumerate(data.get("cases") or ())
@@ -793,6 +802,7 @@ def _card(
             rubric=rubric,
             deck=deck,
             line=node.start_mark.line + 1 if node else 0,
+            see=raw.get("see"),
         )
     finally:
         r.card = None
@@ -830,6 +840,32 @@ def _check_ids(ids: list[str], node: yaml.Node | None, r: _Reader, what: str) ->
         if pid in seen:
             r.fail(node, f"{what} id '{pid}' is used twice")
         seen.add(pid)
+
+
+def _seen(cards: tuple[Card, ...], root: yaml.Node | None, r: _Reader) -> tuple[Card, ...]:
+    """Each card's `see` resolved to the text the grader reads for it: the answer and
+    explanation of the card it names, which must be another card of the deck with an
+    explanation."""
+    by_id = {c.id: c for c in cards}
+    out = []
+    for i, card in enumerate(cards):
+        if card.see is None:
+            out.append(card)
+            continue
+        other = by_id.get(card.see)
+        where = _node_at(root, "cards", i, "see")
+        r.card = card.id
+        if other is None or other is card:
+            r.fail(where, f"'see' names '{card.see}', which is not another card of this deck")
+        elif not other.explanation:
+            r.fail(where, f"'see' names '{card.see}', which has no explanation to read")
+        else:
+            out.append(replace(card, context=f"{other.answer}\n{other.explanation}"))
+            r.card = None
+            continue
+        r.card = None
+        out.append(card)
+    return tuple(out)
 
 
 def _check_unique(cards: tuple[Card, ...], attr: str, root: yaml.Node | None, r: _Reader) -> None:

@@ -137,13 +137,13 @@ def _content(text: str) -> set[str]:
     return {w for s in normalise(text) for w in s if w not in GENERIC and not w.startswith("{")}
 
 
-def _sibling_text(card: CsvCard, cards: list[CsvCard]) -> str | None:
-    """A card without an explanation ("FP16 needs?", "Loss scaling.") reads the answer and
-    explanation of the card that asks the most about the same thing ("FP16 needs loss
-    scaling?") for the claims its checks turn around (derive.sibling): the words of the
-    questions shared count twice, those of question and answer once. None unless one card
-    clearly leads."""
-    if "derive.sibling" in disabled():
+def _sibling(card: CsvCard, cards: list[CsvCard]) -> int | None:
+    """For a card without an explanation ("FP16 needs?", "Loss scaling."), the index of the
+    card that asks the most about the same thing ("FP16 needs loss scaling?"), whose answer and
+    explanation its checks read (derive.sibling; `see` in the deck): the words of the questions
+    shared count twice, those of question and answer once. None unless one card clearly
+    leads."""
+    if card.explanation or "derive.sibling" in disabled():
         return None
     asked, said = _content(card.question), _content(f"{card.question} {card.answer}")
     scored = sorted(
@@ -160,18 +160,19 @@ def _sibling_text(card: CsvCard, cards: list[CsvCard]) -> str | None:
     )
     if not scored or scored[0][0] < 4 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
-    other = cards[scored[0][1]]
-    return f"{other.answer} {other.explanation}"
+    return scored[0][1]
 
 
 def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
-    """The deck as plain data: one section, cards numbered in row order, derived rubrics."""
+    """The deck as plain data: one section, cards numbered in row order, derived rubrics; a
+    card without an explanation `see`s the card that says most about the same thing."""
     taken: set[str] = set()
+    ids = [_slug(c.question, taken, 5, f"card-{n}") for n, c in enumerate(cards, start=1)]
     out = []
     common = common_words([f"{c.question} {c.answer} {c.explanation or ''}" for c in cards])
     for n, card in enumerate(cards, start=1):
         entry: dict[str, Any] = {
-            "id": _slug(card.question, taken, 5, f"card-{n}"),
+            "id": ids[n - 1],
             "n": n,
             "section": "A",
             "question": card.question,
@@ -179,7 +180,12 @@ def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
         }
         if card.explanation:
             entry["explanation"] = card.explanation
-        context = None if card.explanation else _sibling_text(card, cards)
+        sibling = _sibling(card, cards)
+        context = None
+        if sibling is not None:
+            other = cards[sibling]
+            entry["see"] = ids[sibling]
+            context = f"{other.answer} {other.explanation}"
         entry["rubric"] = derive_rubric(
             card.question, card.answer, card.explanation, common, context=context
         )

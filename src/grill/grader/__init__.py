@@ -24,6 +24,7 @@ import copy
 import json
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from grill.answers import clean_answer
@@ -139,6 +140,10 @@ def grade(card: Card, answer: str) -> Grade:
     """Judge a typed answer to a card against its rubric (see the module docstring)."""
     rubric = card.rubric
     analysed = _analyse(answer)
+    own = card
+    if card.explanation is None and card.context and "see" not in disabled():
+        # a card with no explanation is checked against the one it points to (`see`)
+        card = replace(card, explanation=card.context)
 
     def result(
         verdict: Verdict, score: float, matched: Sequence[Point], flags: Sequence[Flag]
@@ -193,7 +198,10 @@ def grade(card: Card, answer: str) -> Grade:
     if "absolute" not in off:
         flags.extend(_absolute_flags(card, analysed))
     if "partner" not in off:
-        flags.extend(_partner_flags(card, analysed))
+        # which partner the card names is read from its own text and the short answer of the
+        # card it sees: that card's explanation may name both ("BF16 needs none of this")
+        told = own.context.split("\n", 1)[0] if own.context and own is not card else None
+        flags.extend(_partner_flags(replace(own, explanation=told) if told else own, analysed))
     if "denial" not in off:
         flags.extend(_denial_flags(card, analysed))
     if "unit" not in off:
@@ -483,6 +491,7 @@ CARD_CHECKS = (
     "unit",
     "agent",
     "replaced",
+    "see",
 )
 """The checks against the card's own text, by the id a flag names; each can be turned off for
 an ablation run (`GRILL_GRADER_WITHOUT=restriction`, scripts/ablate)."""
