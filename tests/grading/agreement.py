@@ -282,6 +282,7 @@ TUNING = (
     "fresh42",
     "fresh43",
     "fresh45",
+    "fresh46",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
