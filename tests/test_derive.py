@@ -404,6 +404,14 @@ def test_decks_rubric_shows_what_a_card_is_graded_by_and_validate_warns(
     assert "2 card(s) with a rubric derived from the card's text" in checked.output
 
 
+def test_decks_rubric_names_the_card_a_card_sees(grill_home: Path) -> None:
+    shown = runner.invoke(app, ["decks", "rubric", "qf-critical-batch"])
+    assert shown.exit_code == 0, shown.output
+    assert "checked against what card critical-batch-size says" in " ".join(shown.output.split())
+    alone = runner.invoke(app, ["decks", "rubric", "critical-batch-size"])
+    assert "checked against" not in alone.output
+
+
 def test_the_drill_says_when_a_rubric_is_derived_and_not_yet_reviewed() -> None:
     card = _card("Standard warmup?", "2-8k steps.")
     console = Console(file=io.StringIO(), width=100, color_system=None)

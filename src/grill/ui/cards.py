@@ -90,6 +90,9 @@ def render_rubric(console: Console, card: Card, warnings: list[str]) -> None:
     if rubric.requires:
         rules.append("requires: " + ", ".join(rubric.requires))
     body: list[Text | Table] = [Text(card.question, style="bold"), grid, Text("; ".join(rules))]
+    if card.see and card.context and not card.explanation:
+        seen = f"Also checked against what card {card.see} says (its answer and explanation)."
+        body.append(Text(seen, style="dim"))
     if rubric.generated:
         body.append(Text("Derived from the card's text, not yet reviewed.", style="yellow"))
     body += [Text(f"warning: {w}", style="yellow") for w in warnings]
