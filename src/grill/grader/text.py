@@ -232,7 +232,7 @@ _AMOUNT_IN = r"(\d[\d,]*(?:\.\d+)?)\s?(bn|k|m|b)?(?![\d.%]|[a-z])"
 """The same as the whole a part is taken from, which may lead a compound ("a 160m-token mix")."""
 _PART_OF = re.compile(
     r"(?<![\w.])" + _AMOUNT + r"(?:\s*(?:-|to|and)\s*" + _AMOUNT + r")?"
-    r"(?=(?:\s+[a-z]+){0,2}\s+(?:out\s+)?of\s+(?:a|an|the|our|your|its|this|that\s+)?\s*"
+    r"(?=(?:\s+[a-z]+){0,2}\s+(?:out\s+)?of\s+(?:a|an|the|our|your|its|this|that)?\s*"
     + _AMOUNT_IN
     + r")"
 )
@@ -1187,7 +1187,7 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
             r.text == "one"
             and bool(out)
             and not out[-1].sep
-            and out[-1].text in _ONE_AS_PRONOUN | _ONE_AFTER_ADJECTIVE
+            and out[-1].text in _ONE_STANDS_AFTER
             and (i + 1 == len(raws) or bool(raws[i + 1].sep))
         )
         if pronoun:
@@ -1432,6 +1432,7 @@ _ONE_AFTER_ADJECTIVE = frozenset(
 )
 """Words after which "one" ending its clause is a question or a case ("quick one: 2k-8k", "easy
 one."), not the number."""
+_ONE_STANDS_AFTER = _ONE_AS_PRONOUN | _ONE_AFTER_ADJECTIVE
 
 
 def _word_num(words: tuple[str, ...], k: int) -> _Num | None:
