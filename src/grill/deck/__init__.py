@@ -849,21 +849,15 @@ def _seen(cards: tuple[Card, ...], root: yaml.Node | None, r: _Reader) -> tuple[
     by_id = {c.id: c for c in cards}
     out = []
     for i, card in enumerate(cards):
-        if card.see is None:
-            out.append(card)
-            continue
-        other = by_id.get(card.see)
-        where = _node_at(root, "cards", i, "see")
-        r.card = card.id
-        if other is None or other is card:
-            r.fail(where, f"'see' names '{card.see}', which is not another card of this deck")
-        elif not other.explanation:
-            r.fail(where, f"'see' names '{card.see}', which has no explanation to read")
-        else:
-            out.append(replace(card, context=f"{other.answer}\n{other.explanation}"))
+        other = by_id.get(card.see) if card.see is not None else None
+        if other is not None and other is not card and other.explanation:
+            card = replace(card, context=f"{other.answer}\n{other.explanation}")
+        elif card.see is not None:
+            own = other is not None and other is not card
+            why = "has no explanation to read" if own else "is not another card of this deck"
+            r.card = card.id
+            r.fail(_node_at(root, "cards", i, "see"), f"'see' names '{card.see}', which {why}")
             r.card = None
-            continue
-        r.card = None
         out.append(card)
     return tuple(out)
 
