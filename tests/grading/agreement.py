@@ -283,6 +283,7 @@ TUNING = (
     "fresh43",
     "fresh45",
     "fresh46",
+    "fresh48",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
