@@ -2143,6 +2143,10 @@ def _built_in(ref: str, answer: str) -> Grade:
         ("lr-too-low", "slow, steady descent, wasted compute; it only counts as a problem past 1B"),
         # the condition before a closing "only"
         ("qf-warmup", "2-8k steps, linear; that's for transformers on TPUs only."),
+        # "provided" and "as long as" a condition with none of the card's words
+        ("qf-bf16-needs", "nothing extra, provided that the network stays below 3B weights"),
+        ("qf-clip-value", "1.0 on the global norm, as long as you're running on TPUs"),
+        ("lr-too-low", "very slow loss decrease and wasted compute, so long as it's a ResNet"),
     ],
 )
 def test_a_condition_the_card_never_makes_added_with_only_is_wrong(ref: str, answer: str) -> None:
@@ -2172,6 +2176,10 @@ def test_a_condition_the_card_never_makes_added_with_only_is_wrong(ref: str, ans
             "keep fp32 master weights so tiny updates accumulate; cast down for the matmuls only",
         ),
         ("fp32-master-weights", "fp32 master copy: a bf16 weight on a scale that only reads 1e-2"),
+        # "provided" or "as long as" the card's own scope in other words, or a length
+        ("mixed-precision-speedup", "1.5-2x on volta or later, as long as it's mostly matmuls"),
+        ("mixed-precision-speedup", "1.5 to 2x on Volta+, provided the work is matmul-bound"),
+        ("cosine-decay", "yes, down to about 10% of peak; train as long as you like before it"),
     ],
 )
 def test_an_only_that_adds_no_condition_of_its_own_is_no_flag(ref: str, answer: str) -> None:
@@ -2496,6 +2504,14 @@ def test_the_other_side_named_in_passing_by_the_explanation_is_still_the_wrong_s
     # a purpose clause says what the method is for, whatever it negates
     purpose = grade(scaling, "multiply the loss so the grads don't overflow, then divide it back")
     assert [f.id for f in purpose.flags] == ["partner"]
+    # so does what happens without it: a supposition that says what the method is for
+    for answer in (
+        "multiply the loss, divide before the step; without it the activations overflow",
+        "yes, multiply it and unscale after; without that, the grads would overflow",
+    ):
+        assert [f.id for f in grade(scaling, answer).flags] == ["partner"], answer
+    right = grade(scaling, "multiply the loss, unscale; without it the tiny grads underflow")
+    assert right.verdict is Verdict.CORRECT
 
 
 def test_the_peak_divided_by_ten_is_a_tenth_of_it() -> None:

@@ -461,6 +461,15 @@ _ONLY_AFTER = re.compile(
 )
 """A condition with "only" after it, closing its clause: "this rule is for SGD only", "on GPUs
 only."; not "on a scale that only reads whole kilos"."""
+_PROVIDED = re.compile(
+    r"\b(?:provided|providing|so long as|as long as|on condition)(?: that)?\s"
+    r"(?!(?:(?:you|we|they|i|it)\s+)?(?:want|wants|like|likes|need|needs|wish|please|possible"
+    r"|necessary|needed|required|you'?d? like)\b)"
+)
+"""A condition set on the answer's own claim: "provided the model is under 1B parameters", "as
+long as you're on Volta"; not a length ("as long as you like", "as long as possible"). Such a
+condition is flagged only when none of its words is the card's: "as long as the job is mostly
+matrix multiplies" restates a card that speaks of matmul-heavy workloads."""
 _CLAUSE_OPENS = re.compile(r"[,;:.!?(\n\u2014\u2013]|\s-\s|\s(?=(?:but|though|although|yet)\s)")
 """Where a clause opens before an "only": a stop, a dash, or a "but" typed without a comma."""
 _RESTRICTS = re.compile(
@@ -508,12 +517,18 @@ def _unasserted(answer: _Answer, s: int, positions: Iterable[int], condition: bo
     return any(span.category in kinds for p in positions for span in _spans_at(answer, s, p))
 
 
+_PURPOSE = frozenset(("condition.purpose", "condition.otherwise", "condition.without"))
+"""A purpose clause ("so the gradients don't overflow"), or what happens without the method
+("without it, the activations overflow"): either says what the method is for."""
+
+
 def _purposed(answer: _Answer, s: int, p: int) -> bool:
-    """Is position `p` of sentence `s` in a purpose clause ("so the gradients don't overflow")?
-    What a method is for is claimed, whatever the clause negates (`partner.purpose`)."""
+    """Is position `p` of sentence `s` in a clause saying what a method is for ("so the
+    gradients don't overflow", "without it they overflow")? That is claimed, whatever the
+    clause negates or supposes (`partner.purpose`)."""
     if "partner.purpose" in disabled():
         return False
-    return any(span.trigger == "condition.purpose" for span in _spans_at(answer, s, p))
+    return any(span.trigger in _PURPOSE for span in _spans_at(answer, s, p))
 
 
 def _spans_at(answer: _Answer, s: int, p: int) -> list[Span]:
@@ -550,25 +565,30 @@ def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
     """A condition the card never makes, added with "only": "loss scaling, but only for models
     above 7B parameters", "it only happens with Adam", "this holds for SGD only". The condition's
     clause holds a word or a number that the card's question, short answer and explanation never
-    use; a condition the card makes ("cast down only for the matmuls", where the card speaks of
-    matmuls) is no flag, nor is one denied or dismissed ("it's a myth that it only happens in
-    pre-training")."""
+    use. One added with "provided" or "as long as" (`_PROVIDED`), which correct answers use to
+    restate the card's own scope in other words, counts only when none of its words is the
+    card's ("provided the model is under 1B parameters"). A condition the card makes ("cast
+    down only for the matmuls", where the card speaks of matmuls) is no flag, nor is one denied
+    or dismissed ("it's a myth that it only happens in pre-training")."""
     folded = _fold(answer.text)
-    if "only" not in folded:
+    if "only" not in folded and not _PROVIDED.search(folded):
         return []
     words, nums = _card_words(card.question, card.answer, card.explanation)
     # (where the flag starts, where the condition starts, where it ends: None for the end of
-    # its clause, where the flag ends: None for the condition's end)
-    spans: list[tuple[int, int, int | None, int | None]] = []
+    # its clause, where the flag ends: None for the condition's end; whether every word of the
+    # condition must be off the card's text)
+    spans: list[tuple[int, int, int | None, int | None, bool]] = []
     for m in _ONLY.finditer(folded):
         # a clause opens at a stop, a dash, or a "but" typed without a comma before it
         lead = re.split(_CLAUSE_OPENS, folded[: m.start()])[-1]
         if _RESTRICTS.fullmatch((lead.strip() + " ").lstrip()):
-            spans.append((m.start(), m.end(), None, None))
+            spans.append((m.start(), m.end(), None, None, False))
         # else "not only", "if only"; "scale factors are only for fp8" is about them
     for m in _ONLY_AFTER.finditer(folded):
-        spans.append((m.start(), m.start(1), m.end(1), m.end()))
-    for start, after, before, close in spans:
+        spans.append((m.start(), m.start(1), m.end(1), m.end(), False))
+    for m in _PROVIDED.finditer(folded):
+        spans.append((m.start(), m.end(), None, None, True))
+    for start, after, before, close, wholly in spans:
         for s, sentence in enumerate(answer.sentences):
             if sentence[0].start > (start if before is None else after) or sentence[-1].end < after:
                 continue
@@ -599,7 +619,12 @@ def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
                     )
                 )
             ]
-            if off:
+            on = [
+                t
+                for t in (sentence[p] for p in tail)
+                if t.word in words and _substantive(t) and t.word not in GENERIC
+            ]
+            if off and not (wholly and on):
                 end = sentence[tail[-1]].end if close is None else close
                 span = _original_span(answer.text, start, end)
                 says = "adds a condition the card does not make"
