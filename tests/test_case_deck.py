@@ -123,6 +123,10 @@ def test_seed_sections_appear_word_for_word(case: Case) -> None:
             "only_lower_lr",
         ),
         ("I'd turn the learning rate doon a wee bit; that's likely all it needs.", "only_lower_lr"),
+        (
+            "Grad norm blew up, so spin up a clean run from random initialisation.",
+            "restart_from_scratch",
+        ),
     ],
 )
 def test_each_named_wrong_answer_raises_its_red_flag(case: Case, answer: str, flag: str) -> None:
