@@ -16,6 +16,7 @@ from grill.config import set_setting
 from grill.deck import load_library
 from grill.model import Card, CardState, Deck, Library, Phase, Point, Rating, Rubric
 from grill.plan import Deadline, interview_moment
+from grill.report.planning import SETTLED_DAYS
 from grill.scheduler import Scheduler
 from grill.session import Drill, DrillOptions, record_answer
 from grill.session import plan as drill_plan
@@ -253,3 +254,24 @@ def test_without_a_date_a_reask_whose_step_is_up_comes_first(store: Store) -> No
     clock = [datetime(2026, 12, 12, 18, tzinfo=UTC)]
     drill = Drill(store, SCHED, _library(3), DrillOptions(new_limit=3), clock=lambda: clock[0])
     assert _asked(drill, clock, "c1", 3) == ["c1", "c1", "c2"]
+
+
+def test_if_you_follow_it_says_it_assumes_an_average_memory_until_the_log_has_days(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Made in the first days, the projection is an FSRS learner's, too sure for someone who
+    forgets much faster: the plan says so until the log has SETTLED_DAYS study days in it."""
+    runner = CliRunner()
+    assert runner.invoke(app, ["plan", "--date", "2026-12-20"]).exit_code == 0
+    first = json.loads(runner.invoke(app, ["plan", "--json"]).stdout)["followed"]
+    assert (first["log_days"], first["settled"]) == (0, False)
+    assert "assumes a memory like the average" in " ".join(
+        runner.invoke(app, ["plan"]).stdout.split()
+    )
+    for day in range(SETTLED_DAYS):
+        monkeypatch.setenv("GRILL_NOW", f"2026-12-{2 + day:02d}T19:00:00+00:00")
+        assert runner.invoke(app, ["review", str(day + 1), "--rating", "good"]).exit_code == 0
+        shown = json.loads(runner.invoke(app, ["plan", "--json"]).stdout)["followed"]
+        assert shown["log_days"] == day + 1
+        assert shown["settled"] is (day + 1 >= SETTLED_DAYS)
+    assert "assumes a memory like" not in " ".join(runner.invoke(app, ["plan"]).stdout.split())

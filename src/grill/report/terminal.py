@@ -17,7 +17,7 @@ from rich.text import Text
 
 from grill.readiness import GroupReadiness, Readiness
 from grill.report.data import MockPoint, ReportData, mock_points
-from grill.report.planning import PlanView
+from grill.report.planning import SETTLED_DAYS, PlanView
 from grill.simulate import Projection
 
 __all__ = ["bar", "render_plan", "render_stats", "score_chart", "spark"]
@@ -258,4 +258,12 @@ def render_plan(console: Console, view: PlanView) -> None:
         "`grill plan --simulate` compares schedules.",
         style="dim",
     )
+    if not view.settled:
+        days = f"{view.log_days} day{'s' if view.log_days != 1 else ''}"
+        out.append(
+            f'\nWith {days} of reviews, "If you follow it" assumes a memory like the average '
+            "FSRS learner's: for someone who forgets much faster it has run several cards high. "
+            f"It firms up after about {SETTLED_DAYS} days of study.",
+            style="yellow",
+        )
     console.print(out, width=width)
