@@ -966,6 +966,7 @@ def test_case_parts_need_their_items() -> None:
         "restarting from scratch would be reckless",
         "restarting from scratch is ill-advised",
         "my lead wanted to restart from scratch; I talked her out of it",
+        "somebody else will say restart from scratch",
     ],
 )
 def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
@@ -989,6 +990,7 @@ def test_a_dismissed_red_flag_does_not_count(dismissal: str) -> None:
         "I'd recommend restarting from scratch",
         "restarting from scratch is a good idea",
         "my lead suggested restarting from scratch, and she was right",
+        "someone else suggested restarting from scratch, and she was right",
     ],
 )
 def test_a_red_flag_beside_those_words_still_counts(committed: str) -> None:

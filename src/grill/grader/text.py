@@ -727,8 +727,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(
             r"\b((?:my|our|the|a|one|another) (?:tech |team )?(?:lead|manager|boss|colleague"
             r"|teammate|tl|pm|lad|fella|guy|bloke|chap|member"
-            r"|intern|junior|coworker|co-worker|advisor|mentor|reviewer|director|cto)|someone"
-            r"|somebody|(?:one of )?(?:my|our) (?:colleagues|teammates|coworkers))"
+            r"|intern|junior|coworker|co-worker|advisor|mentor|reviewer|director|cto)"
+            r"|(?:someone|somebody)(?: else)?|(?:one of )?(?:my|our) (?:colleagues|teammates"
+            r"|coworkers))"
             r"((?: (?:in|on|at|from) (?:the |our |my )?[a-z]+)? (?:immediately |initially |first "
             r"|originally |really |always |will |would |might )?)(wanted to|wants to|suggested"
             r"|suggests|proposed|proposes|pushed for|pushed to|argued for|insisted on|pitched"
