@@ -92,6 +92,7 @@ MIN_PER_CARD = {
     "fresh46": 5,
     "fresh47": 5,
     "fresh48": 5,
+    "fresh49": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -152,6 +153,7 @@ MIN_CASE = {
     "fresh46": 24,
     "fresh47": 24,
     "fresh48": 24,
+    "fresh49": 24,
 }
 
 
