@@ -155,6 +155,25 @@ def test_review_undo_and_history(grill_home: Path) -> None:
     assert "never reviewed" in grill("history", "7")
 
 
+def test_history_without_a_card_lists_the_latest_reviews_of_every_card(grill_home: Path) -> None:
+    assert "No reviews yet" in grill("history")
+    for n, (ref, rating) in enumerate((("7", "good"), ("1", "again"), ("7", "hard"))):
+        grill("review", ref, "-r", rating, "--answer", f"try {n}", now=f"2026-12-02T09:0{n}:00Z")
+    latest = json.loads(grill("history", "--json"))
+    assert [(r["card"], r["rating"], r["answer"]) for r in latest] == [
+        ("warmup-why", "good", "try 0"),
+        ("loss-curve-phases", "again", "try 1"),
+        ("warmup-why", "hard", "try 2"),
+    ]
+    assert [r["answer"] for r in json.loads(grill("history", "--last", "2", "--json"))] == [
+        "try 1",
+        "try 2",
+    ]
+    shown = flat(grill("history", "--last", "2"))
+    assert "The latest 2 of 3 reviews" in shown
+    assert "loss-curve-phases" in shown and "again" in shown and "try 0" not in shown
+
+
 def test_an_evening_review_says_the_days_its_history_and_the_queue_keep(grill_home: Path) -> None:
     evening = "2026-12-02T18:45:00+00:00"
     said = flat(grill("review", "7", "-r", "easy", now=evening))

@@ -266,17 +266,38 @@ def undo() -> None:
 
 
 def history(
-    ref: Annotated[str, typer.Argument(help="Card id, number, or deck/id (also orphans).")],
+    ref: Annotated[
+        str | None,
+        typer.Argument(
+            help="Card id, number, or deck/id (also orphans); none: the latest reviews."
+        ),
+    ] = None,
+    last: Annotated[
+        int, typer.Option("--last", min=1, help="Without a card: how many of the latest.")
+    ] = 20,
     deck: DeckOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """A card's reviews, oldest first.
+    """A card's reviews, oldest first; without a card, the latest reviews of every card.
 
     History follows the card's id, even after its text is edited or it leaves every deck.
 
-    Example: grill history 7 --json
+    Example: grill history 7 --json; grill history --last 50
     """
+    from grill.ui.study import render_history
+
     lib = library(deck)
+    if ref is None:
+        names = {d.name for d in lib.decks} if deck else None
+        with Store.open() as store:
+            reviews = [r for r in store.reviews() if names is None or r.deck in names]
+        latest = reviews[-last:]
+        if as_json:
+            print_json([r.to_dict() for r in latest])
+            return
+        title = f"The latest {len(latest)} of {len(reviews)} reviews, oldest first"
+        render_history(out(), title, latest, None, now(), by_card=True)
+        return
     with Store.open() as store:
         deck_name, card_id, card = resolve_card(store, lib, ref, _scope(lib, deck))
         reviews = store.history(deck_name, card_id)
@@ -284,8 +305,6 @@ def history(
         print_json([r.to_dict() for r in reviews])
         return
     title = f"{deck_name}/{card_id}" + (f" (#{card.n})" if card else " (orphaned)")
-    from grill.ui.study import render_history
-
     render_history(out(), title, reviews, card, now())
 
 

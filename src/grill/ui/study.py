@@ -23,36 +23,50 @@ __all__ = [
 
 
 def render_history(
-    console: Console, title: str, reviews: list[Review], card: Card | None, now: datetime
+    console: Console,
+    title: str,
+    reviews: list[Review],
+    card: Card | None,
+    now: datetime,
+    by_card: bool = False,
 ) -> None:
-    """A card's reviews, oldest first; `edited` marks answers given to an older text."""
+    """Reviews, oldest first: one card's (`edited` marks answers given to an older text), or
+    with `by_card` the log's latest, each with its card."""
     table = Table(title=title, title_justify="left")
     modes = len({r.mode for r in reviews}) > 1 or any(r.mode != "drill" for r in reviews)
     table.add_column("when", no_wrap=True)
+    if by_card:
+        table.add_column("card", style="cyan", no_wrap=True)
     if modes:
         table.add_column("mode", no_wrap=True)
     table.add_column("rating", no_wrap=True)
-    table.add_column("time", justify="right", no_wrap=True)
+    if not by_card:  # the log's latest leave the answer room instead
+        table.add_column("time", justify="right", no_wrap=True)
     table.add_column("next", justify="right", no_wrap=True)
     table.add_column("answer", overflow="fold", ratio=1)
+    room = 2 * max(12, console.width - 60)  # by card, two lines each at most: at a glance
     for r in reviews:
         when = r.reviewed_at.astimezone(now.tzinfo)
         interval = "-" if r.after is None else short_until(r.after.due, when)
         edited = card is not None and r.content_hash and r.content_hash != card.content_hash
         answer = Text(r.answer or "")
+        if by_card:
+            answer = Text(" ".join((r.answer or "").split()))
+            answer.truncate(room, overflow="ellipsis")
         if edited:
             answer = Text.assemble(("(older text) ", "dim"), answer)
         rating = r.rating.label if r.verdict is None else f"{r.rating.label} ({r.verdict.label})"
         table.add_row(
             _when(r.reviewed_at, now),
+            *([r.card_id] if by_card else []),
             *([str(r.mode)] if modes else []),
             rating,
-            "-" if r.response_ms is None else _short(r.response_ms / 1000),
+            *([] if by_card else ["-" if r.response_ms is None else _short(r.response_ms / 1000)]),
             interval,
             answer,
         )
     if not reviews:
-        console.print(Text(f"{title}: never reviewed"))
+        console.print(Text("No reviews yet: run grill" if by_card else f"{title}: never reviewed"))
         return
     console.print(table)
 
