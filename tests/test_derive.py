@@ -83,6 +83,19 @@ def test_a_sequence_said_out_of_order_is_wrong() -> None:
     assert _verdict(card, "steady descent, then warmup, then a plateau") == "wrong"
 
 
+def test_the_cards_opening_yes_alone_is_partial_credit() -> None:
+    card = _card(
+        "Does Adam need bias correction?",
+        "Yes. Divide each moment by one minus beta to the t.",
+        "Early on the moving averages start at zero and are biased toward it.",
+    )
+    assert _verdict(card, "yes, it does need it") == "partial"
+    assert _verdict(card, "yes: divide each moment by one minus beta to the t") == "correct"
+    assert _verdict(card, "no, never") == "wrong"
+    assert _verdict(card, "bias what?") == "wrong"
+    assert grade(card, "yes, it does").missed  # what was asked is still shown as missed
+
+
 def test_a_number_far_from_the_cards_own_is_wrong() -> None:
     card = _card("Standard warmup?", "2-8k steps.")
     assert _verdict(card, "about 4000 steps") == "correct"

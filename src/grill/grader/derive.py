@@ -111,6 +111,7 @@ RULES = (
     "derive.switched-away",  # "switch BF16" said as "move from BF16 down to FP16"
     "derive.from-zero",  # "not restart from scratch" denied: "from step zero" is the same
     "derive.opposites",  # "reveals early dynamics" said as "hides the early phase"
+    "derive.vague",  # the card's opening "yes" alone is partial credit
     "derive.operations",  # "multiply loss" said as "divide the loss"
     "derive.restate-direction",  # a clause with a direction the item lacks restates nothing
     "derive.remedy-generic",  # "smaller model": a remedy of a generic word, reversed, is wrong
@@ -673,8 +674,11 @@ def derive_rubric(
     ]
     clauses = _clause_words(explanation, asked)
     walk = _ordinal_clauses(explanation, asked, len(items)) if _SEQUENCE.search(answer) else None
+    verdict: tuple[str, ...] = ()  # "Yes." opening the answer
     for k, (main, alternatives, words) in enumerate(items):
         if not words or set(words) <= _VERDICT:
+            if k == 0 and words and _on("derive.vague"):
+                verdict = tuple(dict.fromkeys(words))
             continue
         match = _phrases(words, common) + _absent(words, common) + _prevented(words)
         for alt in alternatives:
@@ -689,7 +693,11 @@ def derive_rubric(
         match += [p for p in _verdict_phrasings(match, asked) if p not in match]
         match = list(dict.fromkeys(_directions(m) for m in match if m not in _DIRECTIONS))
         if match:
-            points.append({"id": _slug(main, taken), "says": main, "match": match})
+            point: dict[str, Any] = {"id": _slug(main, taken), "says": main, "match": match}
+            vague = _vague(match, verdict if not points else ())
+            if vague:
+                point["vague"] = vague
+            points.append(point)
             secondary += _QUALIFIER.match(main) is not None
     if not points:
         fallback = " ".join(w for s in normalise(answer) for w in s) or "answer"
@@ -743,6 +751,17 @@ def derive_rubric(
         out["correct"] = correct_needed(primary)
         out["requires"] = [p["id"] for p in points if not _QUALIFIER.match(p["says"])]
     return out
+
+
+def _vague(match: list[str], verdict: tuple[str, ...]) -> list[str]:
+    """What says a point without its substance (`derive.vague`), for partial credit: the
+    card's opening verdict ("yes, it needs it" where the answer: "Yes. Multiply the loss ...")
+    for its first point; a wrong number or a turned claim beside it is still wrong. Not the
+    card's own number alone: "1.0" is as often said of the wrong thing ("1.0 on each tensor's
+    norm", where the card: 1.0 on the global norm) as it stands for a half-remembered answer."""
+    if not _on("derive.vague"):
+        return []
+    return [p for p in verdict if p not in match]
 
 
 _REVERSED = {"(decreas|down|drop)": "(increas|up)", "(increas|up)": "(decreas|down|drop)"}
