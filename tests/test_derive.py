@@ -96,6 +96,17 @@ def test_the_cards_opening_yes_alone_is_partial_credit() -> None:
     assert grade(card, "yes, it does").missed  # what was asked is still shown as missed
 
 
+def test_an_items_own_word_alone_is_partial_credit() -> None:
+    card = _card(
+        "Why keep an FP32 master copy of the weights?",
+        "Numerical precision for small updates; BF16 weights drift.",
+    )
+    assert _verdict(card, "it's for the precision, basically") == "partial"
+    assert _verdict(card, "so the optimizer runs faster") == "wrong"
+    # a word the question asks, or one common to the field, is no credit
+    assert _verdict(card, "to keep a copy of the weights") == "wrong"
+
+
 def test_a_number_far_from_the_cards_own_is_wrong() -> None:
     card = _card("Standard warmup?", "2-8k steps.")
     assert _verdict(card, "about 4000 steps") == "correct"

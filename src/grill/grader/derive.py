@@ -111,7 +111,7 @@ RULES = (
     "derive.switched-away",  # "switch BF16" said as "move from BF16 down to FP16"
     "derive.from-zero",  # "not restart from scratch" denied: "from step zero" is the same
     "derive.opposites",  # "reveals early dynamics" said as "hides the early phase"
-    "derive.vague",  # the card's opening "yes" alone is partial credit
+    "derive.vague",  # an item's own word, or the card's opening "yes", alone is partial credit
     "derive.operations",  # "multiply loss" said as "divide the loss"
     "derive.restate-direction",  # a clause with a direction the item lacks restates nothing
     "derive.remedy-generic",  # "smaller model": a remedy of a generic word, reversed, is wrong
@@ -694,7 +694,7 @@ def derive_rubric(
         match = list(dict.fromkeys(_directions(m) for m in match if m not in _DIRECTIONS))
         if match:
             point: dict[str, Any] = {"id": _slug(main, taken), "says": main, "match": match}
-            vague = _vague(match, verdict if not points else ())
+            vague = _vague(match, verdict if not points else (), words, common)
             if vague:
                 point["vague"] = vague
             points.append(point)
@@ -753,15 +753,29 @@ def derive_rubric(
     return out
 
 
-def _vague(match: list[str], verdict: tuple[str, ...]) -> list[str]:
-    """What says a point without its substance (`derive.vague`), for partial credit: the
-    card's opening verdict ("yes, it needs it" where the answer: "Yes. Multiply the loss ...")
-    for its first point; a wrong number or a turned claim beside it is still wrong. Not the
-    card's own number alone: "1.0" is as often said of the wrong thing ("1.0 on each tensor's
-    norm", where the card: 1.0 on the global norm) as it stands for a half-remembered answer."""
+def _vague(
+    match: list[str], verdict: tuple[str, ...], words: list[str], common: frozenset[str]
+) -> list[str]:
+    """What says a point without its substance (`derive.vague`), for partial credit when no
+    point is stated: one of the item's own distinctive words alone ("it's for precision" where
+    the point is "numerical precision for small updates"; not a number, a direction, a word
+    with an opposite, or a word common to the deck or the field), and the card's opening
+    verdict for its first point ("yes, you'll need it" where the answer: "Yes. Multiply the
+    loss ..."). A wrong number or a turned claim beside them is still wrong. Not the card's own
+    number alone: "1.0" is as often said of the wrong thing ("1.0 on each tensor's norm",
+    where the card: 1.0 on the global norm) as it stands for a half-remembered answer."""
     if not _on("derive.vague"):
         return []
-    return [p for p in verdict if p not in match]
+    distinct = [
+        w
+        for w in words
+        if len(w) > 3
+        and w not in common
+        and w not in GENERIC
+        and not _load_bearing(w)
+        and not _direction(w)
+    ]
+    return [p for p in dict.fromkeys((*distinct, *verdict)) if p not in match]
 
 
 _REVERSED = {"(decreas|down|drop)": "(increas|up)", "(increas|up)": "(decreas|down|drop)"}
