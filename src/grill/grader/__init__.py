@@ -619,12 +619,12 @@ def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
                     )
                 )
             ]
-            on = [
-                t
-                for t in (sentence[p] for p in tail)
-                if t.word in words and _substantive(t) and t.word not in GENERIC
-            ]
-            if off and not (wholly and on):
+            said = (sentence[p] for p in tail)
+            if wholly and any(
+                t.word in words and t.word not in GENERIC for t in said if _substantive(t)
+            ):
+                continue  # "provided ...": a condition with one of the card's words is the card's
+            if off:
                 end = sentence[tail[-1]].end if close is None else close
                 span = _original_span(answer.text, start, end)
                 says = "adds a condition the card does not make"
