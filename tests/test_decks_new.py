@@ -222,3 +222,57 @@ def test_a_card_without_an_explanation_sees_the_card_it_shortens() -> None:
     got = grade(short, "the saturation point, the same 8M tokens whatever the task")
     assert [f.id for f in got.flags] == ["absolute"]
     assert grade(short, "the saturation point").verdict.label == "correct"
+
+
+def _made(tmp_path: Path) -> Path:
+    source = tmp_path / "mine.csv"
+    source.write_text(CSV, encoding="utf-8")
+    deck = tmp_path / "mine.yaml"
+    assert _new("mine", "--from-csv", str(source), "-o", str(deck))[0] == 0
+    return deck
+
+
+def _rederive(*args: str) -> tuple[int, str, BaseException | None]:
+    result = runner.invoke(app, ["decks", "rederive", *args])
+    return result.exit_code, " ".join(result.stdout.split()), result.exception
+
+
+def test_rederive_derives_again_only_the_rubrics_not_yet_reviewed(tmp_path: Path) -> None:
+    """A deck made by an older grill: one generated rubric stale, one reviewed by its author.
+    The stale one is derived as a new deck would be; the reviewed one is kept, as is the
+    file's opening comment; a second run changes nothing."""
+    deck = _made(tmp_path)
+    fresh = deck.read_text(encoding="utf-8")
+    # the first card's rubric stale and still generated; the second reviewed, with a phrase
+    # an author added by hand
+    text = fresh.replace("    generated: true\n", "    generated: true\n    correct: 1\n", 1)
+    second = text.index("    generated: true\n", text.index("correct: 1"))
+    text = text[:second] + text[second:].replace("    generated: true\n", "", 1)
+    text = text.replace("      - lr low\n", "      - lr low\n      - lr far too small\n", 1)
+    deck.write_text(text, encoding="utf-8")
+    code, said, _ = _rederive(str(deck), "--dry-run")
+    assert code == 0 and "1 of 2 generated rubric(s) would change" in said
+    assert deck.read_text(encoding="utf-8") == text  # a dry run writes nothing
+    code, said, _ = _rederive(str(deck))
+    assert code == 0 and "1 of 2 generated rubric(s) changed" in said
+    again = deck.read_text(encoding="utf-8")
+    assert again.startswith("# Made by `grill decks new mine")
+    assert "correct: 1" not in again  # derived as a new deck would be
+    assert "lr far too small" in again  # the reviewed rubric is the author's
+    assert parse_deck(again, str(deck)).cards[0].rubric == parse_deck(fresh, "x").cards[0].rubric
+    assert _rederive(str(deck))[1].endswith("0 of 2 generated rubric(s) changed")
+
+
+def test_rederive_keeps_comments_unless_forced_and_names_a_missing_file(tmp_path: Path) -> None:
+    deck = _made(tmp_path)
+    text = deck.read_text(encoding="utf-8").replace(
+        "    generated: true\n", "    generated: true  # look at this one\n    correct: 1\n", 1
+    )
+    deck.write_text(text, encoding="utf-8")
+    code, _, exc = _rederive(str(deck))
+    assert code != 0 and isinstance(exc, UsageError) and "--force" in str(exc)
+    assert deck.read_text(encoding="utf-8") == text
+    assert _rederive(str(deck), "--force")[0] == 0
+    assert "look at this one" not in deck.read_text(encoding="utf-8")
+    code, _, exc = _rederive(str(tmp_path / "nope.yaml"))
+    assert code != 0 and isinstance(exc, UsageError) and "cannot read" in str(exc)

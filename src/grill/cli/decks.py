@@ -1,4 +1,4 @@
-"""`grill decks ...` and `grill card`: list, show, validate, rubric, schema."""
+"""`grill decks ...` and `grill card`: list, show, validate, rubric, rederive, schema."""
 
 from __future__ import annotations
 
@@ -150,6 +150,37 @@ def rubric(
     _, names = split_deck_option(deck)
     found = library(deck).card(ref, names[0] if names else None)
     render_rubric(out(), found, rubric_warnings(found))
+
+
+@app.command("rederive")
+def rederive(
+    path: Annotated[Path, typer.Argument(help="The deck file (made by grill decks new).")],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Count the rubrics that would change; write nothing.")
+    ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Rewrite even a file with comments (they are lost).")
+    ] = False,
+) -> None:
+    """Derive again the rubrics still marked `generated: true` with this grill's rules.
+
+    A rubric you have reviewed (its `generated: true` line deleted) is left as it is; the
+    others are derived from the card's text again, so a deck made by an older grill grades as
+    a new one would. The file is checked before it is written.
+
+    Example: grill decks rederive ~/.local/share/grill/decks/my-deck.yaml --dry-run
+    """
+    from grill.export.csv_deck import rederive as rederive_deck
+
+    done = rederive_deck(path, dry_run=dry_run, force=force)
+    if not done.generated:
+        out().print(f"{path}: no rubric is marked generated: true; nothing to derive again")
+        return
+    verb = "would change" if dry_run else "changed"
+    out().print(
+        f"{path}: {done.changed} of {done.generated} generated rubric(s) {verb}",
+        markup=False,
+    )
 
 
 @app.command("schema")

@@ -76,6 +76,7 @@ __all__ = [
     "load_deck",
     "load_library",
     "parse_deck",
+    "read_deck",
 ]
 
 MAX_DECK_BYTES = 5 * 1024 * 1024
@@ -509,6 +510,12 @@ def dump_deck(data: dict[str, Any]) -> str:
 
 def parse_deck(text: str, path: str, *, builtin: bool = False) -> Deck:
     """Parse and validate one deck's YAML text; raise DeckError listing every issue."""
+    return read_deck(text, path, builtin=builtin)[1]
+
+
+def read_deck(text: str, path: str, *, builtin: bool = False) -> tuple[dict[str, Any], Deck]:
+    """A valid deck's plain data (what `dump_deck` writes back) and the deck itself; raise
+    DeckError listing every issue."""
     r = _Reader(path)
     root = _compose(text, r)
     data = None
@@ -522,7 +529,7 @@ def parse_deck(text: str, path: str, *, builtin: bool = False) -> Deck:
     deck = _build(data, root, r, builtin)
     if r.issues:
         raise DeckError(r.issues)
-    return deck
+    return data, deck
 
 
 def _compose(text: str, r: _Reader) -> yaml.Node | None:

@@ -20,19 +20,31 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grill.deck import MAX_DECK_BYTES, dump_deck, load_library, parse_deck
+from grill.deck import MAX_DECK_BYTES, dump_deck, load_library, parse_deck, read_deck
 from grill.errors import DeckError, UsageError
 from grill.files import STDOUT_HINT, is_stdout, read_capped, write_atomically
 from grill.grader import normalise
 from grill.grader.context import disabled
 from grill.grader.derive import GENERIC, common_words, derive_rubric
 
-__all__ = ["MAX_CSV_BYTES", "CsvCard", "NewDeck", "deck_data", "read_csv", "write_deck"]
+__all__ = [
+    "MAX_CSV_BYTES",
+    "CsvCard",
+    "NewDeck",
+    "Rederived",
+    "deck_data",
+    "read_csv",
+    "rederive",
+    "write_deck",
+]
 
 MAX_CSV_BYTES = MAX_DECK_BYTES
 """A CSV is read no further: the deck made from it, rubrics added, would be larger still."""
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+_COMMENT = re.compile(r"\s#(?:\s|$)")
+"""A YAML comment after text on its line (a `#` inside a quoted text is taken for one too:
+the rewrite is then refused without --force, which loses nothing)."""
 _HEADERS = (
     {"question", "questions", "q", "front", "prompt"},
     {"answer", "answers", "a", "back", "short answer", "short_answer"},
@@ -181,14 +193,10 @@ def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
         if card.explanation:
             entry["explanation"] = card.explanation
         sibling = _sibling(card, cards)
-        context = None
         if sibling is not None:
-            other = cards[sibling]
             entry["see"] = ids[sibling]
-            context = f"{other.answer} {other.explanation}"
-        entry["rubric"] = derive_rubric(
-            card.question, card.answer, card.explanation, common, context=context
-        )
+        seen = cards[sibling] if sibling is not None else None
+        entry["rubric"] = _derived(card, seen, common)
         out.append(entry)
     return {
         "deck": name,
@@ -196,6 +204,66 @@ def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
         "sections": [{"key": "A", "title": title}],
         "cards": out,
     }
+
+
+def _derived(card: CsvCard, seen: CsvCard | None, common: frozenset[str]) -> dict[str, Any]:
+    """A card's rubric derived from its text (and, for a card that `see`s another, that card's
+    answer and explanation, for the claims it turns round)."""
+    context = None if seen is None else f"{seen.answer} {seen.explanation}"
+    return derive_rubric(card.question, card.answer, card.explanation, common, context=context)
+
+
+@dataclass(frozen=True)
+class Rederived:
+    path: Path
+    generated: int
+    """Rubrics still marked `generated: true` (not reviewed by a person)."""
+    changed: int
+    """Of those, the ones this grill derives differently."""
+
+
+def rederive(path: Path, *, dry_run: bool = False, force: bool = False) -> Rederived:
+    """Derive again, with this grill's rules, every rubric of the deck at `path` that is still
+    marked `generated: true`; a rubric a person has reviewed (the mark deleted) is left as it
+    is. The file is rewritten only when a rubric changed and not `dry_run`; comments after the
+    opening block would be lost in the rewrite, so a file that has any is refused unless
+    `force`. The new text is read back by the deck loader before it is written."""
+    try:
+        text = read_capped(path, MAX_DECK_BYTES, "larger than a deck may be").decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from exc
+    data, deck = read_deck(text, str(path))
+    lines = text.splitlines(keepends=True)
+    opening = 0
+    while opening < len(lines) and lines[opening].lstrip().startswith("#"):
+        opening += 1
+    later = [
+        n + 1
+        for n, line in enumerate(lines)
+        if n >= opening and (line.lstrip().startswith("#") or _COMMENT.search(line))
+    ]
+    common = common_words([f"{c.question} {c.answer} {c.explanation or ''}" for c in deck.cards])
+    as_csv = {c.id: CsvCard(0, c.question, c.answer, c.explanation) for c in deck.cards if c.id}
+    generated = changed = 0
+    for entry in data.get("cards") or []:
+        rubric = entry.get("rubric")
+        if not isinstance(rubric, dict) or rubric.get("generated") is not True:
+            continue
+        generated += 1
+        fresh = _derived(as_csv[entry["id"]], as_csv.get(entry.get("see") or ""), common)
+        if fresh != rubric:
+            entry["rubric"] = fresh
+            changed += 1
+    if changed and not dry_run:
+        if later and not force:
+            raise UsageError(
+                f"{path} has comments (line {later[0]}) that rewriting it would drop; "
+                "add --force to rewrite it anyway, or --dry-run to count the changes"
+            )
+        rewritten = "".join(lines[:opening]) + dump_deck(data)
+        parse_deck(rewritten, str(path))  # a DeckError here is a bug in this module
+        write_atomically(path, rewritten)
+    return Rederived(path, generated, changed)
 
 
 def write_deck(
