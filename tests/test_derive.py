@@ -426,6 +426,7 @@ def test_decks_rubric_shows_what_a_card_is_graded_by_and_validate_warns(
     assert checked.exit_code == 0
     assert "clip-value: the answer gives only numbers" in checked.output
     assert "2 card(s) with a rubric derived from the card's text" in checked.output
+    assert "grill decks rederive" in " ".join(checked.output.split())
 
 
 def test_decks_rubric_names_the_card_a_card_sees(grill_home: Path) -> None:

@@ -126,7 +126,8 @@ def _grading_warnings(decks: list[Deck]) -> list[str]:
         if generated:
             lines.append(
                 f"note: {d.name}: {generated} card(s) with a rubric derived from the card's text"
-                " and not yet reviewed (grill decks rubric REF shows one)"
+                " and not yet reviewed (grill decks rubric REF shows one; grill decks rederive"
+                f" {d.path} derives them again with this grill's rules)"
             )
     return lines
 
