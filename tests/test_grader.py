@@ -3002,3 +3002,11 @@ def test_built_in_rubrics_catch_a_reversed_ramp_a_swap_and_a_threshold_in_other_
     assert _built_in("loss-oscillation", halved).verdict is Verdict.WRONG
     lowered = "LR too high for the curvature, edge of stability: lower the LR."
     assert _built_in("loss-oscillation", lowered).verdict is Verdict.CORRECT
+
+
+def test_fp16_blowing_up_is_the_numerical_instability_point() -> None:
+    """ "Blowing up" reads as exploding: said of FP16 it names the numerical-instability cause,
+    so the feedback does not list it as missed."""
+    got = _built_in("mid-training-spikes", "a bad batch, fp16 blowing up, or clipping left off")
+    assert [p.id for p in got.matched] == ["bad-batch", "numerical", "no-clip"]
+    assert _built_in("mid-training-spikes", "fp16 blowing up").verdict is Verdict.PARTIAL
