@@ -3010,3 +3010,5 @@ def test_fp16_blowing_up_is_the_numerical_instability_point() -> None:
     got = _built_in("mid-training-spikes", "a bad batch, fp16 blowing up, or clipping left off")
     assert [p.id for p in got.matched] == ["bad-batch", "numerical", "no-clip"]
     assert _built_in("mid-training-spikes", "fp16 blowing up").verdict is Verdict.PARTIAL
+    spike = _built_in("grad-norm-spike", "a bad batch or fp16 blowing up; clipping must be on")
+    assert [p.id for p in spike.matched] == ["bad-batch", "instability", "clipping"]
