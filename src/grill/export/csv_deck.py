@@ -181,7 +181,7 @@ def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
     taken: set[str] = set()
     ids = [_slug(c.question, taken, 5, f"card-{n}") for n, c in enumerate(cards, start=1)]
     out = []
-    common = common_words([f"{c.question} {c.answer} {c.explanation or ''}" for c in cards])
+    common = _common(cards)
     for n, card in enumerate(cards, start=1):
         entry: dict[str, Any] = {
             "id": ids[n - 1],
@@ -204,6 +204,12 @@ def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
         "sections": [{"key": "A", "title": title}],
         "cards": out,
     }
+
+
+def _common(cards: list[CsvCard]) -> frozenset[str]:
+    """The deck's common words (`common_words`), from every card's question, answer and
+    explanation."""
+    return common_words([f"{c.question} {c.answer} {c.explanation or ''}" for c in cards])
 
 
 def _derived(card: CsvCard, seen: CsvCard | None, common: frozenset[str]) -> dict[str, Any]:
@@ -242,8 +248,8 @@ def rederive(path: Path, *, dry_run: bool = False, force: bool = False) -> Reder
         for n, line in enumerate(lines)
         if n >= opening and (line.lstrip().startswith("#") or _COMMENT.search(line))
     ]
-    common = common_words([f"{c.question} {c.answer} {c.explanation or ''}" for c in deck.cards])
     as_csv = {c.id: CsvCard(0, c.question, c.answer, c.explanation) for c in deck.cards if c.id}
+    common = _common(list(as_csv.values()))
     generated = changed = 0
     for entry in data.get("cards") or []:
         rubric = entry.get("rubric")
