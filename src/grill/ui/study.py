@@ -49,10 +49,11 @@ def render_history(
         when = r.reviewed_at.astimezone(now.tzinfo)
         interval = "-" if r.after is None else short_until(r.after.due, when)
         edited = card is not None and r.content_hash and r.content_hash != card.content_hash
-        answer = Text(r.answer or "")
-        if by_card:
+        if by_card:  # on one line, cut to the room there is
             answer = Text(" ".join((r.answer or "").split()))
             answer.truncate(room, overflow="ellipsis")
+        else:
+            answer = Text(r.answer or "")
         if edited:
             answer = Text.assemble(("(older text) ", "dim"), answer)
         rating = r.rating.label if r.verdict is None else f"{r.rating.label} ({r.verdict.label})"
