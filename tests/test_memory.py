@@ -20,6 +20,7 @@ from grill.deck import load_library
 from grill.memory import COLD_GAP, Forecaster, MemoryFit, Trace, components, default_fit, fit
 from grill.memory.fitting import SHRINK_TRIALS, fit_slope, recalibrated, recalibration, shrink
 from grill.memory.forecast import (
+    SETTLED_DAYS,
     SPREAD_FLOOR,
     SPREAD_KNEE,
     SPREAD_SLOPE,
@@ -537,6 +538,11 @@ def test_wide_disagreement_is_drawn_toward_the_mean_and_narrow_agreement_widened
     # chances stay chances when widened near the ends
     edge = [_comp("a", 0.5, 0.97), _comp("b", 0.5, 0.995)]
     assert all(0.0 <= p <= 1.0 for c in spread_calibrated(edge) for p in c.chances)
+    # a log of a few days has not placed the person between the models: the wide spread is
+    # kept whole, and the narrow one is still widened
+    assert spread_calibrated(wide, settled=False) == tuple(wide)
+    lo4, hi4 = interval(spread_calibrated(close, settled=False))
+    assert (hi4 - lo4) / 2 == pytest.approx(SPREAD_FLOOR)
 
 
 def test_a_forecast_whose_models_disagree_lends_the_far_one_less_chance() -> None:
@@ -547,6 +553,26 @@ def test_a_forecast_whose_models_disagree_lends_the_far_one_less_chance() -> Non
     moved = spread_calibrated(wide)
     calibrated = sum(c.weight * at_least(poisson_binomial(c.chances), 28) for c in moved)
     assert calibrated < raw - 0.1
+
+
+def test_a_forecast_from_a_few_study_days_keeps_the_models_disagreement_whole() -> None:
+    # the same learner three evenings in and six: the candidates disagree beyond the knee both
+    # times, and only the longer log is drawn in (SETTLED_DAYS study days)
+    for days, drawn in ((3, False), (SETTLED_DAYS, True)):
+        traces = learner(half_life=1.0, days=days)
+        forecaster = Forecaster(fit(traces, end_of(days)), traces)
+        day = end_of(days) + timedelta(days=8)
+        raw = forecaster.at(day, calibrated=False)
+        lo, hi = interval(raw)
+        assert (hi - lo) / 2 > SPREAD_KNEE
+        lo2, hi2 = interval(forecaster.at(day))
+        assert (hi2 - lo2 < hi - lo - 1) is drawn
+    # the days are counted up to the moment forecast: the six-day log read at the end of its
+    # third evening is three days long
+    moment = end_of(3) + timedelta(hours=2)
+    raw = forecaster.at(moment, calibrated=False)
+    assert (interval(raw)[1] - interval(raw)[0]) / 2 > SPREAD_KNEE
+    assert forecaster.at(moment) == raw
 
 
 def test_the_forecaster_calibrates_its_spread_and_keeps_the_raw_one_for_the_plan() -> None:

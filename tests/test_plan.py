@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 from grill.cli import app
 from grill.config import set_setting
 from grill.deck import load_library
+from grill.memory.forecast import SETTLED_DAYS
 from grill.model import Card, CardState, Deck, Library, Phase, Point, Rating, Rubric
 from grill.plan import Deadline, interview_moment
-from grill.report.planning import SETTLED_DAYS
 from grill.scheduler import Scheduler
 from grill.session import Drill, DrillOptions, record_answer
 from grill.session import plan as drill_plan

@@ -22,6 +22,7 @@ from grill.clock import study_day
 from grill.config import Settings
 from grill.errors import UsageError
 from grill.memory import Forecaster, MemoryFit, default_fit
+from grill.memory.forecast import SETTLED_DAYS
 from grill.memory.models import FsrsModel
 from grill.model import Deck, Library
 from grill.plan import Deadline
@@ -33,12 +34,6 @@ from grill.simulate import DayLoad, Projection, Scenario, project
 from grill.store import Store
 
 __all__ = ["PlanView", "plan_view", "scenario_for"]
-
-
-SETTLED_DAYS = 6
-"""Study days of reviews before "If you follow it" holds for memories unlike FSRS's: made after
-one or two evenings it held the truth for 20-43% of simulated learners and told some whose true
-P(>=28) was 0.09 that it was 1.00; after six, 71% and P within 0.15 for all (seeds 175-177)."""
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from grill.memory.forecast import SETTLED_DAYS
 from grill.readiness import GroupReadiness, Readiness
 from grill.report.data import MockPoint, ReportData, mock_points
-from grill.report.planning import SETTLED_DAYS, PlanView
+from grill.report.planning import PlanView
 from grill.simulate import Projection
 
 __all__ = ["bar", "render_plan", "render_stats", "score_chart", "spark"]
