@@ -22,6 +22,7 @@ from grill.errors import NotFoundError
 __all__ = [
     "BUILTIN_DECK",
     "Card",
+    "seen_text",
     "CardList",
     "CardState",
     "Case",
@@ -161,7 +162,7 @@ class Card:
     see: str | None = None
     """The id of a card of the same deck that says more about the same thing ("FP16 needs?" sees
     "Loss scaling in FP16?"): a card with no explanation of its own is checked against that
-    card's answer and explanation (`context`: that answer, a line break, that explanation)."""
+    card's answer and explanation (`context`, made by `seen_text`)."""
     context: str | None = None
 
     @property
@@ -178,6 +179,12 @@ class Card:
             sort_keys=True,
         )
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def seen_text(answer: str, explanation: str | None) -> str:
+    """What the grader reads of a card another card `see`s: its answer, a line break, its
+    explanation. One home for the deck loader and for `grill decks new --from-csv`."""
+    return f"{answer}\n{explanation or ''}"
 
 
 class CardList(Sequence[Card]):

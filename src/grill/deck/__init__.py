@@ -40,6 +40,7 @@ from grill.model import (
     Rubric,
     Section,
     Tier,
+    seen_text,
 )
 from grill.paths import builtin_decks_dir, user_decks_dir
 
@@ -858,7 +859,7 @@ def _seen(cards: tuple[Card, ...], root: yaml.Node | None, r: _Reader) -> tuple[
     for i, card in enumerate(cards):
         other = by_id.get(card.see) if card.see is not None else None
         if other is not None and other is not card and other.explanation:
-            card = replace(card, context=f"{other.answer}\n{other.explanation}")
+            card = replace(card, context=seen_text(other.answer, other.explanation))
         elif card.see is not None:
             own = other is not None and other is not card
             why = "has no explanation to read" if own else "is not another card of this deck"

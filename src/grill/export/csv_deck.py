@@ -26,6 +26,7 @@ from grill.files import STDOUT_HINT, is_stdout, read_capped, write_atomically
 from grill.grader import normalise
 from grill.grader.context import disabled
 from grill.grader.derive import GENERIC, common_words, derive_rubric
+from grill.model import seen_text
 
 __all__ = [
     "MAX_CSV_BYTES",
@@ -215,7 +216,7 @@ def _common(cards: list[CsvCard]) -> frozenset[str]:
 def _derived(card: CsvCard, seen: CsvCard | None, common: frozenset[str]) -> dict[str, Any]:
     """A card's rubric derived from its text (and, for a card that `see`s another, that card's
     answer and explanation, for the claims it turns round)."""
-    context = None if seen is None else f"{seen.answer} {seen.explanation}"
+    context = None if seen is None else seen_text(seen.answer, seen.explanation)
     return derive_rubric(card.question, card.answer, card.explanation, common, context=context)
 
 
