@@ -181,6 +181,27 @@ def test_a_worked_case_under_an_if_is_no_misconception() -> None:
     assert _built_in("linear-scaling-rule", halved).verdict is Verdict.WRONG
 
 
+def test_a_worked_examples_premise_is_no_claim() -> None:
+    # "say", "suppose", "imagine", "assume" opening a sentence set up the case worked through
+    for lead in ("Say", "Suppose", "Let's say", "Assume", "Imagine"):
+        answer = f"{lead} the run is 200,000 steps: ramp linearly from zero to peak over 4,000."
+        assert _built_in("warmup-length", answer).verdict is Verdict.CORRECT, lead
+    # the same number said as the warmup's own length is still the misconception
+    claimed = "The warmup is 200,000 steps: ramp linearly from zero to peak."
+    assert _built_in("warmup-length", claimed).verdict is Verdict.WRONG
+    # "I'd say" is a claim, not a premise
+    said = "I'd say the warmup runs 200,000 steps, a linear ramp from zero to peak."
+    assert _built_in("warmup-length", said).verdict is Verdict.WRONG
+
+
+def test_cosine_reaching_its_floor_early_is_said_of_the_floor() -> None:
+    early = "Yes, it falls to about 10% of peak early in training and sits there after that."
+    assert _built_in("cosine-decay", early).verdict is Verdict.WRONG
+    # "early" said of the top of the curve is the shape, not the floor reached early
+    shape = "Yes: down to 10% of peak at the very end, staying near the top early on."
+    assert _built_in("cosine-decay", shape).verdict is Verdict.CORRECT
+
+
 def test_a_key_point_put_aside_for_something_else_is_wrong() -> None:
     # three of the four remedies, and the fourth named only to be replaced
     for lead in ("instead of", "in place of", "rather than"):
@@ -231,6 +252,10 @@ def test_worked_numbers_say_their_share() -> None:
     for lowered in ("Peak 4.5e-4 at the top, about 4.5e-5 by the last step.", "from 1e-3 to 1e-4"):
         assert _built_in("qf-decay-to", lowered).verdict is Verdict.CORRECT, lowered
     assert _built_in("qf-decay-to", "from 1e-3 to 1e-5").verdict is Verdict.WRONG
+    # ... across a clause when "down to" says so
+    across = "If the peak is 6e-4: the schedule glides along a cosine down to roughly 6e-5."
+    assert _built_in("qf-decay-to", across).verdict is Verdict.CORRECT
+    assert "10%" in " ".join(w for s in normalise(across) for w in s)
     # a loss is no learning rate: nothing is read into "2.3 to 2.1"
     assert normalise("the loss went from 2.3 to 2.1") == normalise("the loss went from 2.3 to 2.1.")
     assert "%" not in " ".join(w for s in normalise("loss from 2.3 to 2.1") for w in s)

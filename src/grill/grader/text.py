@@ -248,16 +248,18 @@ _WHOLE_THEN_PART = re.compile(
 """The whole first: "of 700k examples, somewhere between 35k and 105k are old"."""
 
 
-_SMALL = r"(\d+(?:\.\d+)?e-\d+|0\.00\d+)(?![\w.%])"
-"""A small number as a learning rate is written: "2e-4", "4.5e-5", "0.0003"."""
+_SMALL = r"(\d+(?:\.\d+)?e-\d+|0\.00\d+)(?![\w%]|\.\w)"
+"""A small number as a learning rate is written: "2e-4", "4.5e-5", "0.0003" (a full stop may end
+it: "down to 2e-5.")."""
 _LOWERED = re.compile(
     r"(?<![\w.])" + _SMALL + r"(?:\s*>\s*(?:to\s+)?|\s+(?:(?:all\s+the\s+way\s+)?down\s+)?to\s+"
-    r"|[^.;:!?]{0,40}?(?<![\w.]))(?:about\s+|around\s+|roughly\s+|~\s*)?"
+    r"|[^.;:!?]{0,40}?(?<![\w.])|[^.;!?]{0,60}?\bdown\s+to\s+)(?:about\s+|around\s+|roughly\s+|~\s*)?"
     + _SMALL
     + r"(?=\s*(?:$|[.;,)]|(?:at|by)\s+the\s+(?:end|last|final)|(?:at|by)\s+(?:the\s+)?end))"
 )
 """A small number lowered to another: "2e-4 -> 2e-5", "from a peak of 3e-4 down to 3e-5", "peak
-4.5e-4 at the top, about 4.5e-5 by the last step"."""
+4.5e-4 at the top, about 4.5e-5 by the last step", and across a clause when "down to" says so
+("if the peak is 2e-4: the lr follows half a cosine down to about 2e-5")."""
 
 
 def _lowered(m: re.Match[str]) -> str:
@@ -315,6 +317,17 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (
         re.compile(r"(?s)\A(?=(?:.*?\bstop\b){2}).*\bstop\W*\Z"),
         lambda m: re.sub(r"\bstop\b", ".", m.group(0)),
+    ),
+    # a worked example's premise is a condition, not a claim: "Say the run is 300,000 steps:
+    # ramp over 6,000" reads "if the run is 300,000 steps" (only opening a sentence: "I'd say
+    # the lr is too high" is a claim)
+    (
+        re.compile(
+            r"(?m)(?:^|(?<=[.!?;:]\s)|(?<=[.!?;:]\s\s))[ \t]*(?:let'?s say|let us say|say|suppose|"
+            r"supposing|assume|assuming|imagine)\b,?\s+(?:that\s+|for example,?\s+)?"
+            r"(?=(?:the|a|an|your|you|we|our|it|its|each|every|one)\b)"
+        ),
+        "if ",
     ),
     # a confidence is no claim's number: "70% sure: roll back", "I'm 95% sure it's ..."
     (
