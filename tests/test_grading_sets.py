@@ -93,6 +93,8 @@ MIN_PER_CARD = {
     "fresh47": 5,
     "fresh48": 5,
     "fresh49": 5,
+    "fresh50": 5,
+    "fresh51": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -154,6 +156,8 @@ MIN_CASE = {
     "fresh47": 24,
     "fresh48": 24,
     "fresh49": 24,
+    "fresh50": 24,
+    "fresh51": 24,
 }
 
 

@@ -284,6 +284,7 @@ TUNING = (
     "fresh45",
     "fresh46",
     "fresh48",
+    "fresh50",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
