@@ -308,7 +308,8 @@ def test_an_operation_the_card_makes_done_the_other_way_is_wrong(
     assert _verdict(card, right) == "correct"
     trap = "yes, divide the loss by a large constant, then multiply the gradients back"
     assert _verdict(card, trap) == "wrong"
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.operations")
+    # the same answer also has each operation act on the other quantity (`object`)
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.operations,object")
     assert _verdict(_card(*scaling), trap) != "wrong"
 
 
@@ -811,6 +812,49 @@ def test_done_by_something_the_card_never_names_is_wrong(monkeypatch: pytest.Mon
     assert _verdict(card, wrong) == "wrong"
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "agent")
     assert _verdict(_card(*norm), wrong) != "wrong"
+
+
+def test_an_operation_said_to_act_on_another_quantity_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    accumulate = (
+        "How do you fit a big batch in memory?",
+        "Accumulate gradients over micro-batches.",
+        "Run several small batches, summing their gradients, then take one optimizer step.",
+    )
+    card = _card(*accumulate)
+    for right in (
+        "accumulate the gradients over a few micro-batches, then step",
+        "gradient accumulation over micro-batches",
+        "accumulate over micro-batches: the grads add up, one step at the end",
+        # a quantity named beside it in a list, or denied, is not what it acts on
+        "accumulate, and loss stays the same: gradients summed over micro-batches",
+        "don't accumulate activations, accumulate gradients over micro-batches",
+    ):
+        assert _verdict(card, right) == "correct", right
+    for wrong in (
+        "accumulate the activations over micro-batches, then step",
+        "activation accumulation over micro-batches",
+        "accumulate the learning rate over micro-batches",
+    ):
+        got = grade(card, wrong)
+        assert got.verdict is Verdict.WRONG, wrong
+        assert [f.rule for f in got.flags] == ["object"], wrong
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "object")
+    assert _verdict(_card(*accumulate), "activation accumulation over micro-batches") != "wrong"
+
+
+def test_an_operation_on_another_quantity_is_wrong_on_the_built_in_deck() -> None:
+    from grill.deck import load_library
+
+    lib = load_library(user_decks=False)
+    scaling = lib.card("fp16-loss-scaling")
+    right = "Yes: scale the loss up before backward, unscale the gradients before the step."
+    assert grade(scaling, right).verdict is Verdict.CORRECT
+    wrong = "Yes: multiply the gradients by a big constant after backward so tiny values survive."
+    assert [f.rule for f in grade(scaling, wrong).flags] == ["object"]
+    rule = lib.card("linear-scaling-rule")
+    assert "object" in [f.rule for f in grade(rule, "scale the batch size with the lr").flags]
 
 
 def test_the_loser_said_to_do_the_losing_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
