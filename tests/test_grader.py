@@ -261,6 +261,30 @@ def test_worked_numbers_say_their_share() -> None:
     assert "%" not in " ".join(w for s in normalise("loss from 2.3 to 2.1") for w in s)
 
 
+def test_a_part_of_a_whole_named_before_says_its_share() -> None:
+    # the whole set up first, the part taken "of it" / "of them" after, even a sentence later
+    answer = "Suppose the tuning mix is 400M tokens. Take 20M to 60M of it from the old corpus."
+    assert "5-15%" in " ".join(w for s in normalise(answer) for w in s)
+    assert _built_in("replay-buffer", answer).verdict is Verdict.CORRECT
+    steps = "Say the job runs 250,000 steps; ramp linearly from zero to peak over 5,000 of them."
+    assert "2%" in " ".join(w for s in normalise(steps) for w in s)
+    # a share out of range is still wrong said this way
+    half = "Suppose the tuning mix is 400M tokens. Take 200M of it from the old corpus."
+    assert _built_in("qf-replay-ratio", half).verdict is Verdict.WRONG
+
+
+def test_a_time_cut_to_another_says_how_many_times_faster() -> None:
+    for cut in (
+        "a 16-hour fp32 epoch comes down to 8-10 hours with amp, on volta or newer, matmul-heavy",
+        "fp32: 16 h/epoch -> amp: ~8-10 h (volta+, matmul-heavy)",
+    ):
+        assert "{1.6-2x}" in " ".join(w for s in normalise(cut) for w in s), cut
+        assert _built_in("mixed-precision-speedup", cut).verdict is Verdict.CORRECT, cut
+    # a time that grows says nothing of a speed-up; nor does one cut twenty-fold or more
+    for none in ("the epoch went from 8 hours to 10 hours", "from 100 hours to 2 hours"):
+        assert "x" not in "".join(w for s in normalise(none) for w in s if w.startswith("{"))
+
+
 def test_a_product_worked_out_has_no_multiplier() -> None:
     # "6 × 1.3e9 × 2.5e5 ≈ 1.95e15": factors, not "6x the FLOPs"
     assert normalise("6 × 1.3e9 ≈ 7.8e9 flops") == normalise("6 * 1.3e9 ~ 7.8e9 flops")

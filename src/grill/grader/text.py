@@ -248,6 +248,49 @@ _WHOLE_THEN_PART = re.compile(
 """The whole first: "of 700k examples, somewhere between 35k and 105k are old"."""
 
 
+_PART_OF_IT = re.compile(
+    r"(?<![\w.])"
+    + _AMOUNT_IN
+    + r"[\s-]*(?:tokens?|examples?|steps?|samples?|sequences?|documents?)\b[^!?]{0,80}?(?<![\w.])"
+    + _AMOUNT
+    + r"(?:\s*(?:-|to|and)\s*"
+    + _AMOUNT
+    + r")?(?=(?:\s+[a-z]+)?\s+of\s+(?:it|them|those|that|this)\b)"
+)
+"""A part of a whole named before it, in the same sentence or the one before: "the blend is 800m
+tokens. draw 40m to 120m of it" (5-15%), "a 300,000-step run: warm up over 6,000 of them" (2%)."""
+
+
+def _part_of_it(m: re.Match[str]) -> str:
+    whole = _amount(m.group(1), m.group(2))
+    lo = _amount(m.group(3), m.group(4))
+    hi = _amount(m.group(5), m.group(6)) if m.group(5) else lo
+    return m.group(0) + _share_text(lo, hi, whole)
+
+
+_DURATION = r"(h|hrs?|hours?|mins?|minutes?|days?)\b"
+_SHORTENED = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)[\s-]*"
+    + _DURATION
+    + r"[^.;!?]{0,80}?(?:>|\bto\b)(?:\s+[a-z][a-z0-9+]*:)?\s*"
+    r"(?:about\s+|around\s+|roughly\s+|~\s*)?"
+    r"(\d+(?:\.\d+)?)(?:\s*(?:-|to)\s*(\d+(?:\.\d+)?))?\s*" + _DURATION
+)
+"""A time shortened to another, worked out: "an 18-hour epoch ... down to 9 to 12 hours" is
+1.5-2x faster."""
+
+
+def _shortened(m: re.Match[str]) -> str:
+    """ "18 hours > 9-12 hours (1.5-2x faster)": how many times faster a time cut to another is."""
+    first, unit, lo = float(m.group(1)), m.group(2), float(m.group(3))
+    hi = float(m.group(4)) if m.group(4) else lo
+    if unit[0] != m.group(5)[0] or not 0 < lo <= hi < first or first / lo > 20:
+        return m.group(0)
+    fast, slow = first / lo, first / hi
+    span = f"{slow:.3g}" if fast == slow else f"{slow:.3g}-{fast:.3g}"
+    return f"{m.group(0)} ({span}x faster)"
+
+
 _SMALL = r"(\d+(?:\.\d+)?e-\d+|0\.00\d+)(?![\w%]|\.\w)"
 """A small number as a learning rate is written: "2e-4", "4.5e-5", "0.0003" (a full stop may end
 it: "down to 2e-5.")."""
@@ -962,7 +1005,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # a part of a whole worked out is also its share: "8m-24m tokens of a 160m blend (5-15%)"
     (_PART_OF, _part_of),
     (_WHOLE_THEN_PART, _whole_then_part),
+    (_PART_OF_IT, _part_of_it),
     (_LOWERED, _lowered),
+    (_SHORTENED, _shortened),
     # a product worked out, "6 × 1.3e9 × 2.5e5 ≈ 1.95e15": its factors are numbers, not "6x"
     (
         re.compile(_FACTOR + r"\s+x\s+(?=" + _FACTOR + r"(?:\s+x\s+" + _FACTOR + r")*\s*[=~])"),
