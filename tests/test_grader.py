@@ -273,6 +273,13 @@ def test_a_part_of_a_whole_named_before_says_its_share() -> None:
     assert _built_in("qf-replay-ratio", half).verdict is Verdict.WRONG
 
 
+def test_a_bad_batch_in_slang_is_a_bad_batch() -> None:
+    for word in ("dodgy", "dud", "nasty", "cursed", "wonky", "janky", "iffy", "sketchy", "borked"):
+        assert normalise(f"a {word} batch") == normalise("a bad batch"), word
+        got = _built_in("grad-norm-spike", f"most likely a {word} batch")
+        assert got.verdict is Verdict.PARTIAL, word
+
+
 def test_a_time_cut_to_another_says_how_many_times_faster() -> None:
     for cut in (
         "a 16-hour fp32 epoch comes down to 8-10 hours with amp, on volta or newer, matmul-heavy",

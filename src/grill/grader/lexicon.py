@@ -133,7 +133,8 @@ difference: diff, diffs
 change: alter, alters, altered, altering, bend, bends, bent, bending, distort, distorts,
     distorted, distorting, skew, skews, skewed, skewing, rotate, rotates, rotated, rotating
 bad: pathological, poison, poisoned, poisonous, corrupt, corrupted, junk, garbage, malformed,
-    toxic, rotten
+    toxic, rotten, dodgy, dud, nasty, cursed, wonky, janky, funky, iffy, sketchy, bogus, borked,
+    screwy
 ffn: feed forward, feed-forward, feedforward, mlp, mlps
 pretrain: pre-training, pre training, pretraining, pre-train, pre train
 finetune: fine-tuning, fine tuning, finetuning, fine tune, fine-tune, sft
