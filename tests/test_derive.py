@@ -430,6 +430,32 @@ def test_decks_rubric_shows_what_a_card_is_graded_by_and_validate_warns(
     assert "grill decks rederive" in " ".join(checked.output.split())
 
 
+def test_a_named_method_is_also_said_by_what_the_card_it_sees_says_it_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ask = ("Big batch on a small GPU?", "Gradient accumulation.")
+    seen = "Sum gradients over micro-batches; step once.\nEach micro-batch adds its gradient."
+    rubric = derive_rubric(*ask, context=seen)
+    described = "sum the gradients over a few micro-batches"
+    # the seen card's item that shares a word ("gradients") and opens with another
+    [point] = rubric["points"]
+    assert "sum .. grad" in point["match"]
+    data = {
+        "deck": "mine",
+        "title": "Mine",
+        "sections": [{"key": "A", "title": "A"}],
+        "cards": [{"id": "c", "n": 1, "section": "A", "question": ask[0], "answer": ask[1]}],
+    }
+    data["cards"][0]["rubric"] = rubric
+    made = parse_deck(dump_deck(data), "mine.yaml").cards[0]
+    assert _verdict(made, described) == "correct"
+    # a name that is a negation names no method; without the rule, nothing is added
+    nothing = derive_rubric("BF16 needs?", "Nothing extra.", context="No loss scaling.\nx")
+    assert all(".." not in m for p in nothing["points"] for m in p["match"])
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.seen-named")
+    assert "sum .. grad" not in derive_rubric(*ask, context=seen)["points"][0]["match"]
+
+
 def test_decks_rubric_names_the_card_a_card_sees(grill_home: Path) -> None:
     shown = runner.invoke(app, ["decks", "rubric", "qf-critical-batch"])
     assert shown.exit_code == 0, shown.output

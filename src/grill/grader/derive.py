@@ -69,6 +69,7 @@ RULES = (
     "derive.load-bearing",  # numbers, negators, words with an opposite always needed
     "derive.rare-single",  # a one-word phrasing only for a word rare in the deck
     "derive.restate",  # explanation clauses that restate an item
+    "derive.seen-named",  # a named method said by what the seen card says it does
     "derive.restate-best",  # a clause restates only the item it shares most rare words with
     "derive.order",  # items joined by arrows are a sequence
     "derive.numbers",  # a number far from the card's own is wrong
@@ -651,6 +652,32 @@ def common_words(texts: list[str], share: float = 0.2) -> frozenset[str]:
     return frozenset(w for w, n in counts.items() if n >= floor)
 
 
+_NEGATORS = frozenset({"not", "no", "none", "nothing", "never", "without"})
+
+
+def _seen_named(
+    words: Sequence[str], answer: str, explanation: str | None, context: str | None
+) -> list[str]:
+    """A quick-fire card that names a method ("FP16 needs? Loss scaling.") and sees the card
+    that says what it does ("Multiply loss by large constant; divide grad ..."): the seen card's
+    items that share a word with the name say it too, described by what they do ("multiply
+    the loss up before backward"). Only for a card of one item and no explanation of its own
+    (`derive.seen-named`)."""
+    if explanation or not context or len(items_of(answer)) != 1 or not _on("derive.seen-named"):
+        return []
+    named = set(words)
+    if named & _NEGATORS:
+        return []  # "Nothing extra." names no method
+    out = []
+    for main, _ in items_of(context.split("\n", 1)[0]):
+        said = _words(main, frozenset())
+        shared = named & set(said)
+        if shared and said[0] not in named and not set(said) & _NEGATORS:
+            # what it does, then the words it shares with the name: "multiply .. loss"
+            out.append(" .. ".join(w for w in said if w == said[0] or w in shared))
+    return out
+
+
 def derive_rubric(
     question: str,
     answer: str,
@@ -683,6 +710,9 @@ def derive_rubric(
         match = _phrases(words, common) + _absent(words, common) + _prevented(words)
         for alt in alternatives:
             match += [p for p in _phrases(_words(alt, frozenset()), common) if p not in match]
+        for seen in _seen_named(words, answer, explanation, context):
+            if seen not in match:
+                match.append(seen)
         others = [w for _, _, w in items if w is not words]
         restated = _restatements(words, clauses, common, others)
         if walk is not None:  # the k-th step of the explanation's walk restates the k-th item
