@@ -164,6 +164,31 @@ def test_stats_from_replayed_days(store: Store, monkeypatch: pytest.MonkeyPatch)
     assert all(w.last_answer for w in weakest)
 
 
+def test_stats_says_when_the_interview_day_range_is_early(store: Store) -> None:
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from grill.memory.forecast import SETTLED_DAYS
+    from grill.report.terminal import render_stats
+
+    lib = load_library([])
+    replay(store, lib)
+    data = gather(store, lib, Settings(), NOW)
+    dated = replace(data, interview=NOW + timedelta(days=9), day=data.now)
+
+    def shown(d: object) -> str:
+        console = Console(file=io.StringIO(), width=80, color_system=None)
+        render_stats(console, d)  # type: ignore[arg-type]
+        return " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+
+    early = shown(replace(dated, days_studied=3))
+    assert "With 3 days of study the interview-day range is wide" in early
+    assert f"It narrows after about {SETTLED_DAYS} days." in early
+    for settled in (replace(dated, days_studied=SETTLED_DAYS), replace(data, days_studied=3)):
+        assert "range is wide" not in shown(settled)  # settled, or no interview date
+
+
 def test_stats_command_text_and_json(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     lib = load_library([])
     replay(store, lib)
