@@ -187,6 +187,13 @@ def test_stats_says_when_the_interview_day_range_is_early(store: Store) -> None:
     assert f"It narrows after about {SETTLED_DAYS} days." in early
     for settled in (replace(dated, days_studied=SETTLED_DAYS), replace(data, days_studied=3)):
         assert "range is wide" not in shown(settled)  # settled, or no interview date
+        assert settled.early is None
+    # the HTML report's readiness caption says the same
+    from grill.report.html import render_html
+
+    assert "With 3 days of study the interview-day range is wide" in render_html(
+        replace(dated, days_studied=3)
+    )
 
 
 def test_stats_command_text_and_json(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:

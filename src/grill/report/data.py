@@ -22,6 +22,7 @@ from grill import personal
 from grill.clock import DAY_ROLLOVER_HOUR, study_day, to_utc
 from grill.config import Settings
 from grill.memory import Forecaster, MemoryFit, Trace
+from grill.memory.forecast import SETTLED_DAYS
 from grill.mock.summary import MockSummary, SavedMiss, SectionScore, TierScore
 from grill.model import (
     Card,
@@ -237,6 +238,18 @@ class ReportData:
     weakest: tuple[WeakCard, ...]
     log: tuple[LogRow, ...] = field(repr=False)
     next_steps: tuple[str, ...]
+
+    @property
+    def early(self) -> str | None:
+        """What to say of an interview-day forecast made from a log of a few study days."""
+        if self.day is None or not 0 < self.days_studied < SETTLED_DAYS:
+            return None
+        days = f"{self.days_studied} day{'s' if self.days_studied != 1 else ''}"
+        return (
+            f"With {days} of study the interview-day range is wide: a log this short cannot yet "
+            "tell a memory that holds for a week from one that fades. It narrows after about "
+            f"{SETTLED_DAYS} days."
+        )
 
     @property
     def focus(self) -> Readiness:

@@ -197,6 +197,8 @@ def _readiness_section(data: ReportData) -> str:
     caption = "Each day's expected score if the whole deck were asked cold at the end of that day."
     if data.day is not None:
         caption += " The hollow dot is the interview day if you stopped studying today."
+    if data.early:
+        caption += f" {esc(data.early)}"
     figure = _figure(chart, caption)
     return f"<h2 id='readiness'>Readiness</h2>\n{table}\n{figure}"
 

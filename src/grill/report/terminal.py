@@ -117,14 +117,8 @@ def _readiness(data: ReportData) -> Text:
         if ready.interval:
             text.append(f" ({ready.interval})")
         text.append(f" · P(≥{data.target}) {ready.p_target:.0%} · {when}\n")
-    if data.day is not None and 0 < data.days_studied < SETTLED_DAYS:
-        days = f"{data.days_studied} day{'s' if data.days_studied != 1 else ''}"
-        text.append(
-            f"With {days} of study the interview-day range is wide: a log this short cannot yet "
-            "tell a memory that holds for a week from one that fades. It narrows after about "
-            f"{SETTLED_DAYS} days.\n",
-            style="dim",
-        )
+    if data.early:
+        text.append(f"{data.early}\n", style="dim")
     if data.interview is None:
         text.append("No interview date set: grill plan --date YYYY-MM-DD\n", style="dim")
     return text
