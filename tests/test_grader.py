@@ -273,6 +273,26 @@ def test_a_part_of_a_whole_named_before_says_its_share() -> None:
     assert _built_in("qf-replay-ratio", half).verdict is Verdict.WRONG
 
 
+def test_a_sequence_is_out_of_order_only_when_no_choice_of_places_runs_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "falls hard" reads as the descent before "a quick early fall" names the first phase
+    told_twice = (
+        "A sled off a ledge falls hard at first, then coasts down a long gentle hill, then "
+        "stops on flat ground. Loss does the same: a quick early fall, a long steady decline, "
+        "then it levels out."
+    )
+    assert _built_in("loss-curve-phases", told_twice).verdict is Verdict.CORRECT
+    for reversed_ in (
+        "A long steady descent first, then the steep early drop, and a plateau at the end.",
+        "First a plateau, then a steep drop, then a long descent.",
+    ):
+        got = _built_in("loss-curve-phases", reversed_)
+        assert [f.rule for f in got.flags] == ["order"], reversed_
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "order.any")
+    assert _built_in("loss-curve-phases", told_twice).verdict is Verdict.WRONG
+
+
 def test_a_bad_batch_in_slang_is_a_bad_batch() -> None:
     for word in ("dodgy", "dud", "nasty", "cursed", "wonky", "janky", "iffy", "sketchy", "borked"):
         assert normalise(f"a {word} batch") == normalise("a bad batch"), word

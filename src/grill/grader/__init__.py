@@ -53,6 +53,7 @@ from grill.grader.match import (
     listed,
     negation_rule,
     partners,
+    placements,
     swap_ids,
     swap_rule,
 )
@@ -1068,10 +1069,25 @@ def _outweighed(hit: _Hit | None, against: _Hit | None) -> bool:
     return len(against.positions) > len(hit.positions)
 
 
+def _in_order_somewhere(rubric: Rubric, present: Sequence[str], view: _View) -> bool:
+    """Can each point said be given one of its places so that they run in the card's order?
+    (Greedy: each point takes its earliest place after the one before.)"""
+    points = {p.id: p for p in rubric.points}
+    last = (-1, -1)
+    for pid in present:
+        later = [at for at in placements(view, _valid(points[pid].match)) if at > last]
+        if not later:
+            return False
+        last = later[0]
+    return True
+
+
 def _order_flags(rubric: Rubric, starts: dict[str, tuple[int, int]], view: _View) -> list[Flag]:
     present = [pid for pid in rubric.order if pid in starts]
     seq = [starts[pid] for pid in present]
     if all(a < b for a, b in zip(seq, seq[1:], strict=False)):
+        return []
+    if "order.any" not in disabled() and _in_order_somewhere(rubric, present, view):
         return []
     says = "out of order: should be " + " -> ".join(rubric.order)
     first = min(seq)

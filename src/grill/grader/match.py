@@ -527,6 +527,23 @@ def _antonym_between(
     )
 
 
+def placements(view: _View, phrases: Sequence[str]) -> list[tuple[int, int]]:
+    """Where a key point is said, not negated: the start (sentence, position) of each phrase's
+    first placement in each sentence, sorted. The order check reads these, so a sequence is out
+    of order only when no choice of its points' places runs in order ("it falls hard right
+    away, then rolls down a long hill": "falls" is not the descent when the hill is)."""
+    out: set[tuple[int, int]] = set()
+    for phrase in phrases:
+        for variant in _compile(phrase).variants:
+            if variant.bare_negation:
+                continue
+            for s in range(len(view.answer.sentences)):
+                hit = _match_segments(view, s, variant, 0, -1, False, ())
+                if hit is not None and not hit[1] and not _negated(view, s, hit[0], False):
+                    out.add((s, min(hit[0])))
+    return sorted(out)
+
+
 def _match_point_phrases(view: _View, phrases: Sequence[str], strict: bool) -> _Hit | None:
     """The earliest non-negated hit of any phrase, else a negated one (a contradiction first)."""
     return _point_hits(view, phrases, strict)[0]
