@@ -188,12 +188,19 @@ def test_stats_says_when_the_interview_day_range_is_early(store: Store) -> None:
     for settled in (replace(dated, days_studied=SETTLED_DAYS), replace(data, days_studied=3)):
         assert "range is wide" not in shown(settled)  # settled, or no interview date
         assert settled.early is None
-    # the HTML report's readiness caption says the same
+    # the HTML report's readiness caption says the same, and the interview day's dot carries
+    # its 80% range as a whisker, never a bare dot
     from grill.report.html import render_html
 
-    assert "With 3 days of study the interview-day range is wide" in render_html(
-        replace(dated, days_studied=3)
-    )
+    page = render_html(replace(dated, days_studied=3))
+    assert "With 3 days of study the interview-day range is wide" in page
+    chart = page[page.index('<svg id="chart-readiness"') :]
+    chart = chart[: chart.index("</svg>")]
+    assert dated.day is not None and dated.day.low is not None
+    whisker = re.search(r'<line[^>]*class="range (s\d)"', chart)
+    assert whisker, "no whisker on the interview day"
+    assert f"svg .range.{whisker.group(1)} {{ stroke:" in page  # drawn, not an unstyled line
+    assert f"if you stop now ({dated.day.interval})" in chart
 
 
 def test_stats_command_text_and_json(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:

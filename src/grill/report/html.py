@@ -56,6 +56,7 @@ svg .line { fill: none; stroke-width: 2.5; }
 svg .line.s0 { stroke: var(--accent); } svg .dot.s0 { fill: var(--accent); }
 svg .line.s1 { stroke: var(--accent2); }
 svg .dot.s1 { fill: var(--bg); stroke: var(--accent2); stroke-width: 2; }
+svg .range.s1 { stroke: var(--accent2); stroke-width: 2; }
 svg .dot.s2 { fill: var(--ink); } svg .range.s2 { stroke: var(--ink); stroke-width: 2; }
 svg .track { fill: var(--track); } svg .bar { fill: var(--accent); }
 svg .cal.l0 { fill: #ebedf0; } svg .cal.l1 { fill: #b7d3f6; } svg .cal.l2 { fill: #6fa3ea; }
@@ -174,9 +175,16 @@ def _readiness_section(data: ReportData) -> str:
     ]
     if data.day is not None and data.interview is not None and pts:
         x = data.interview.date().toordinal()
-        label = f"interview {data.interview:%d %b}: {data.day.expected:.1f} if you stop now"
+        day = data.day
+        label = f"interview {data.interview:%d %b}: {day.expected:.1f} if you stop now"
+        if day.interval:
+            label += f" ({day.interval})"
         series.append(
-            ("on the interview day, as things stand", [Point(x, data.day.expected, label)], False)
+            (
+                "on the interview day, as things stand",
+                [Point(x, day.expected, label, day.low, day.high)],
+                False,
+            )
         )
         x_labels.append((x, f"{data.interview:%d %b}"))
     chart = line_chart(
@@ -196,7 +204,10 @@ def _readiness_section(data: ReportData) -> str:
     )
     caption = "Each day's expected score if the whole deck were asked cold at the end of that day."
     if data.day is not None:
-        caption += " The hollow dot is the interview day if you stopped studying today."
+        caption += (
+            " The hollow dot is the interview day if you stopped studying today, its whisker"
+            " the 80% range."
+        )
     if data.early:
         caption += f" {esc(data.early)}"
     figure = _figure(chart, caption)
