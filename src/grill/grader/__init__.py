@@ -898,56 +898,42 @@ def _agent_flags(card: Card, answer: _Answer) -> list[Flag]:
     return []
 
 
-_QUANTITIES = frozenset(
-    {"grad", "param", "loss", "activ", "lr", "batch", "optst", "data", "logit", "output"}
-)
-"""The run's quantities, as the lexicon folds them (gradients, weights and parameters, the loss,
-activations, the learning rate, the batch, the optimizer's state, the data, logits, outputs)."""
-_OPERATIONS = frozenset(
-    {
-        "clip",
-        "scal",
-        "accumul",
-        "ramp",
-        "penal",
-        "regular",
-        "replay",
-        "mix",
-        "cast",
-        "multiply",
-        "divid",
-        "clamp",
-        "frozen",
-    }
-)
+_QUANTITIES = {
+    "grad": "the gradients",
+    "param": "the weights",
+    "loss": "the loss",
+    "activ": "the activations",
+    "lr": "the learning rate",
+    "batch": "the batch",
+    "optst": "the optimizer state",
+    "data": "the data",
+    "logit": "the logits",
+    "output": "the outputs",
+}
+"""The run's quantities, as the lexicon folds them, and as a flag names them."""
+_OPERATIONS = {
+    "clip": "clipping",
+    "scal": "scaling",
+    "accumul": "accumulation",
+    "ramp": "the ramp",
+    "penal": "the penalty",
+    "regular": "regularization",
+    "replay": "replay",
+    "mix": "mixing",
+    "cast": "casting",
+    "multiply": "multiplying",
+    "divid": "dividing",
+    "clamp": "clamping",
+    "frozen": "freezing",
+}
 """What a method does to a quantity, as a verb ("clip the gradients", "gradient clipping",
-"ramp the lr", "accumulate gradients", "multiply the loss")."""
+"ramp the lr", "accumulate gradients", "multiply the loss"), and as a flag names it."""
 _OBJECT_REACH = 1  # words between an operation and the quantity it acts on ("clip the global grad")
 _NOT_NAMED = re.compile(r"activ(?:e|ely|ity)\b")
 """Words the lexicon folds into a quantity's form that name none ("clipping is active")."""
 _NOT_OBJECT = frozenset(
-    {
-        "by",
-        "with",
-        "over",
-        "across",
-        "per",
-        "than",
-        "for",
-        "to",
-        "from",
-        "into",
-        "at",
-        "in",
-        "on",
-        "against",
-        "via",
-        "using",
-        "through",
-        "until",
-        "till",
-        "like",
-    }
+    "by with over across per than for to from into at in on against via using through until"
+    " till like".split()
 )
 """Words after which a quantity is no longer what the operation acts on."""
 _LIST_GAP = re.compile(r",|;|\band\b|\bor\b|\bnor\b|/|\+|&")
@@ -1012,7 +998,8 @@ def _object_flags(card: Card, answer: _Answer) -> list[Flag]:
         if _unasserted(answer, s, (p,), condition=True):
             continue
         sentence = sentences[s]
-        says = f"says {op} acts on {q}, where the card: {', '.join(sorted(allowed[op]))}"
+        own = " and ".join(_QUANTITIES[x] for x in sorted(allowed[op]))
+        says = f"puts {_OPERATIONS[op]} on {_QUANTITIES[q]}, where the card puts it on {own}"
         end = sentence[min(len(sentence) - 1, p + 2)].end
         text_ = _original_span(answer.text, sentence[max(0, p - 1)].start, end)
         return [Flag("object", says, text_, "object")]
