@@ -878,7 +878,10 @@ def test_an_operation_on_another_quantity_is_wrong_on_the_built_in_deck() -> Non
     right = "Yes: scale the loss up before backward, unscale the gradients before the step."
     assert grade(scaling, right).verdict is Verdict.CORRECT
     wrong = "Yes: multiply the gradients by a big constant after backward so tiny values survive."
-    assert [f.rule for f in grade(scaling, wrong).flags] == ["object"]
+    [flag] = grade(scaling, wrong).flags
+    assert flag.rule == "object"
+    # the reason shown names things in words, not the lexicon's stems
+    assert flag.says == "puts multiplying on the gradients, where the card puts it on the loss"
     rule = lib.card("linear-scaling-rule")
     assert "object" in [f.rule for f in grade(rule, "scale the batch size with the lr").flags]
 
