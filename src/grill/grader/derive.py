@@ -652,9 +652,6 @@ def common_words(texts: list[str], share: float = 0.2) -> frozenset[str]:
     return frozenset(w for w, n in counts.items() if n >= floor)
 
 
-_NEGATORS = frozenset({"not", "no", "none", "nothing", "never", "without"})
-
-
 def _seen_named(
     words: Sequence[str], answer: str, explanation: str | None, context: str | None
 ) -> list[str]:
@@ -666,13 +663,13 @@ def _seen_named(
     if explanation or not context or len(items_of(answer)) != 1 or not _on("derive.seen-named"):
         return []
     named = set(words)
-    if named & _NEGATORS:
-        return []  # "Nothing extra." names no method
+    if "not" in named:
+        return []  # "Nothing extra." names no method (every negator reads "not")
     out = []
     for main, _ in items_of(context.split("\n", 1)[0]):
         said = _words(main, frozenset())
         shared = named & set(said)
-        if shared and said[0] not in named and not set(said) & _NEGATORS:
+        if shared and said[0] not in named and "not" not in said:
             # what it does, then the words it shares with the name: "multiply .. loss"
             out.append(" .. ".join(w for w in said if w == said[0] or w in shared))
     return out
