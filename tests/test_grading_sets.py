@@ -95,6 +95,8 @@ MIN_PER_CARD = {
     "fresh49": 5,
     "fresh50": 5,
     "fresh51": 5,
+    "fresh52": 5,
+    "fresh53": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -158,6 +160,8 @@ MIN_CASE = {
     "fresh49": 24,
     "fresh50": 24,
     "fresh51": 24,
+    "fresh52": 24,
+    "fresh53": 24,
 }
 
 
