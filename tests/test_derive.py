@@ -1195,3 +1195,24 @@ def test_one_that_stands_for_a_thing_named_before_is_no_number() -> None:
     assert normalise("clip at one") == [["clip", "{1}"]]
     assert "{1}" in normalise("give each one its own lr")[0]  # not the end of its clause
     assert "{1}" in normalise("just the one, on the global norm")[0]
+
+
+def test_the_global_norm_said_as_all_the_parameters_together() -> None:
+    """ "Global" is also said by what it spans: a norm over all the parameters together, across
+    every parameter, of the whole gradient. The deck `decks new` makes from the seed CSV reads
+    all of them as its clip card's "global norm", and a number the card does not give is still
+    wrong."""
+    from grill.export.csv_deck import deck_data, read_csv
+
+    seed = Path(__file__).parent / "grading" / "seed-questions.csv"
+    made = parse_deck(dump_deck(deck_data("seed", "Seed", read_csv(seed))), "seed.yaml")
+    [clip] = [c for c in made.cards if c.question == "Standard clip value?"]
+    for said in (
+        "Clip the gradient norm computed over all parameters together to one.",
+        "You clip so that the norm of all gradients together, computed across every parameter,"
+        " is at most one.",
+        "One, on the norm of the whole gradient vector.",
+        "clip the grad norm over all params together at 1.0",
+    ):
+        assert _verdict(clip, said) == "correct", said
+    assert _verdict(clip, "Clip at 10, on the norm over all parameters together.") == "wrong"

@@ -3088,3 +3088,48 @@ def test_fp16_blowing_up_is_the_numerical_instability_point() -> None:
     assert _built_in("mid-training-spikes", "fp16 blowing up").verdict is Verdict.PARTIAL
     spike = _built_in("grad-norm-spike", "a bad batch or fp16 blowing up; clipping must be on")
     assert [p.id for p in spike.matched] == ["bad-batch", "instability", "clipping"]
+
+
+def test_no_doubt_asserts_and_a_dismissal_in_dialect_rejects() -> None:
+    """ "No doubt it's a bit flip" blames the hardware (a negator before "doubt" denies nothing);
+    "startin' fresh'd be daft" and "wi'out proof" refuse what they name."""
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    for blamed in (
+        "No doubt it's a cosmic ray that flipped a bit on one of the GPUs. Roll back.",
+        "Nae doubt it's a cosmic ray flipped a bit on wan o' the GPUs. Roll back tae it.",
+    ):
+        assert [f.id for f in grade_case(case, blamed).red_flags] == ["blame_bitflips"], blamed
+    for refused in (
+        "Back to t' last good checkpoint; startin' fresh'd be daft as a brush. Clip, bf16.",
+        "Roll back an' clip. And don't be blamin' t' hardware wi'out proof.",
+    ):
+        assert not grade_case(case, refused).red_flags, refused
+
+
+def test_the_safe_lr_range_is_no_learning_rate_lowered() -> None:
+    """A bigger batch "just shrinks the range of safe learning rates" (the case's own reason to
+    reject it) lowers no learning rate: neither the only-lower-the-LR red flag nor the triage
+    item is credited for it."""
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    answer = (
+        "Roll back tae the last stable checkpoint and tighten the clipping. An' dinnae be daft"
+        " an' double the batch, that just shrinks the range o' safe learnin' rates."
+    )
+    got = grade_case(case, answer)
+    assert not got.red_flags
+    [triage] = [p for p in got.parts if p.part == "triage"]
+    assert [p.id for p in triage.items] == ["rollback", "clipping"]
+    halved = grade_case(case, "Just halve the learning rate, that's all it takes.")
+    assert [f.id for f in halved.red_flags] == ["only_lower_lr"]
+
+
+def test_one_point_oh_is_one() -> None:
+    assert normalise("one point oh") == [["{1}"]]
+    assert normalise("the number is one-point-oh") == [["number", "{1}"]]
+    assert normalise("one-point-five") == [["{1.5}"]]
+    smaller = "Make the learning rate smaller when the batch grows."
+    assert _built_in("qf-linear-scaling", smaller).verdict is Verdict.WRONG

@@ -285,6 +285,7 @@ TUNING = (
     "fresh46",
     "fresh48",
     "fresh50",
+    "fresh52",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -110,7 +110,7 @@ _JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition fol
     baseless unjustified unwarranted speculative premature overkill counterexample
     counterexamples silly foolish absurd ridiculous mistake mistaken blunder mad crazy insane
     bonkers madness unwise inadvisable simplistic superficial bandaid reckless irresponsible
-    futile shortsighted misplaced contraindicated pitfall pitfalls"""
+    futile shortsighted misplaced contraindicated pitfall pitfalls daft"""
 """Words that judge an idea named beside them as a poor one ("blaming the hardware is lazy")."""
 
 TRIGGERS: tuple[Trigger, ...] = (
@@ -307,6 +307,15 @@ TRIGGERS: tuple[Trigger, ...] = (
         1,
         "only sure necessarily",
         "not only the lr but also clipping",
+    ),
+    _t(
+        "pseudo.no-doubt",
+        P,
+        F,
+        1,
+        "doubt",
+        "no doubt it's a bad batch: an assertion, not a denial",
+        "nae doubt it's the data",
     ),
     _t(
         "pseudo.bound",

@@ -100,6 +100,17 @@ prenorm: pre layernorm, pre layer norm, pre ln, pre norm, pre-ln, pre layer norm
 postnorm: post layernorm, post layer norm, post ln, post norm, postln,
     post layer normalization, postlayernorm
 per layer: layerwise, layer-wise, per-layer, each layer, every layer, layer by layer
+global: all parameters together, all gradients together, all the parameters together,
+    all the gradients together, across all parameters, across every parameter,
+    across all the parameters, over all parameters, over every parameter, over all the parameters,
+    every parameter together, all params together, across all params, over all params,
+    across every param, over every param,
+    all layers together, whole model, entire model, whole network, entire network, full gradient,
+    whole gradient, entire gradient, full gradient vector, whole gradient vector
+lrwindow: safe learning rate range, range of safe learning rates, safe range of learning rates,
+    stable learning rate range, range of stable learning rates, usable learning rate range,
+    range of usable learning rates, safe learning rate window, window of safe learning rates,
+    safe lr range, stable lr range, range of safe lrs, range of stable lrs, safe lr window
 per tensor: tensorwise, per-tensor, each tensor, tensor-wise, tensor by tensor
 per param: per parameter, parameterwise, per-param, elementwise, element-wise, per element,
     parameter by parameter, param by param

@@ -693,7 +693,13 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bhardly ever\b"), "rarely"),
     (re.compile(r"\bno'(?=\s)"), "not"),
     (re.compile(r"\bitsel'(?=\W)"), "itself"),
+    (re.compile(r"\b([a-z]+)-point-([a-z]+)\b"), r"\1 point \2"),  # "one-point-oh": 1.0
+    (re.compile(r"\bwi'out\b"), "without"),
     (re.compile(r"\bwi'(?=\s)"), "with"),
+    (re.compile(r"\bfae\b"), "from"),
+    (re.compile(r"\bt'(?=\s)"), "the"),
+    # "starting fresh'd be daft": a contracted "would"
+    (re.compile(r"(?<=[a-z])'d be\b"), " would be"),
     # spoken fillers between words are not words: "you don't, uh, blame bit flips"
     (
         re.compile(
@@ -1277,14 +1283,16 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
             if _NUMBER_WORDS[raws[j].text] < 10:
                 value += _NUMBER_WORDS[raws[j].text]
                 j += 1
-        if j + 1 < len(raws) and raws[j].text == "point" and raws[j + 1].text in _NUMBER_WORDS:
-            value += _NUMBER_WORDS[raws[j + 1].text] / 10
+        if j + 1 < len(raws) and raws[j].text == "point" and raws[j + 1].text in _DECIMALS:
+            value += _DECIMALS[raws[j + 1].text] / 10
             j += 2
         out.append(_Raw("#", r.start, raws[j - 1].end, _Num(value, value, "")))
         i = j
     return out
 
 
+_DECIMALS = {**_NUMBER_WORDS, "oh": 0, "o": 0}
+"""A digit said after "point": "one point oh" is 1.0."""
 _SPOKEN_K = ("k", "kay")  # "2k", and "two kay" as dictated
 
 
@@ -1529,6 +1537,7 @@ _PLACE_STEMS = _stems_of(context_words("continuation.place"))
 _PINPOINT_STEMS = _stems_of(near("continuation.place"))  # `just` folds to `only`
 _COUNTERFACTUAL = near("condition.otherwise") if context_words("condition.otherwise") else ()
 _NOT_A_NEGATION = context_words("pseudo.not-only")  # `not only X` asserts X
+_NO_DOUBT_WORDS = _stems_of(context_words("pseudo.no-doubt"))  # `no doubt X` asserts X
 # ... but after a modal it refuses: "you can't just keep training", "you shouldn't just lower it".
 _MODAL_STEMS = _stems_of("can could will would should must may might shall".split())
 # Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
@@ -1663,6 +1672,9 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             and "pseudo.degree" not in disabled()
         ):
             continue  # pseudo.degree: "set so high that ...": "so" says how high, ends nothing
+        if word in _NEG_STEMS and nxt in _NO_DOUBT_WORDS and "pseudo.no-doubt" not in disabled():
+            i += 1
+            continue  # pseudo.no-doubt: "no doubt it's the data" asserts it
         if word in _NEG_STEMS and _bound_after(raws, i):
             prev = word
             continue  # pseudo.bound: "never goes above one" caps at one, denies nothing
