@@ -3133,3 +3133,33 @@ def test_one_point_oh_is_one() -> None:
     assert normalise("one-point-five") == [["{1.5}"]]
     smaller = "Make the learning rate smaller when the batch grows."
     assert _built_in("qf-linear-scaling", smaller).verdict is Verdict.WRONG
+
+
+def test_identifiers_typed_as_code_are_read_as_their_words() -> None:
+    """camelCase splits where a word of two small letters meets a capital: `lastGoodCkpt` is the
+    last good checkpoint, `skipStep()` skips the step; `PyTorch`, `AdamW` and `ReLU` stay whole."""
+    assert normalise("restore(lastGoodCkpt)") == [["rollback", "last", "good", "ckpt"]]
+    assert normalise("skipStep(); useBF16 = true") == [["skip", "step"], ["use", "bf16", "tru"]]
+    assert normalise("PyTorch AdamW ReLU") == [["pytorch", "adam", "relu"]]
+    coded = "if loss > 10*ema { skipStep(); logBatch(id) }"
+    assert _built_in("bad-batch-detection", coded).verdict is Verdict.CORRECT
+    assert _built_in("qf-spike-first-action", "restore(lastGoodCkpt)").verdict is Verdict.CORRECT
+
+
+def test_the_last_good_save_is_a_checkpoint() -> None:
+    assert normalise("reload the last good save") == [["rollback", "last", "good", "ckpt"]]
+    assert normalise("it saves you weeks") == [["sav", "week"]]
+    save = "Back to the last good save, skip the data around the spike, lower the LR."
+    assert _built_in("spike-recovery", save).verdict is Verdict.CORRECT
+
+
+def test_spike_recovery_rolls_back_before_it_mitigates() -> None:
+    """The card says its order is deliberate: roll back first, then lower the learning rate on
+    the recovered run. Mitigating on the live run and rolling back only if that fails is wrong."""
+    later = (
+        "Keep it training while you try the cheap stuff: switch to bf16, tighten the clipping,"
+        " drop the LR. Only if none of that settles it do you roll back and skip the bad data."
+    )
+    assert _built_in("spike-recovery", later).verdict is Verdict.WRONG
+    first = "Roll back to the last good checkpoint, skip the bad data, drop the LR, bf16, clip."
+    assert _built_in("spike-recovery", first).verdict is Verdict.CORRECT

@@ -78,7 +78,10 @@ grad norm: gradnorm, gnorm, grad-norm, gradient length, grad length
 grad clip: gradclip, gradclipping
 eos: edge of stability, edge-of-stability
 accumulate: accum, accumulation, accumulating, accumulated
-ckpt: checkpoint, check point, chkpt, ckp, snapshot, saved state, save point, savepoint
+ckpt: checkpoint, check point, chkpt, ckp, snapshot, saved state, save point, savepoint,
+    saved weights
+last good ckpt: last good save, last good save point, last good saved state
+last ckpt: last save, latest save, last saved state, latest saved state
 val: validation, dev set, devset, held out, heldout, held-out, eval set, evaluation set,
     valid set, validation set, val set
 val loss: eval loss, evaluation loss, dev loss, test loss

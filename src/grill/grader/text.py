@@ -1101,12 +1101,19 @@ def _asks(folded: str, sentence: Sequence[_Tok]) -> bool:
     return bool(sentence) and "?" in folded[sentence[-1].end : sentence[-1].end + 3]
 
 
+_CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z][a-z]{2})|(?<=[a-z]{2})(?=[A-Z]{2,}[0-9]*\b)")
+"""Where an identifier typed as code joins its words: `lastGoodCkpt`, `skipStep()`, `useBF16`
+are read as words (a word needs two small letters before the capital: `PyTorch`, `iPhone` and
+`ReLU` stay whole)."""
+
+
 @lru_cache(maxsize=512)
 def _fold(text: str) -> str:
     """The text as the grader reads it: Unicode folded, lowercased, and `_PRE` applied. Cached:
     one grade folds its answer several times (the tokens, each card-text check, each flag's
     quote) and the card's own texts once per answer."""
-    text = unicodedata.normalize("NFKC", text.translate(_UNICODE)).translate(_UNICODE).lower()
+    text = unicodedata.normalize("NFKC", text.translate(_UNICODE)).translate(_UNICODE)
+    text = _CAMEL.sub(" ", text).lower()
     for pattern, repl in _PRE:
         text = pattern.sub(repl, text)
     return text
