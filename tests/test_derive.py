@@ -12,7 +12,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from grill.cli import app
-from grill.deck import dump_deck, parse_deck
+from grill.deck import dump_deck, load_library, parse_deck
 from grill.grader import grade
 from grill.grader.derive import derive_rubric, items_of, rubric_warnings
 from grill.model import Card, Rating, Verdict
@@ -1197,16 +1197,22 @@ def test_one_that_stands_for_a_thing_named_before_is_no_number() -> None:
     assert "{1}" in normalise("just the one, on the global norm")[0]
 
 
+def _seed_card(question: str) -> Card:
+    """A card of the deck `grill decks new` makes from the seed CSV (tests/grading)."""
+    from grill.export.csv_deck import deck_data, read_csv
+
+    seed = Path(__file__).parent / "grading" / "seed-questions.csv"
+    made = parse_deck(dump_deck(deck_data("seed", "Seed", read_csv(seed))), "seed.yaml")
+    [card] = [c for c in made.cards if c.question == question]
+    return card
+
+
 def test_the_global_norm_said_as_all_the_parameters_together() -> None:
     """ "Global" is also said by what it spans: a norm over all the parameters together, across
     every parameter, of the whole gradient. The deck `decks new` makes from the seed CSV reads
     all of them as its clip card's "global norm", and a number the card does not give is still
     wrong."""
-    from grill.export.csv_deck import deck_data, read_csv
-
-    seed = Path(__file__).parent / "grading" / "seed-questions.csv"
-    made = parse_deck(dump_deck(deck_data("seed", "Seed", read_csv(seed))), "seed.yaml")
-    [clip] = [c for c in made.cards if c.question == "Standard clip value?"]
+    clip = _seed_card("Standard clip value?")
     for said in (
         "Clip the gradient norm computed over all parameters together to one.",
         "You clip so that the norm of all gradients together, computed across every parameter,"
@@ -1216,3 +1222,20 @@ def test_the_global_norm_said_as_all_the_parameters_together() -> None:
     ):
         assert _verdict(clip, said) == "correct", said
     assert _verdict(clip, "Clip at 10, on the norm over all parameters together.") == "wrong"
+
+
+def test_saturation_said_as_what_stops_paying() -> None:
+    """ "Saturation point" is also said by what stops: bigger batches that stop buying faster
+    training, stop speeding things up, stop paying for themselves. On the built-in card the
+    same words past the critical batch are no claim that it still scales."""
+    sat = _seed_card("Critical batch?")
+    for said in (
+        "the batch size where bigger batches stop speeding things up",
+        "The batch size past which bigger batches stop buying you faster training.",
+        "The batch size where going bigger stops paying for itself.",
+    ):
+        assert _verdict(sat, said) == "correct", said
+    assert _verdict(sat, "the batch size where bigger batches speed things up") != "correct"
+    built = load_library(user_decks=False).card("qf-critical-batch")
+    said = "The batch size past which bigger batches stop buying a proportional speed-up."
+    assert grade(built, said).verdict is Verdict.CORRECT

@@ -223,6 +223,11 @@ fix: fixes, remedy, remedies, mitigation, mitigations, mitigate, solution
 steady: steadily, smooth, smoothly, smoother, smoothed, smooths, smoothing
 saturation: saturate, saturates, saturated, saturating, diminishing returns, diminishing return,
     stops paying off, stop paying off, stopped paying off, stops buying speed, stop buying speed
+stop saturation: stop buying, stops buying, stopped buying, stop speeding up, stops speeding up,
+    stop speeding things up, stops speeding things up, stop speeding training up,
+    stops speeding training up, stop making training faster, stops making training faster,
+    no longer speeds up, no longer speeds training up, stop paying for itself,
+    stops paying for itself
 underutilized: underutilised, under utilized, under utilised, underused, under used
 """
 """canonical: variants. A line starting with spaces continues the one above."""
