@@ -544,3 +544,39 @@ def test_the_calendar_labels_the_current_month_from_its_first_day() -> None:
     labels = re.findall(r'<text class="axis"[^>]*>([A-Z][a-z]{2})</text>', heatmap("c", "t", days))
     months = [m for m in labels if m not in ("Mon", "Wed", "Fri", "Sun")]
     assert months == ["Nov", "Dec"]
+
+
+def test_stats_says_when_the_interview_lies_far_beyond_the_logs_gaps(store: Store) -> None:
+    """A forecast reaching FAR_STRETCH times the log's gaps was measured to hold the truth about
+    7 times in 10: `grill stats` and the report say so under it; one a day or two out does not."""
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from grill.memory.forecast import FAR_STRETCH, SETTLED_DAYS
+    from grill.report.html import render_html
+    from grill.report.terminal import render_stats
+
+    lib = load_library([])
+    replay(store, lib)
+
+    def gathered(days_out: int) -> object:
+        settings = Settings(interview_date=(NOW + timedelta(days=days_out)).date())
+        data = gather(store, lib, settings, NOW)
+        return replace(data, days_studied=max(data.days_studied, SETTLED_DAYS))
+
+    def shown(d: object) -> str:
+        console = Console(file=io.StringIO(), width=80, color_system=None)
+        render_stats(console, d)  # type: ignore[arg-type]
+        return " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+
+    far, near = gathered(40), gathered(2)
+    assert far.day is not None and far.day.stretch is not None  # type: ignore[attr-defined]
+    assert far.day.stretch >= FAR_STRETCH  # type: ignore[attr-defined]
+    assert near.day.stretch < FAR_STRETCH  # type: ignore[attr-defined]
+    assert "further from your last reviews than the gaps your log has tested" in shown(far)
+    assert "held the truth about 7 times in 10" in render_html(far)  # type: ignore[arg-type]
+    assert "further from your last reviews" not in shown(near)
+    assert near.far is None  # type: ignore[attr-defined]
+    early = replace(far, days_studied=3)
+    assert early.caveats == (early.early,)  # type: ignore[attr-defined]

@@ -17,7 +17,7 @@ interval of the expected score across components.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from grill.memory import INTERVAL, Forecaster, MemoryFit, Trace, components, interval
@@ -109,6 +109,9 @@ class Readiness:
     low: float | None = None
     high: float | None = None
     """The 80% interval of the expected score (None: computed from a single model)."""
+    stretch: float | None = None
+    """How far beyond the gaps of the log it was fitted on a forecast reaches
+    (`Forecaster.stretch`; None: not a forecast from a log)."""
 
     @property
     def total(self) -> int:
@@ -256,7 +259,8 @@ def forecast_with(deck: Deck, forecaster: Forecaster, at: datetime, target: int)
     for c in comps:
         for k, p in enumerate(poisson_binomial(c.chances)):
             dist[k] += c.weight * p
-    return readiness(deck, chances, at, target, distribution=dist, interval=interval(comps))
+    ready = readiness(deck, chances, at, target, distribution=dist, interval=interval(comps))
+    return replace(ready, stretch=forecaster.stretch(at))
 
 
 def readiness_at(

@@ -23,6 +23,7 @@ from grill.memory.fitting import Candidate, MemoryFit
 __all__ = [
     "COLD_GAP",
     "INTERVAL",
+    "FAR_STRETCH",
     "SETTLED_DAYS",
     "Component",
     "Forecaster",
@@ -54,6 +55,13 @@ learners. The plan's "If you follow it" is labelled as not yet personal until th
 (grill.report.planning): made after one or two evenings it held the truth for 20-43% of
 simulated learners and told some whose true P(>=28) was 0.09 that it was 1.00; after six, 71%
 and P within 0.15 for all (seeds 175-177)."""
+
+FAR_STRETCH = 4.0
+"""A forecast reaching this many times beyond its log's gaps (`Forecaster.stretch`) is further
+out than any it was measured good at. Ten study evenings and an interview four days later reach
+1.3-3.3; seven evenings and seven days, 4.8-9.5, where the truth lay inside the 80% interval for
+67-71% of simulated learners and within 3 cards for 45-52% (`scripts/simulate --calibrate
+--days 7 --ahead 7`, seeds 183-184; README, "How far to trust the forecast")."""
 
 _MASS = 0.999
 _MAX_COMPONENTS = 40
@@ -108,18 +116,22 @@ class Forecaster:
             self._strengths[name] = {t.key: row for t, row in zip(self._known, rows, strict=True)}
         return self._strengths[name]
 
+    def stretch(self, at: datetime) -> float:
+        """How far beyond the log's gaps a forecast at `at` reaches: the median time since each
+        studied card's last review over the log's reach (1 at most within it)."""
+        gaps = sorted(
+            (at - t.at[n - 1]).total_seconds() / 86400
+            for t in self.traces
+            if t is not None and (n := bisect_right(t.at, at))
+        )
+        horizon = gaps[len(gaps) // 2] if gaps else 0.0
+        return max(1.0, horizon / max(self.fit.reach, 0.5))
+
     def at(self, at: datetime, calibrated: bool = True) -> tuple[Component, ...]:
         """The components at `at`, their spread calibrated (`spread_calibrated`); uncalibrated,
         the candidates' own disagreement, as the plan's projection starts its runs from."""
         counts = [0 if t is None else bisect_right(t.at, at) for t in self.traces]
-        gaps = sorted(
-            (at - t.at[n - 1]).total_seconds() / 86400
-            for t, n in zip(self.traces, counts, strict=True)
-            if t is not None and n
-        )
-        horizon = gaps[len(gaps) // 2] if gaps else 0.0
-        stretch = max(1.0, horizon / max(self.fit.reach, 0.5))
-        weights = weakened([c.weight for c in self.fit.candidates], stretch)
+        weights = weakened([c.weight for c in self.fit.candidates], self.stretch(at))
         pairs = sorted(
             (
                 (cw * w, c, k)

@@ -22,7 +22,7 @@ from grill import personal
 from grill.clock import DAY_ROLLOVER_HOUR, study_day, to_utc
 from grill.config import Settings
 from grill.memory import Forecaster, MemoryFit, Trace
-from grill.memory.forecast import SETTLED_DAYS
+from grill.memory.forecast import FAR_STRETCH, SETTLED_DAYS
 from grill.mock.summary import MockSummary, SavedMiss, SectionScore, TierScore
 from grill.model import (
     Card,
@@ -250,6 +250,25 @@ class ReportData:
             "tell a memory that holds for a week from one that fades. It narrows after about "
             f"{SETTLED_DAYS} days."
         )
+
+    @property
+    def far(self) -> str | None:
+        """What to say of an interview-day forecast that reaches far beyond the gaps its log has
+        tested (`FAR_STRETCH`), once the log is past `early`."""
+        stretch = None if self.day is None else self.day.stretch
+        if stretch is None or stretch < FAR_STRETCH or self.early is not None:
+            return None
+        return (
+            f"The interview lies about {stretch:.0f}x further from your last reviews than the gaps"
+            " your log has tested, so this range leans on how memory fades over a week, which"
+            " your reviews cannot yet show: on simulated learners that far out it held the truth"
+            " about 7 times in 10. Reviews nearer the day narrow it."
+        )
+
+    @property
+    def caveats(self) -> tuple[str, ...]:
+        """The notes under the interview-day forecast: `early`, `far`."""
+        return tuple(note for note in (self.early, self.far) if note)
 
     @property
     def focus(self) -> Readiness:

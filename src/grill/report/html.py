@@ -208,8 +208,8 @@ def _readiness_section(data: ReportData) -> str:
             " The hollow dot is the interview day if you stopped studying today, its whisker"
             " the 80% range."
         )
-    if data.early:
-        caption += f" {esc(data.early)}"
+    for note in data.caveats:
+        caption += f" {esc(note)}"
     figure = _figure(chart, caption)
     return f"<h2 id='readiness'>Readiness</h2>\n{table}\n{figure}"
 

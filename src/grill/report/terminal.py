@@ -117,8 +117,8 @@ def _readiness(data: ReportData) -> Text:
         if ready.interval:
             text.append(f" ({ready.interval})")
         text.append(f" · P(≥{data.target}) {ready.p_target:.0%} · {when}\n")
-    if data.early:
-        text.append(f"{data.early}\n", style="dim")
+    for note in data.caveats:
+        text.append(f"{note}\n", style="dim")
     if data.interview is None:
         text.append("No interview date set: grill plan --date YYYY-MM-DD\n", style="dim")
     return text
