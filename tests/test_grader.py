@@ -3163,3 +3163,20 @@ def test_spike_recovery_rolls_back_before_it_mitigates() -> None:
     assert _built_in("spike-recovery", later).verdict is Verdict.WRONG
     first = "Roll back to the last good checkpoint, skip the bad data, drop the LR, bf16, clip."
     assert _built_in("spike-recovery", first).verdict is Verdict.CORRECT
+
+
+def test_a_restriction_on_the_cards_matter_named_again_is_one() -> None:
+    """ "This limit exists only for SGD": an "only" after the card's matter named again by a
+    demonstrative restricts the answer's own claim, as "it only happens with Adam" does; a
+    condition the card makes is still none."""
+    limited = (
+        "Beyond this batch size, doubling it doesn't double progress; it depends on the task."
+        " But this limit exists only for SGD."
+    )
+    assert _built_in("critical-batch-size", limited).verdict is Verdict.WRONG
+    effect = (
+        "Empirically yes, through noise toward flat minima, but the effect appears only with Adam."
+    )
+    assert _built_in("small-batch-generalization", effect).verdict is Verdict.WRONG
+    fine = "Beyond this batch size, doubling it doesn't double progress; it depends on the task."
+    assert _built_in("critical-batch-size", fine).verdict is Verdict.CORRECT

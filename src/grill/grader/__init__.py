@@ -477,12 +477,14 @@ _CLAUSE_OPENS = re.compile(r"[,;:.!?(\n\u2014\u2013]|\s-\s|\s(?=(?:but|though|al
 """Where a clause opens before an "only": a stop, a dash, or a "but" typed without a comma."""
 _RESTRICTS = re.compile(
     r"(?:(?:but|though|although|and|yet|so|which|that)\s+)?(?:(?:it|this|that|you|they|we|these"
-    r"|those)(?:'s|'re|'ll)?\s+)?(?:(?:is|are|was|were|does|do|did|will|would|can|should)\s+)?"
+    r"|those)(?:'s|'re|'ll)?\s+|(?:this|that|these|those|the)\s+[a-z]+\s+)?"
+    r"(?:(?:is|are|was|were|does|do|did|will|would|can|should)\s+)?"
     r"(?:(?:get|gets|see|sees|need|needs|notice|hit|hits|feel|want)\s+(?:it|this|that|them)\s+)?"
     r"(?:also\s+)?(?:[a-z]+(?:ed|es|s|ing)\s+(?:on|in|off|up|out)?\s*)?"
 )
 """What may stand between the start of a clause and an "only" that restricts the answer's own
-claim: "but only for", "though this only happens", "you only need it"."""
+claim: "but only for", "though this only happens", "you only need it", and the card's matter
+named again ("this limit exists only for SGD", "the effect shows up only with Adam")."""
 _NOT_ASSERTED = (
     Category.NEGATION,
     Category.SOFT_NEGATION,
