@@ -3180,3 +3180,9 @@ def test_a_restriction_on_the_cards_matter_named_again_is_one() -> None:
     assert _built_in("small-batch-generalization", effect).verdict is Verdict.WRONG
     fine = "Beyond this batch size, doubling it doesn't double progress; it depends on the task."
     assert _built_in("critical-batch-size", fine).verdict is Verdict.CORRECT
+    # "it counts as X only when", the word order of "it only counts as X when"
+    nats = "Train loss down, val up. But it counts as overfitting only when the gap tops 0.5 nats."
+    assert _built_in("overfitting-signal", nats).verdict is Verdict.WRONG
+    assert (
+        _built_in("overfitting-signal", "Train loss down, val loss up.").verdict is Verdict.CORRECT
+    )

@@ -480,7 +480,7 @@ _RESTRICTS = re.compile(
     r"|those)(?:'s|'re|'ll)?\s+|(?:this|that|these|those|the)\s+[a-z]+\s+)?"
     r"(?:(?:is|are|was|were|does|do|did|will|would|can|should)\s+)?"
     r"(?:(?:get|gets|see|sees|need|needs|notice|hit|hits|feel|want)\s+(?:it|this|that|them)\s+)?"
-    r"(?:also\s+)?(?:[a-z]+(?:ed|es|s|ing)\s+(?:on|in|off|up|out)?\s*)?"
+    r"(?:also\s+)?(?:[a-z]+(?:ed|es|s|ing)\s+(?:on|in|off|up|out|as\s+[a-z]+)?\s*)?"
 )
 """What may stand between the start of a clause and an "only" that restricts the answer's own
 claim: "but only for", "though this only happens", "you only need it", and the card's matter
