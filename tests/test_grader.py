@@ -3186,3 +3186,16 @@ def test_a_restriction_on_the_cards_matter_named_again_is_one() -> None:
     assert (
         _built_in("overfitting-signal", "Train loss down, val loss up.").verdict is Verdict.CORRECT
     )
+
+
+def test_rounding_to_nothing_is_to_zero_and_naethin_denies() -> None:
+    """ "A gradient of 3e-9 would round to nothing" rounds it to zero (no denial, and the worked
+    number is no wrong one); Scots "naethin" is "nothing", a negator ("Naethin looks broken")."""
+    assert normalise("it would round to nothing") == [["round", "to", "{0}"]]
+    worked = (
+        "Yes. A gradient of 3e-9 would round to nothing in half precision, so multiply the loss"
+        " by 65,536 before backward, then divide by 65,536 again before the optimizer step."
+    )
+    assert _built_in("fp16-loss-scaling", worked).verdict is Verdict.CORRECT
+    crawl = "Naethin looks broken: the loss heads doon, but crawlin', and ye're burnin' GPU hours."
+    assert _built_in("lr-too-low", crawl).verdict is Verdict.CORRECT

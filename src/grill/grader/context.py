@@ -121,7 +121,8 @@ TRIGGERS: tuple[Trigger, ...] = (
         3,
         "no not never without nothing nothin nowt nada zilch none neither nor cannot"
         " lack lacks lacking lacked nobody noone nuh"
-        " cannae canna dinnae didnae isnae wasnae wouldnae couldnae shouldnae willnae nae doh",
+        " cannae canna dinnae didnae isnae wasnae wouldnae couldnae shouldnae willnae nae doh"
+        " naethin nuthin nuffin",
         "fp16 doesn't need loss scaling",
         "no loss scaling with bf16",
         "nobody's restarting from scratch",

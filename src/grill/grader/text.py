@@ -694,6 +694,14 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bno'(?=\s)"), "not"),
     (re.compile(r"\bitsel'(?=\W)"), "itself"),
     (re.compile(r"\b([a-z]+)-point-([a-z]+)\b"), r"\1 point \2"),  # "one-point-oh": 1.0
+    # "rounds to nothing": to zero, no denial
+    (
+        re.compile(
+            r"\b(round(?:s|ed|ing)?|flush(?:es|ed|ing)?|go(?:es)?|went|gone|become(?:s)?|became"
+            r"|turn(?:s|ed|ing)? into|underflow(?:s|ed|ing)?) (to )?nothing\b"
+        ),
+        r"\1 \2zero",
+    ),
     (re.compile(r"\bwi'out\b"), "without"),
     (re.compile(r"\bwi'(?=\s)"), "with"),
     (re.compile(r"\bfae\b"), "from"),
