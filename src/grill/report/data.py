@@ -260,9 +260,9 @@ class ReportData:
             return None
         return (
             f"The interview lies about {stretch:.0f}x further from your last reviews than the gaps"
-            " your log has tested, so this range leans on how memory fades over a week, which"
-            " your reviews cannot yet show: on simulated learners that far out it held the truth"
-            " about 7 times in 10. Reviews nearer the day narrow it."
+            " your log has tested, so this range leans on how memory fades past anything your"
+            " reviews show: for simulated learners forecast 5-10x past their logs, it held the"
+            " truth about 7 times in 10. Reviews nearer the day narrow it."
         )
 
     @property
