@@ -118,7 +118,7 @@ class Forecaster:
 
     def stretch(self, at: datetime) -> float:
         """How far beyond the log's gaps a forecast at `at` reaches: the median time since each
-        studied card's last review over the log's reach (1 at most within it)."""
+        studied card's last review over the log's reach, and 1 within it."""
         gaps = sorted(
             (at - t.at[n - 1]).total_seconds() / 86400
             for t in self.traces
