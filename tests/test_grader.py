@@ -3199,3 +3199,12 @@ def test_rounding_to_nothing_is_to_zero_and_naethin_denies() -> None:
     assert _built_in("fp16-loss-scaling", worked).verdict is Verdict.CORRECT
     crawl = "Naethin looks broken: the loss heads doon, but crawlin', and ye're burnin' GPU hours."
     assert _built_in("lr-too-low", crawl).verdict is Verdict.CORRECT
+
+
+def test_fp32_master_weights_catches_its_comparison_turned_around() -> None:
+    """The card: updates are tiny relative to the weights. The weights tiny next to the updates
+    is the same claim turned around."""
+    turned = "Because the weights are tiny compared with the updates, BF16 swamps them; keep FP32."
+    assert _built_in("fp32-master-weights", turned).verdict is Verdict.WRONG
+    right = "Because the updates are tiny compared with the weights, so in BF16 they round away."
+    assert _built_in("fp32-master-weights", right).verdict is not Verdict.WRONG
