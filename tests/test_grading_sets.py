@@ -97,6 +97,7 @@ MIN_PER_CARD = {
     "fresh51": 5,
     "fresh52": 5,
     "fresh53": 5,
+    "fresh54": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -162,6 +163,7 @@ MIN_CASE = {
     "fresh51": 24,
     "fresh52": 24,
     "fresh53": 24,
+    "fresh54": 24,
 }
 
 
