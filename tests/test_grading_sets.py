@@ -98,6 +98,8 @@ MIN_PER_CARD = {
     "fresh52": 5,
     "fresh53": 5,
     "fresh54": 5,
+    "fresh55": 5,
+    "fresh56": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -164,6 +166,8 @@ MIN_CASE = {
     "fresh52": 24,
     "fresh53": 24,
     "fresh54": 24,
+    "fresh55": 24,
+    "fresh56": 24,
 }
 
 
