@@ -229,6 +229,9 @@ def test_what_others_said_is_not_put_forward_unless_agreed(case: Case) -> None:
         ("If a junior wrote 'just lower the LR' I'd mark it down.", False),
         ('A junior once wrote "restart from scratch to be safe" on the board.', False),
         ("'Restart from scratch' is the safest fix.", True),
+        ('"Hardware glitch" is not an accepted root cause unless a node diagnostic failed.', False),
+        ("'Just lower the LR' is not an accepted fix on this team.", False),
+        ("'Bit flips' are not only possible but the likely cause.", True),
     ],
 )
 def test_a_red_flag_in_quotation_marks_is_named_not_put_forward(
@@ -238,6 +241,29 @@ def test_a_red_flag_in_quotation_marks_is_named_not_put_forward(
     assert bool(grade_case(case, answer + quoted).red_flags) is committed
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.quoted,case.stance")
     assert grade_case(case, answer + quoted).red_flags
+
+
+@pytest.mark.parametrize(
+    ("supposed", "committed"),
+    [
+        (
+            "If you only lowered the LR and walked away, you'd be back in my office next week.",
+            False,
+        ),
+        ("If we restart from scratch, we lose three weeks of compute.", False),
+        ("If you just lower the LR, the spike comes back.", False),
+        ("If it spikes again, restart from scratch.", True),
+        ("If you restart from scratch, you get a clean run.", True),
+        ("If the loss spikes, just lower the LR, and it won't come back.", True),
+    ],
+)
+def test_a_red_flag_supposed_with_what_goes_wrong_after_it_is_a_warning(
+    case: Case, supposed: str, committed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    assert bool(grade_case(case, answer + supposed).red_flags) is committed
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.warned,case.stance")
+    assert grade_case(case, answer + supposed).red_flags
 
 
 @pytest.mark.parametrize(

@@ -253,6 +253,15 @@ def test_worked_numbers_say_their_share() -> None:
         assert _built_in("qf-decay-to", lowered).verdict is Verdict.CORRECT, lowered
     assert _built_in("qf-decay-to", "from 1e-3 to 1e-5").verdict is Verdict.WRONG
     # ... across a clause when "down to" says so
+    on_last = "peak is 6e-4 here, so the schedule should land at 6e-5 on the last step"
+    assert _built_in("qf-decay-to", on_last).verdict is Verdict.CORRECT
+    assert _built_in("qf-decay-to", on_last.replace("6e-5", "6e-6")).verdict is Verdict.WRONG
+    # the whole first and a single part after it
+    single = "Of 400M tokens in all, sample ~40M from the original pretraining mix, shuffled in."
+    assert _built_in("replay-buffer", single).verdict is Verdict.CORRECT
+    assert _built_in("replay-buffer", single.replace("~40M", "~200M")).verdict is not (
+        Verdict.CORRECT
+    )
     across = "If the peak is 6e-4: the schedule glides along a cosine down to roughly 6e-5."
     assert _built_in("qf-decay-to", across).verdict is Verdict.CORRECT
     assert "10%" in " ".join(w for s in normalise(across) for w in s)
@@ -3208,3 +3217,66 @@ def test_fp32_master_weights_catches_its_comparison_turned_around() -> None:
     assert _built_in("fp32-master-weights", turned).verdict is Verdict.WRONG
     right = "Because the updates are tiny compared with the weights, so in BF16 they round away."
     assert _built_in("fp32-master-weights", right).verdict is not Verdict.WRONG
+
+
+@pytest.mark.parametrize(
+    ("ref", "slip", "flag", "right"),
+    [
+        (
+            "mid-training-spikes",
+            "Bad batch, FP16 overflow, clipping never enabled, or the cosine schedule decaying "
+            "the LR too quickly.",
+            "decay-blamed",
+            "Bad batch, FP16 overflow, or clipping never enabled.",
+        ),
+        (
+            "grad-norm-spike",
+            "bad batch, fp16 instability, clipping missing, or the LR decay reaching its floor",
+            "decay-blamed",
+            "bad batch, fp16 instability, clipping missing",
+        ),
+        (
+            "mid-training-spikes",
+            "Bad batch, FP16 overflow, or clipping off. Fix: reinitialise the model and go again.",
+            "restart-from-scratch",
+            "Bad batch, FP16 overflow, or clipping off. Fix: roll back to the last good save.",
+        ),
+        (
+            "flat-early-loss",
+            "Frozen weights or a detached graph, maybe LR too low or the wrong loss. Fix: peak LR "
+            "lowered 10x.",
+            "lr-too-high",
+            "Frozen weights or a detached graph, maybe LR too low or the wrong loss.",
+        ),
+        (
+            "warmup-length",
+            "About 2k-8k steps, linear: start at the peak LR and bring it down evenly to the base.",
+            "reversed",
+            "About 2k-8k steps, linear: start at 0 and bring it up evenly to the peak.",
+        ),
+        (
+            "fp16-vs-bf16",
+            "BF16 needs no loss scaling and it's safer, because its extra mantissa precision keeps "
+            "small gradients from rounding to zero.",
+            "bf16-more-precise",
+            "BF16 needs no loss scaling and it's safer, because its extra exponent range keeps "
+            "small gradients from rounding to zero.",
+        ),
+        (
+            "critical-batch-size",
+            "Past it, doubling the batch no longer doubles progress, because the gradient gets "
+            "noisier as you pile in more samples. Task-dependent.",
+            "noisier-bigger",
+            "Past it, doubling the batch no longer doubles progress: the gradient is already "
+            "accurate, with little noise left to average away. Task-dependent.",
+        ),
+    ],
+)
+def test_slips_real_candidates_make_on_the_cards_are_caught(
+    ref: str, slip: str, flag: str, right: str
+) -> None:
+    # the same answer without the slip stands
+    got = _built_in(ref, slip)
+    assert got.verdict is Verdict.WRONG
+    assert flag in [f.id for f in got.flags]
+    assert _built_in(ref, right).verdict is Verdict.CORRECT

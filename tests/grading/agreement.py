@@ -286,6 +286,7 @@ TUNING = (
     "fresh48",
     "fresh50",
     "fresh52",
+    "fresh55",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -1140,6 +1140,7 @@ CASE_RULES = (
     "case.paired",
     "case.fronted",
     "case.outdone",
+    "case.warned",
     "case.unless",
     "case.stance",
 )
@@ -1265,7 +1266,8 @@ _QUOTED = re.compile(
 def _quoted(view: _View, hit: _Hit) -> bool:
     """A red-flag idea inside quotation marks is named, not put forward: "if a student wrote
     'just lower the LR' I'd give it a D", "'it's cosmic rays' is cope". Unless a judgement
-    after the quote affirms it ("'restart from scratch' is the safest fix")."""
+    after the quote affirms it ("'restart from scratch' is the safest fix"); one that denies
+    ("'hardware glitch' is not an accepted root cause") does not."""
     if "case.quoted" in disabled():
         return False
     sentence = view.answer.sentences[hit.sentence]
@@ -1274,8 +1276,19 @@ def _quoted(view: _View, hit: _Hit) -> bool:
     for quote in _QUOTED.finditer(folded):
         if quote.start() < start and end < quote.end():
             copula = _COPULA.match(folded, quote.end())
-            return copula is None or not _AFFIRMING.search(copula.group(1))
+            return (
+                copula is None
+                or _DENIED_JUDGEMENT.match(copula.group(1)) is not None
+                or not _AFFIRMING.search(copula.group(1))
+            )
     return False
+
+
+_DENIED_JUDGEMENT = re.compile(
+    r"(?:not|never|no|hardly|nowhere near)\b(?!\s+(?:only|just|merely)\b)"
+)
+"""A judgement after a quote that denies what it names: "'hardware glitch' is not an accepted
+root cause", "'start over' is never the fix" (but "is not only the cause" affirms)."""
 
 
 _COSTS = re.compile(
@@ -1438,6 +1451,39 @@ def _outdone(view: _View, hit: _Hit) -> bool:
     return _OUTDONE.search(view.folded, start, sentence[first].start) is not None
 
 
+_SUPPOSED = re.compile(
+    r"\W*(?:(?:and|but|so|now|look|see)\W+)?(?:if|when|once|say)\s+(?:you|we|they|someone"
+    r"|anyone|somebody|people|a team|the team|i|he|she)\b[^,;:]*$"
+)
+_BAD_OUTCOME = re.compile(
+    r"\b(?:be back|come back|comes back|coming back|came back|recurs?|returns?|lose|loses|losing"
+    r"|lost|waste|wastes|wasted|wasting|burn|burns|burned|burnt|throw away|throws away|thrown"
+    r"|threw away|regret|again|fixed nothing|fix nothing|fixes nothing|solved nothing|solves"
+    r" nothing|mask|masks|masked|masking|hide|hides|hid|hidden|paper over|papers over"
+    r"|papered over)\b"
+)
+
+
+def _warned(view: _View, hit: _Hit) -> bool:
+    """Rule case.warned: a red-flag idea supposed in a sentence's opening condition, whose main
+    clause says what goes wrong ("If you only lowered the LR and walked away, you'd be back in
+    my office next week", "if we restart from scratch, we lose three weeks") is a warning
+    against it, not put forward. The idea in the main clause ("if it spikes again, restart
+    from scratch") is not supposed."""
+    if "case.warned" in disabled():
+        return False
+    sentence = view.answer.sentences[hit.sentence]
+    folded = view.folded
+    first, last = sentence[min(hit.positions)], sentence[max(hit.positions)]
+    start = max(folded.rfind(mark, 0, first.start) for mark in ".!?\n") + 1
+    if not _SUPPOSED.match(folded, start, first.start):
+        return False
+    end = min((i for i in (folded.find(m, last.end) for m in ".!?\n") if i >= 0), default=None)
+    end = len(folded) if end is None else end
+    comma = folded.find(",", last.end, end)
+    return comma >= 0 and _BAD_OUTCOME.search(folded, comma, end) is not None
+
+
 def _excused(view: _View, hit: _Hit, flag: Point) -> bool:
     """Rule case.unless: a red flag said in a sentence that also says what its `unless` names
     ("I'll consider cosmic rays when someone shows me an ECC error log", "long odds against
@@ -1551,6 +1597,7 @@ def red_flag_hits(case: Case, flag_view: _View) -> Iterable[tuple[Point, _Hit | 
             and not _paired(flag_view, hit)
             and not _fronted(flag_view, hit)
             and not _outdone(flag_view, hit)
+            and not _warned(flag_view, hit)
             and not _excused(flag_view, hit, flag)
         )
         yield flag, hit, rules

@@ -242,10 +242,12 @@ _WHOLE_THEN_PART = re.compile(
     + _AMOUNT_IN
     + r"[^.;:!?]{0,60}?(?<![\w.])"
     + _AMOUNT
-    + r"\s*(?:-|to|and)\s*"
+    + r"(?:\s*(?:-|to|and)\s*"
     + _AMOUNT
+    + r")?"
 )
-"""The whole first: "of 700k examples, somewhere between 35k and 105k are old"."""
+"""The whole first: "of 700k examples, somewhere between 35k and 105k are old", "of 400m tokens
+in all, sample ~40m from the old mix"."""
 
 
 _PART_OF_IT = re.compile(
@@ -298,11 +300,12 @@ _LOWERED = re.compile(
     r"(?<![\w.])" + _SMALL + r"(?:\s*>\s*(?:to\s+)?|\s+(?:(?:all\s+the\s+way\s+)?down\s+)?to\s+"
     r"|[^.;:!?]{0,40}?(?<![\w.])|[^.;!?]{0,60}?\bdown\s+to\s+)(?:about\s+|around\s+|roughly\s+|~\s*)?"
     + _SMALL
-    + r"(?=\s*(?:$|[.;,)]|(?:at|by)\s+the\s+(?:end|last|final)|(?:at|by)\s+(?:the\s+)?end))"
+    + r"(?=\s*(?:$|[.;,)]|(?:at|by|on|in)\s+the\s+(?:end|last|final)|(?:at|by)\s+(?:the\s+)?end))"
 )
 """A small number lowered to another: "2e-4 -> 2e-5", "from a peak of 3e-4 down to 3e-5", "peak
-4.5e-4 at the top, about 4.5e-5 by the last step", and across a clause when "down to" says so
-("if the peak is 2e-4: the lr follows half a cosine down to about 2e-5")."""
+4.5e-4 at the top, about 4.5e-5 by the last step" (or "on the last step"), and across a clause
+when "down to" says so ("if the peak is 2e-4: the lr follows half a cosine down to about
+2e-5")."""
 
 
 def _lowered(m: re.Match[str]) -> str:
@@ -333,7 +336,9 @@ def _part_of(m: re.Match[str]) -> str:
 
 def _whole_then_part(m: re.Match[str]) -> str:
     whole = _amount(m.group(1), m.group(2))
-    share = _share_text(_amount(m.group(3), m.group(4)), _amount(m.group(5), m.group(6)), whole)
+    lo = _amount(m.group(3), m.group(4))
+    hi = _amount(m.group(5), m.group(6)) if m.group(5) else lo
+    share = _share_text(lo, hi, whole)
     return m.group(0) + share
 
 
