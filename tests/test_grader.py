@@ -262,6 +262,10 @@ def test_worked_numbers_say_their_share() -> None:
     assert _built_in("replay-buffer", single.replace("~40M", "~200M")).verdict is not (
         Verdict.CORRECT
     )
+    # ... and a whole taken "every" time
+    every = "Of every 100 sequences in a batch, draw about 10 from the old pretraining mix."
+    assert "10%" in " ".join(w for s in normalise(every) for w in s)
+    assert "50%" in " ".join(w for s in normalise(every.replace("about 10", "about 50")) for w in s)
     across = "If the peak is 6e-4: the schedule glides along a cosine down to roughly 6e-5."
     assert _built_in("qf-decay-to", across).verdict is Verdict.CORRECT
     assert "10%" in " ".join(w for s in normalise(across) for w in s)

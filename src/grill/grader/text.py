@@ -232,13 +232,13 @@ _AMOUNT_IN = r"(\d[\d,]*(?:\.\d+)?)\s?(bn|k|m|b)?(?![\d.%]|[a-z])"
 """The same as the whole a part is taken from, which may lead a compound ("a 160m-token mix")."""
 _PART_OF = re.compile(
     r"(?<![\w.])" + _AMOUNT + r"(?:\s*(?:-|to|and)\s*" + _AMOUNT + r")?"
-    r"(?=(?:\s+[a-z]+){0,2}\s+(?:out\s+)?of\s+(?:a|an|the|our|your|its|this|that)?\s*"
+    r"(?=(?:\s+[a-z]+){0,2}\s+(?:out\s+)?of\s+(?:a|an|the|our|your|its|this|that|every|each)?\s*"
     + _AMOUNT_IN
     + r")"
 )
 """A part of a whole worked out: "8m-24m tokens of a 160m-token blend", "4,000 of 400,000"."""
 _WHOLE_THEN_PART = re.compile(
-    r"\bof\s+(?:a|an|the|our|your)?\s*"
+    r"\bof\s+(?:a|an|the|our|your|every|each)?\s*"
     + _AMOUNT_IN
     + r"[^.;:!?]{0,60}?(?<![\w.])"
     + _AMOUNT
