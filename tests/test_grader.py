@@ -3274,6 +3274,43 @@ def test_fp32_master_weights_catches_its_comparison_turned_around() -> None:
             "Past it, doubling the batch no longer doubles progress: the gradient is already "
             "accurate, with little noise left to average away. Task-dependent.",
         ),
+        (
+            "val-gap-widening",
+            "Overfitting. Add weight decay, get more data, and turn on early stopping keyed to the "
+            "training loss.",
+            "stop-at-train-min",
+            "Overfitting. Add weight decay, get more data, and turn on early stopping keyed to the "
+            "validation loss.",
+        ),
+        (
+            "warmup-why",
+            "At init Adam's moment estimates are unreliable, so early updates can be huge and "
+            "diverge; warmup handles it by unfreezing the network one block at a time.",
+            "unfreezing",
+            "At init Adam's moment estimates are unreliable, so early updates can be huge and "
+            "diverge; warmup handles it by ramping the LR up from near zero.",
+        ),
+        (
+            "grad-norm-zero",
+            "Vanishing gradients or saturated activations, not convergence. Fix: tighten the clip "
+            "threshold to 0.1.",
+            "clip-fix",
+            "Vanishing gradients or saturated activations, not convergence.",
+        ),
+        (
+            "clip-value",
+            "We clip every parameter tensor to norm 1.0 on its own.",
+            "per-parameter",
+            "We clip the norm of all the gradients together to 1.0.",
+        ),
+        (
+            "fp8-training",
+            "Native on Hopper/Blackwell, saves memory over BF16; cast to FP8, then take the amax "
+            "and per-tensor scale from the FP8 values.",
+            "amax-after-cast",
+            "Native on Hopper/Blackwell, saves memory over BF16; needs a per-tensor scale taken "
+            "from each tensor's amax.",
+        ),
     ],
 )
 def test_slips_real_candidates_make_on_the_cards_are_caught(
