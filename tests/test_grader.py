@@ -3321,3 +3321,15 @@ def test_slips_real_candidates_make_on_the_cards_are_caught(
     assert got.verdict is Verdict.WRONG
     assert flag in [f.id for f in got.flags]
     assert _built_in(ref, right).verdict is Verdict.CORRECT
+
+
+def test_a_loss_that_falls_off_a_cliff_drops_steeply_and_one_that_grinds_down_descends() -> None:
+    said = "it falls off a cliff at first, then grinds down steadily, then levels out"
+    assert _built_in("loss-curve-phases", said).verdict is Verdict.CORRECT
+    for steep in ("plummets early", "drops like a stone in the first few hundred steps"):
+        got = _built_in("loss-curve-phases", f"it {steep}, then a long steady decline, then flat")
+        assert got.verdict is Verdict.CORRECT, steep
+    # without its steep start the curve is two phases of three
+    assert _built_in("loss-curve-phases", "grinds down steadily, then levels out").verdict is (
+        Verdict.PARTIAL
+    )

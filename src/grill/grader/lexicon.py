@@ -133,6 +133,10 @@ augment: augmentation, augmentations, data aug, aug, augmenting
 regularize: regularization, regularisation, regularizer, regularise, reg, regularizing,
     regularising
 mantissa: significand, fraction bits, mantissa bits
+steep drop: falls off a cliff, fall off a cliff, falling off a cliff, fell off a cliff,
+    drops off a cliff, drop off a cliff, dropping off a cliff, dropped off a cliff,
+    goes off a cliff, went off a cliff, drops like a stone, drops like a rock, falls like a stone,
+    falls like a rock, plummet, plummets, plummeting, plummeted
 exponent: exponent bits, exponents
 fisher: fisher information, fisher info, fim, fisher matrix, fisher information matrix
 ewc: elastic weight consolidation
@@ -193,7 +197,7 @@ increase: higher, larger, bigger, greater, raise, raising, bump, grow, grows, gr
 decrease: lower, lowering, smaller, reduce, reducing, reduction, cut, cutting, halve, halving,
     decline, go down, goes down, going down, fall, falls, falling, shrink, less, fewer,
     downward, downwards, taper, tapers, tapering, tapered, slide down, slides down, sliding down,
-    slid down, shrinks, shrinking, shrank, shrunk
+    slid down, shrinks, shrinking, shrank, shrunk, downhill, grind down, grinds down, grinding down
 bounce: bouncing, bounces, bounced, bouncy, hop around, hops around, hopping around,
     jump around, jumps around, jumping around, back and forth, jitter, jitters, jittering,
     jittered, jittery, swing, swings, swinging, swung
