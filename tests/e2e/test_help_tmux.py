@@ -48,16 +48,14 @@ def test_every_commands_help_reads_well_at_80_columns(grill_home: Path) -> None:
     exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
     loop = "; ".join(f"echo '=== [{c}]'; {grill} {c} --help" for c in commands)
     try:
-        tmux.start("sleep 300")  # a server to raise the scrollback on before the helps run
-        tmux.run("set-option", "-g", "history-limit", "20000")
-        # a window opened in a session with no client takes the server's default size: make
-        # that the test's width, so the script below never waits on a resize that races it
-        tmux.run("set-option", "-g", "default-size", f"{WIDTH}x50")
         script = f"{wait_for_width(WIDTH)} export {exports}; {loop}; echo all-shown; sleep 60"
-        tmux.run("new-window", "-t", "t:", script)  # "t:" the session, so a free index
-        # a window opened in a session with no client may take tmux's default size instead of
-        # the session's: the script would wait for its width for ever
-        tmux.run("resize-window", "-t", "t", "-x", str(WIDTH), "-y", "50")
+        # one tmux command: the server starts, takes the scrollback every help needs, and opens
+        # the session with the script in it at the test's size (a second window opened after the
+        # session, to get the scrollback, raced its own sizing and now and then never printed)
+        tmux.run(
+            *("start-server", ";", "set-option", "-g", "history-limit", "20000", ";"),
+            *("new-session", "-d", "-s", "t", "-x", str(WIDTH), "-y", "50", script),
+        )
         tmux.wait_for("all-shown", timeout=240)  # every command's help, on a loaded machine
         screen = tmux.run("capture-pane", "-p", "-S", "-", "-t", "t")
     finally:
