@@ -402,3 +402,48 @@ def test_a_red_flag_said_beside_the_evidence_it_lacks_is_none(
         assert [f.id for f in grade_case(case, answer + said).red_flags] == ["blame_bitflips"]
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.unless,case.stance")
     assert grade_case(case, answer + excused[0]).red_flags
+
+
+@pytest.mark.parametrize(
+    ("said", "flag"),
+    [
+        (
+            "Loss spike come because learning rate is too much for the batch size, or gradient "
+            "explode. What to do: only make learning rate lower, maybe half, and continue.",
+            "only_lower_lr",
+        ),
+        ("Runbook: set lr = lr/2 and resume. That's the whole fix.", "only_lower_lr"),
+        (
+            "There is only one cure: cast the run away and begin again from the very first step!",
+            "restart_from_scratch",
+        ),
+        (
+            "Roll back, turn on clipping, and BULK UP the batch size to absorb the blows!",
+            "increase_batch_size",
+        ),
+    ],
+)
+def test_red_flags_said_in_other_words_are_read(case: Case, said: str, flag: str) -> None:
+    assert flag in [f.id for f in grade_case(case, said).red_flags]
+
+
+def test_the_first_step_of_a_recipe_is_no_restart(case: Case) -> None:
+    answer = (
+        "The first step is to check the grad-norm logs, then roll back to the last good "
+        "checkpoint, clip, go BF16 and inspect the batch."
+    )
+    assert not grade_case(case, answer).red_flags
+
+
+def test_in_a_dialogue_of_a_and_b_the_one_who_only_asks_is_the_interviewer(case: Case) -> None:
+    answer = (
+        "A: Loss spikes on a long pretrain, what's going on? B: Usually a grad-norm explosion "
+        "or FP16 overflow or a poisoned batch. A: Could we just bump the batch to smooth it out? "
+        "B: No, bigger batches shrink the safe LR range. A: And then? B: Roll back to the last "
+        "stable checkpoint, lower the LR, tighten clipping and go BF16."
+    )
+    assert not grade_case(case, answer).red_flags
+    # the answerer's own words are still claims
+    proposed = answer.replace("B: No, bigger batches shrink the safe LR range.", "B: Sure, do it.")
+    proposed = proposed.replace("Roll back to", "Bump the batch to smooth it out, roll back to")
+    assert "increase_batch_size" in [f.id for f in grade_case(case, proposed).red_flags]

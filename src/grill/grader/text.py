@@ -342,6 +342,28 @@ def _whole_then_part(m: re.Match[str]) -> str:
     return m.group(0) + share
 
 
+_TURNS = re.compile(r"(?s)\A(?=.*(?:^|(?<=\n)|(?<=[.!?] ))[ \t]*b[ \t]*:).*")
+_TURN = re.compile(r"(?:^|(?<=\n)|(?<=[.!?] ))[ \t]*([ab])[ \t]*:")
+
+
+def _asker_and_answerer(m: re.Match[str]) -> str:
+    """ "A: could we bump the batch? B: no, ..." as "Q: ... A: ...": in a dialogue of A and B
+    whose turns of one speaker all end in a question mark and the other's do not, the asker is
+    the interviewer. Anything else is left as it is."""
+    text = m.group(0)
+    turns = list(_TURN.finditer(text))
+    if len({t.group(1) for t in turns}) < 2:
+        return text
+    said: dict[str, list[str]] = {"a": [], "b": []}
+    for t, nxt in zip(turns, [*turns[1:], None], strict=True):
+        said[t.group(1)].append(text[t.end() : nxt.start() if nxt else len(text)].strip())
+    asks = {k for k, v in said.items() if v and all(x.endswith("?") for x in v)}
+    if len(asks) != 1:
+        return text
+    asker = asks.pop()
+    return _TURN.sub(lambda t: " q:" if t.group(1) == asker else " a:", text)
+
+
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # "a couple o' thousand": the dropped "f" of "of"
     (re.compile(r"\bo'(?=\s)"), "of"),
@@ -546,10 +568,29 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (
         re.compile(
             r"\b(?:crank|cranks|cranking|cranked|bump|bumps|bumping|bumped|jack|jacks|jacking"
-            r"|jacked|pump|pumps|pumping|pumped) up\b"
+            r"|jacked|pump|pumps|pumping|pumped|bulk|bulks|bulking|bulked|beef|beefs|beefing"
+            r"|beefed) up\b"
         ),
         "increase",
     ),
+    # "make the learning rate lower", "make it bigger": the change, said with "make" first
+    (
+        re.compile(
+            r"\b(?:make|makes|making|made) ((?:the |your |our |its )?(?:[a-z0-9-]+ )?[a-z0-9-]+) "
+            r"(lower|smaller|less|higher|bigger|larger)\b"
+        ),
+        lambda m: (
+            ("decrease " if m.group(2) in ("lower", "smaller", "less") else "increase ")
+            + m.group(1)
+        ),
+    ),
+    # code that halves a value in place, "lr = lr/2", "lr /= 2": the value lowered by that factor
+    (
+        re.compile(r"\b([a-z_]+)\s*(?:=\s*\1\s*/|/=)\s*(\d+(?:\.\d+)?)\b"),
+        r"decrease \1 by \2x",
+    ),
+    # "from the very first step": from step zero (a restart), not "the first step" of a recipe
+    (re.compile(r"\bfrom (?:the )?(?:very )?first step\b"), "from scratch"),
     # radio talk: "negative on raising the batch" refuses it
     (re.compile(r"\bnegative on\b"), "no"),
     # "2 grand to 8 grand": thousands
@@ -560,6 +601,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(r"(?:^|(?<=\s))([1-9])/([2-9])(?=\s)(?=(?:.|\n)*?\s\d/\2\s)(?:.|\n)*"),
         lambda m: re.sub(r"(?:^|(?<=\s))[1-9]/" + m.group(2) + r"(?=\s)", ". ", m.group(0)),
     ),
+    # a dialogue of "A:" and "B:" in which one of them only asks: the asker is the interviewer
+    # ("A: could we just bump the batch? B: no, ..."), read as "Q:" and the other as "A:"
+    (_TURNS, _asker_and_answerer),
     # in a chat whose candidate writes as "me:", the other speakers' lines are not claims
     # ("Jo: how much old stuff? me: 5-15% old"); so with a named speaker before a "me:" line
     (
