@@ -100,6 +100,7 @@ MIN_PER_CARD = {
     "fresh54": 5,
     "fresh55": 5,
     "fresh56": 5,
+    "fresh57": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -168,6 +169,7 @@ MIN_CASE = {
     "fresh54": 24,
     "fresh55": 24,
     "fresh56": 24,
+    "fresh57": 24,
 }
 
 
