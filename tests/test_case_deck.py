@@ -254,6 +254,8 @@ def test_a_red_flag_in_quotation_marks_is_named_not_put_forward(
         ("If you just lower the LR, the spike comes back.", False),
         ("If it spikes again, restart from scratch.", True),
         ("If you restart from scratch, you get a clean run.", True),
+        ("If you restart from scratch, you can try again with fresh weights.", True),
+        ("If you only lower the LR, it spikes again next week.", False),
         ("If the loss spikes, just lower the LR, and it won't come back.", True),
     ],
 )

@@ -1458,9 +1458,9 @@ _SUPPOSED = re.compile(
 _BAD_OUTCOME = re.compile(
     r"\b(?:be back|come back|comes back|coming back|came back|recurs?|returns?|lose|loses|losing"
     r"|lost|waste|wastes|wasted|wasting|burn|burns|burned|burnt|throw away|throws away|thrown"
-    r"|threw away|regret|again|fixed nothing|fix nothing|fixes nothing|solved nothing|solves"
+    r"|threw away|regret|fixed nothing|fix nothing|fixes nothing|solved nothing|solves"
     r" nothing|mask|masks|masked|masking|hide|hides|hid|hidden|paper over|papers over"
-    r"|papered over)\b"
+    r"|papered over|(?:spikes?|spiking|blows? up|happens?|diverges?|explodes?) again)\b"
 )
 
 
