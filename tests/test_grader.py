@@ -3333,3 +3333,11 @@ def test_a_loss_that_falls_off_a_cliff_drops_steeply_and_one_that_grinds_down_de
     assert _built_in("loss-curve-phases", "grinds down steadily, then levels out").verdict is (
         Verdict.PARTIAL
     )
+
+
+def test_a_loss_above_the_scaling_laws_expectation_is_compute_wasted() -> None:
+    # a loss above the curve the scaling law expects is progress behind it, not a swapped fact
+    said = "The curve was just creeping down and sat above the scaling-law expectation."
+    got = _built_in("lr-too-low", said)
+    assert got.verdict is Verdict.CORRECT
+    assert not got.flags
