@@ -263,7 +263,9 @@ _PART_OF_IT = re.compile(
 tokens. draw 40m to 120m of it" (5-15%), "a 300,000-step run: warm up over 6,000 of them" (2%)."""
 
 
-def _part_of_it(m: re.Match[str]) -> str:
+def _whole_first(m: re.Match[str]) -> str:
+    """The match with its part's share of its whole, the whole named first (groups 1-2) and the
+    part after it, a count or a range (groups 3-6): `_WHOLE_THEN_PART` and `_PART_OF_IT`."""
     whole = _amount(m.group(1), m.group(2))
     lo = _amount(m.group(3), m.group(4))
     hi = _amount(m.group(5), m.group(6)) if m.group(5) else lo
@@ -332,14 +334,6 @@ def _part_of(m: re.Match[str]) -> str:
     lo = _amount(m.group(1), m.group(2))
     hi = _amount(m.group(3), m.group(4)) if m.group(3) else lo
     return m.group(0) + _share_text(lo, hi, _amount(m.group(5), m.group(6)))
-
-
-def _whole_then_part(m: re.Match[str]) -> str:
-    whole = _amount(m.group(1), m.group(2))
-    lo = _amount(m.group(3), m.group(4))
-    hi = _amount(m.group(5), m.group(6)) if m.group(5) else lo
-    share = _share_text(lo, hi, whole)
-    return m.group(0) + share
 
 
 _TURNS = re.compile(r"(?s)\A(?=.*(?:^|(?<=\n)|(?<=[.!?] ))[ \t]*b[ \t]*:).*")
@@ -589,7 +583,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(r"\b([a-z_]+)\s*(?:=\s*\1\s*/|/=)\s*(\d+(?:\.\d+)?)\b"),
         r"decrease \1 by \2x",
     ),
-    # "from the very first step": from step zero (a restart), not "the first step" of a recipe
+    # "from the very first step": from scratch (a restart), not "the first step" of a recipe
     (re.compile(r"\bfrom (?:the )?(?:very )?first step\b"), "from scratch"),
     # radio talk: "negative on raising the batch" refuses it
     (re.compile(r"\bnegative on\b"), "no"),
@@ -1067,8 +1061,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"(?<=[a-z0-9]) *> *(?=[a-z])"), " > to "),
     # a part of a whole worked out is also its share: "8m-24m tokens of a 160m blend (5-15%)"
     (_PART_OF, _part_of),
-    (_WHOLE_THEN_PART, _whole_then_part),
-    (_PART_OF_IT, _part_of_it),
+    (_WHOLE_THEN_PART, _whole_first),
+    (_PART_OF_IT, _whole_first),
     (_LOWERED, _lowered),
     (_SHORTENED, _shortened),
     # a product worked out, "6 × 1.3e9 × 2.5e5 ≈ 1.95e15": its factors are numbers, not "6x"
