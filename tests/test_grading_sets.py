@@ -101,6 +101,8 @@ MIN_PER_CARD = {
     "fresh55": 5,
     "fresh56": 5,
     "fresh57": 5,
+    "fresh58": 5,
+    "fresh59": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -170,6 +172,8 @@ MIN_CASE = {
     "fresh55": 24,
     "fresh56": 24,
     "fresh57": 24,
+    "fresh58": 24,
+    "fresh59": 24,
 }
 
 
