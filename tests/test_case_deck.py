@@ -429,6 +429,28 @@ def test_red_flags_said_in_other_words_are_read(case: Case, said: str, flag: str
     assert flag in [f.id for f in grade_case(case, said).red_flags]
 
 
+def test_the_worst_thing_to_do_and_a_dialect_negation_reject_a_red_flag(case: Case) -> None:
+    answer = "A bad batch or FP16 overflow: roll back to the checkpoint and clip. "
+    for said in (
+        "The worst thing you could do is start the whole run over.",
+        "Starting the run over from scratch is the worst idea here.",
+        "And ye divvent start the run again from scratch.",
+        "Do I throw the weeks away and start over? Of course not.",
+    ):
+        assert not grade_case(case, answer + said).red_flags, said
+    said = "Then start the whole run over."
+    assert [f.id for f in grade_case(case, answer + said).red_flags] == ["restart_from_scratch"]
+
+
+def test_over_as_a_preposition_after_a_restart_is_no_start_over(case: Case) -> None:
+    # "restarted the dataloader at dawn over one bad shard": "over" says why, not "start over"
+    answer = (
+        "Roll back to the last checkpoint, clip, go BF16, and inspect the batch. The loader was "
+        "restarted at dawn over one bad shard."
+    )
+    assert not grade_case(case, answer).red_flags
+
+
 def test_the_first_step_of_a_recipe_is_no_restart(case: Case) -> None:
     answer = (
         "The first step is to check the grad-norm logs, then roll back to the last good "

@@ -3311,6 +3311,83 @@ def test_fp32_master_weights_catches_its_comparison_turned_around() -> None:
             "Native on Hopper/Blackwell, saves memory over BF16; needs a per-tensor scale taken "
             "from each tensor's amax.",
         ),
+        (
+            "mid-training-spikes",
+            "A bad batch, FP16 overflow or clipping left off. Usually you just ride it out; the "
+            "loss comes back by itself.",
+            "let-it-recover",
+            "A bad batch, FP16 overflow or clipping left off.",
+        ),
+        (
+            "grad-norm-spike",
+            "Probably a bad batch or FP16 instability; take the clipping off so it can correct.",
+            "disable-clipping",
+            "Probably a bad batch or FP16 instability; make sure clipping is on.",
+        ),
+        (
+            "lr-too-high",
+            "The loss bounces, the grad norm explodes, NaNs show up and the validation gap widens.",
+            "overfitting",
+            "The loss bounces, the grad norm explodes and NaNs show up.",
+        ),
+        (
+            "val-gap-widening",
+            "Overfitting, because the network is too small to hold the data. Regularize, add "
+            "data, stop early.",
+            "too-small",
+            "Overfitting. Regularize, add data, stop early.",
+        ),
+        (
+            "batch-compute-cost",
+            "Linear: twice the batch is twice the compute per step, because the Adam update "
+            "doubles with the examples while the matmuls cost the same.",
+            "optimizer-step-cost",
+            "Linear: twice the batch is twice the compute per step, since the matmuls double.",
+        ),
+        (
+            "fp8-training",
+            "Native on Hopper/Blackwell with a per-tensor scale; memory drops about 4x next to "
+            "BF16.",
+            "saving-overstated",
+            "Native on Hopper/Blackwell with a per-tensor scale; memory drops again next to BF16.",
+        ),
+        (
+            "bad-batch-detection",
+            "Apply the update first, then if the loss was over 10x the moving average skip the "
+            "next batches.",
+            "step-then-check",
+            "If a batch's loss is over 10x the moving average, skip that update.",
+        ),
+        (
+            "replay-buffer",
+            "Put 5-15% pretraining data in the evaluation set and train only on the new domain.",
+            "eval-only",
+            "Train on 85-95% new-domain data with 5-15% of the pretraining mix replayed in.",
+        ),
+        (
+            "qf-decay-shape",
+            "Cosine, with the LR peaking at the final step.",
+            "rising",
+            "Cosine.",
+        ),
+        (
+            "qf-linear-scaling",
+            "Scale the LR, because a larger batch has a noisier gradient.",
+            "noisier",
+            "Scale the LR.",
+        ),
+        (
+            "qf-critical-batch",
+            "Saturation point; beyond it, raise the LR harder to get the speed back.",
+            "lr-not-batch",
+            "Saturation point.",
+        ),
+        (
+            "qf-spike-first-action",
+            "Cut the LR first; roll back only if that doesn't settle it.",
+            "lr-first",
+            "Restart from the last checkpoint.",
+        ),
     ],
 )
 def test_slips_real_candidates_make_on_the_cards_are_caught(
@@ -3333,6 +3410,27 @@ def test_a_loss_that_falls_off_a_cliff_drops_steeply_and_one_that_grinds_down_de
     assert _built_in("loss-curve-phases", "grinds down steadily, then levels out").verdict is (
         Verdict.PARTIAL
     )
+
+
+def test_a_half_cosine_is_the_curve_and_a_rule_that_holds_until_a_limit_holds_below_it() -> None:
+    # "a half-cosine" names the curve: no number (half of anything) is claimed
+    said = "Yes: hold near the peak, then follow a half-cosine down to about a tenth of it."
+    got = _built_in("cosine-decay", said)
+    assert got.verdict is Verdict.CORRECT
+    assert not got.flags
+    # "holds until you get past X" is where it stops holding, not a claim that it holds past X
+    until = "Scale the LR by k with the batch; it holds until you go past the critical batch."
+    assert "holds-everywhere" not in [f.id for f in _built_in("linear-scaling-rule", until).flags]
+    past = "Scale the LR by k with the batch; it holds past the critical batch as well."
+    assert "holds-everywhere" in [f.id for f in _built_in("linear-scaling-rule", past).flags]
+
+
+def test_a_decade_below_the_blow_up_is_an_order_of_magnitude() -> None:
+    said = (
+        "Sweep the LR up by a constant factor each step, watch the loss, and when it blows "
+        "up pick a value one decade lower than that."
+    )
+    assert _built_in("lr-finder", said).verdict is Verdict.CORRECT
 
 
 def test_a_loss_above_the_scaling_laws_expectation_is_compute_wasted() -> None:

@@ -287,6 +287,7 @@ TUNING = (
     "fresh50",
     "fresh52",
     "fresh55",
+    "fresh58",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -122,13 +122,14 @@ TRIGGERS: tuple[Trigger, ...] = (
         "no not never without nothing nothin nowt nada zilch none neither nor cannot"
         " lack lacks lacking lacked nobody noone nuh"
         " cannae canna dinnae didnae isnae wasnae wouldnae couldnae shouldnae willnae nae doh"
-        " naethin nuthin nuffin",
+        " naethin nuthin nuffin divvent",
         "fp16 doesn't need loss scaling",
         "no loss scaling with bf16",
         "nobody's restarting from scratch",
         "it cannae show ye a layer whose gradients are vanishin'",
         "nae need tae start ower frae scratch",
         "nowt looks broken",
+        "ye divvent start the whole run again ower one spike",
         wide=5,  # "would not put it down to bit flips"
     ),
     _t(
@@ -240,7 +241,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         " counterproductive misguided mistakenly wrongly rejected dismissed waste wasteful"
         " temptation vetoed refuse refused refusing forfeit forfeits"
         " misidentified misattributed misdiagnosed"
-        " wary leery " + _JUDGED,
+        " wary leery worst " + _JUDGED,
         "bit flips are rare",
         "enlarging the batch size is likewise rejected",
         "restarting from zero would be a waste of weeks",
@@ -253,6 +254,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         "I refuse to start over from scratch",
         "Often misidentified as: hardware bit-flips",
         "a restart would forfeit three weeks of compute",
+        "The worst thing you can do is start the run over.",
     ),
     _t(
         "dismissal.not-an-option",
@@ -317,6 +319,16 @@ TRIGGERS: tuple[Trigger, ...] = (
         "doubt",
         "no doubt it's a bad batch: an assertion, not a denial",
         "nae doubt it's the data",
+    ),
+    _t(
+        "pseudo.no-but",
+        P,
+        F,
+        2,
+        "option options choice alternative way",
+        "there's no option but to restart from scratch: an assertion that it must be done",
+        "no choice but to blame the hardware",
+        near="but except",
     ),
     _t(
         "pseudo.bound",

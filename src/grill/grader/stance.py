@@ -40,7 +40,7 @@ from grill.grader.text import _asks, _Tok
 __all__ = ["VETO", "WEIGHTS", "committed", "features", "probability"]
 
 WEIGHTS = Path(__file__).with_name("stance.json")
-VETO = 0.36
+VETO = 0.38
 """An idea the rules keep is turned down when the model gives it a chance under this of being
 put forward. Leave-one-set-out on the tuning sets through fresh42 (1030 ideas,
 `tests/grading/train_stance.py --cv`), 0.5 missed 13 committed red flags against the rules' 9;
@@ -54,7 +54,11 @@ flagged refusals still flagged, 13 committed ones missed against their 9). Retra
 of 0.3899); at 0.38 every pair holds again, and one tuning answer moved (fresh32: a bigger batch
 refused at length, now flagged). Retrained with fresh52 (1198 ideas), 0.38 vetoed "restart from
 scratch: there's no evidence a rollback helps" again; at 0.37 every pair holds, and no tuning
-answer moved."""
+answer moved. Retrained with fresh55 and fresh56's case answers, 0.36. Retrained with fresh58,
+the rule first gave 0.32, where "there's no option but to restart" and "restart from scratch:
+there's no evidence a rollback helps" hold only by the model's say; both are read by rules now
+(`pseudo.no-but`; evidence followed by a claim of its own refuses nothing before it), and at
+0.38 every pair holds (0.39 vetoes two) with no tuning answer moved away."""
 NEXT_WORDS = 6
 
 

@@ -583,6 +583,33 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(r"\b([a-z_]+)\s*(?:=\s*\1\s*/|/=)\s*(\d+(?:\.\d+)?)\b"),
         r"decrease \1 by \2x",
     ),
+    # "ease off along a half-cosine": the curve's name, not half of anything
+    (re.compile(r"\b(?:an? )?half[- ](cosine|cos|sine|wave|period|cycle)\b"), r"\1"),
+    # "holds until you get past the critical batch": holds up to it (the limit after "until" is
+    # where it stops, not where it holds)
+    (
+        re.compile(
+            r"\buntil (?:(?:you|we|it|they|one) )?(?:(?:get|gets|go|goes|are|is|reach|reaches) )?"
+            r"(?:past|beyond|over|above)\b"
+        ),
+        "up to",
+    ),
+    # "one decade shallower than where it blew up": an order of magnitude, on a log scale
+    (
+        re.compile(r"\b(?:a|one) decade (lower|below|under|shallower|smaller|less|down|back)\b"),
+        "an order of magnitude below",
+    ),
+    # "start the run over", "start over from zero": the particle "over" that ends the clause is a
+    # fresh start; "restarted it over the weekend", "restarted over one bad shard" say when or why
+    (
+        re.compile(
+            r"\b((?:re)?start(?:s|ed|ing)?|begin(?:s|ning)?|began|begun) "
+            r"((?:it|them|the run|the job|the training|training|everything|it all|the whole "
+            r"(?:run|thing|job|training)) )?(?:all )?over(?=\s*(?:[.,;:!?)]|$|-|again\b"
+            r"|and\b|with\b))"
+        ),
+        lambda m: f"{m.group(1)} {m.group(2) or ''}anew",
+    ),
     # "from the very first step": from scratch (a restart), not "the first step" of a recipe
     (re.compile(r"\bfrom (?:the )?(?:very )?first step\b"), "from scratch"),
     # radio talk: "negative on raising the batch" refuses it
@@ -992,6 +1019,13 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
             r"|(?:i|we|you) (?:see|have|find|get) (?:evidence|proof)|someone shows))"
         ),
         r"? no, only \1",
+    ),
+    # "Do I start over? Of course not: ...": a question turned down, as by "no"
+    (
+        re.compile(
+            r"\?\s*(?:of course|certainly|absolutely|definitely|hell|heck|god) (?:not|no)\b"
+        ),
+        "? no",
     ),
     # "Restart from scratch? Why would you, ...": a question turned down, as by "no" (not "why
     # would you skip it?", which goes on to say what it asks about)
@@ -1596,6 +1630,8 @@ _PINPOINT_STEMS = _stems_of(near("continuation.place"))  # `just` folds to `only
 _COUNTERFACTUAL = near("condition.otherwise") if context_words("condition.otherwise") else ()
 _NOT_A_NEGATION = context_words("pseudo.not-only")  # `not only X` asserts X
 _NO_DOUBT_WORDS = _stems_of(context_words("pseudo.no-doubt"))  # `no doubt X` asserts X
+_NO_BUT_WORDS = context_words("pseudo.no-but")  # `no option but X` asserts X
+_NO_BUT_NEAR = near("pseudo.no-but")
 # ... but after a modal it refuses: "you can't just keep training", "you shouldn't just lower it".
 _MODAL_STEMS = _stems_of("can could will would should must may might shall".split())
 # Purpose and condition clauses: "scale the loss so grads don't underflow" is no contradiction.
@@ -1733,6 +1769,15 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         if word in _NEG_STEMS and nxt in _NO_DOUBT_WORDS and "pseudo.no-doubt" not in disabled():
             i += 1
             continue  # pseudo.no-doubt: "no doubt it's the data" asserts it
+        if (
+            word in _NEG_STEMS
+            and nxt in _NO_BUT_WORDS
+            and i + 1 < len(raws)
+            and raws[i + 1].text in _NO_BUT_NEAR
+            and "pseudo.no-but" not in disabled()
+        ):
+            i += 2
+            continue  # pseudo.no-but: "no option but to restart" is "must restart"
         if word in _NEG_STEMS and _bound_after(raws, i):
             prev = word
             continue  # pseudo.bound: "never goes above one" caps at one, denies nothing
@@ -2039,7 +2084,15 @@ def _mark_verbal(toks: list[_Tok]) -> list[_Tok]:
     return out
 
 
-def _mark_dismissed(toks: list[_Tok]) -> list[_Tok]:
+_OWN_CLAIM = re.compile(
+    r"\s+(?:that\s+)?(?:(?:a|an|the|this|it|any|our|my|your|their)\s+)?[\w-]+\s+"
+    r"(?:helps?|works?|fix(?:es)?|would|will|is|was|does|did|can|could|matters?)\b"
+)
+"""After `evidence`: a claim of its own ("no evidence a rollback helps", "no proof that the
+data is bad"), which is what the evidence is lacking for, not the idea before it."""
+
+
+def _mark_dismissed(toks: list[_Tok], text: str = "", offset: int = 0) -> list[_Tok]:
     """A negator right before `something` or `option` dismisses what its clause names before it
     ("restarting is not an option"); a negator right before `evidence` or `proof` refuses it
     ("there was no evidence for it"), both tokens carrying the cue so that, as a clause of its
@@ -2052,6 +2105,8 @@ def _mark_dismissed(toks: list[_Tok]) -> list[_Tok]:
         if tok.neg == 1 and nxt.word in _OPTION_STEMS:
             out[q] = replace(out[q], cues=(*out[q].cues, "dismissal.not-an-option"))
         if nxt.word in _EVIDENCE_STEMS:
+            if text and _OWN_CLAIM.match(text, nxt.end - offset):
+                continue  # "restart: there's no evidence a rollback helps" refuses the rollback
             for k in (q, q + 1):
                 out[k] = replace(out[k], cues=(*out[k].cues, "refusal.no-evidence"))
             if (
@@ -2116,7 +2171,7 @@ def _read_sentence(text: str, offset: int) -> tuple[list[_Tok], list[_Tok]]:
         if retract:
             toks[q] = replace(toks[q], cues=(*toks[q].cues, *retract))
     toks = _mark_rejected_list(toks, text, offset)
-    toks = _mark_without_evidence(_mark_dismissed(toks), text, offset)
+    toks = _mark_without_evidence(_mark_dismissed(toks, text, offset), text, offset)
     if len(toks) == len(full):
         return toks, toks
     live = iter(toks)
