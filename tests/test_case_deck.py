@@ -442,6 +442,19 @@ def test_the_worst_thing_to_do_and_a_dialect_negation_reject_a_red_flag(case: Ca
     assert [f.id for f in grade_case(case, answer + said).red_flags] == ["restart_from_scratch"]
 
 
+def test_a_field_set_to_a_refusal_turns_its_idea_down(case: Case) -> None:
+    plan = "Causes: fp16 overflow, a bad batch.\nTriage: read the grad-norm log, roll back, clip.\n"
+    for said in (
+        "RestartFromScratch: Disallowed",
+        "# bigger-batch-smoothing   (removed: narrows the safe LR range)",
+        "hw bitflip theory: delisted, no evidence filed",
+        "restart_from_scratch = false",
+    ):
+        assert not grade_case(case, plan + said).red_flags, said
+    said = "RestartFromScratch: true"
+    assert [f.id for f in grade_case(case, plan + said).red_flags] == ["restart_from_scratch"]
+
+
 def test_over_as_a_preposition_after_a_restart_is_no_start_over(case: Case) -> None:
     # "restarted the dataloader at dawn over one bad shard": "over" says why, not "start over"
     answer = (

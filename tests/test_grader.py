@@ -3425,6 +3425,13 @@ def test_a_half_cosine_is_the_curve_and_a_rule_that_holds_until_a_limit_holds_be
     assert "holds-everywhere" in [f.id for f in _built_in("linear-scaling-rule", past).flags]
 
 
+def test_code_that_sets_a_value_false_refuses_nothing() -> None:
+    # "requires_grad=False" is a frozen parameter, a cause the card names; a field set to a
+    # refusal ("restart: disallowed") is what reads as one
+    said = "lr too low, frozen wts/requires_grad=False, broken graph, wrong loss"
+    assert _built_in("flat-early-loss", said).verdict is Verdict.CORRECT
+
+
 def test_a_decade_below_the_blow_up_is_an_order_of_magnitude() -> None:
     said = (
         "Sweep the LR up by a constant factor each step, watch the loss, and when it blows "

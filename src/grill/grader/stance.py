@@ -58,7 +58,8 @@ answer moved. Retrained with fresh55 and fresh56's case answers, 0.36. Retrained
 the rule first gave 0.32, where "there's no option but to restart" and "restart from scratch:
 there's no evidence a rollback helps" hold only by the model's say; both are read by rules now
 (`pseudo.no-but`; evidence followed by a claim of its own refuses nothing before it), and at
-0.38 every pair holds (0.39 vetoes two) with no tuning answer moved away."""
+0.38 every pair holds (0.39 vetoes two) with no tuning answer moved away. Retrained again after
+fields set to a refusal were read ("RestartFromScratch: Disallowed"), 0.38 still."""
 NEXT_WORDS = 6
 
 

@@ -358,6 +358,22 @@ def _asker_and_answerer(m: re.Match[str]) -> str:
     return _TURN.sub(lambda t: " q:" if t.group(1) == asker else " a:", text)
 
 
+_REFUSED = (
+    r"(?:false|disallowed|nil|null|off|never|removed|yanked|deprecated|forbidden|banned"
+    r"|rejected|disabled|excluded|denied|absent|delisted|suspended|vetoed|dropped|not allowed)"
+)
+_REFUSED_FIELD = re.compile(
+    r"(?m)(?P<lead>(?:^|(?<=[|▲•·▸;])|(?<=\. ))[ \t]*(?:[#>*-]+[ \t]*)?)"
+    r"(?P<key>[a-z][^\n|▲•·▸;:=(),./'\"]{0,60}?)[ \t]*(?:(?:::=|:=|==|=>|->|:| = )[ \t]*"
+    r"(?:[a-z-]+ )?" + _REFUSED + r"(?: (?:from|in|on)\b[^\n.;|]*)?"
+    r"|\((?:[a-z-]+ )?" + _REFUSED + r"\b[^\n)]*\))(?=[ \t]*(?:[,.;|)(\n#]|$))"
+)
+"""A field whose value turns its idea down (`_PRE`): the field's name at a line's (or a status
+segment's) start, a separator, and a refusal (false, disallowed, nil, yanked, ...) that ends it.
+"none" is left out: "Extras: none" is an answer, that nothing is needed; a bare "no" or "nope"
+is a short verdict, read by `case.verdict-after`.
+Code that sets a value ("requires_grad=False") is no refusal: a bare `=` is not a separator."""
+
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # "a couple o' thousand": the dropped "f" of "of"
     (re.compile(r"\bo'(?=\s)"), "of"),
@@ -622,6 +638,10 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(r"(?:^|(?<=\s))([1-9])/([2-9])(?=\s)(?=(?:.|\n)*?\s\d/\2\s)(?:.|\n)*"),
         lambda m: re.sub(r"(?:^|(?<=\s))[1-9]/" + m.group(2) + r"(?=\s)", ". ", m.group(0)),
     ),
+    # a field set to a refusal, as a config, a form or a status line writes it: "RestartFromScratch:
+    # Disallowed", "hw bitflip theory: delisted", "restart-from-scratch (yanked)", "bigger batch
+    # = false": the field's idea is turned down, read as "no restart from scratch."
+    (_REFUSED_FIELD, lambda m: f"{m.group('lead')}no {m.group('key')}."),
     # a dialogue of "A:" and "B:" in which one of them only asks: the asker is the interviewer
     # ("A: could we just bump the batch? B: no, ..."), read as "Q:" and the other as "A:"
     (_TURNS, _asker_and_answerer),
