@@ -293,3 +293,59 @@ def test_the_ready_row_wraps_under_its_column_in_a_narrow_window() -> None:
     lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
     assert len(lines) > 1 and lines[0].startswith("ready     expected 0.9/45")
     assert all(line.startswith(" " * 10) for line in lines[1:]), lines
+
+
+class _Typed:
+    """A person at a terminal: answers and keys typed in order, each at a moment of `clock`."""
+
+    timed = True
+    answer_hint = "Enter: submit"
+
+    def __init__(self, typed: list[tuple[float, str]], clock: list[float]) -> None:
+        self.typed = typed
+        self.clock = clock
+
+    def _next(self) -> str | None:
+        if not self.typed:
+            return None
+        at, text = self.typed.pop(0)
+        self.clock[0] = at
+        return text
+
+    def answer(self) -> str | None:
+        return self._next()
+
+    def key(self, prompt: str, keys: str, default: str) -> str | None:
+        got = self._next()
+        return None if got is None else (got or default)
+
+
+def _typed_run(store: Store, typed: list[tuple[float, str]]) -> Drill:
+    console = Console(file=io.StringIO(), width=80, color_system=None, force_terminal=False)
+    drill = Drill(
+        store,
+        Scheduler(enable_fuzzing=False),
+        LIB,
+        DrillOptions(new_limit=2),
+        grader=grader,
+        clock=lambda: T0,
+    )
+    clock = [0.0]
+    run_drill(console, drill, _Typed(typed, clock), timer=lambda: clock[0])
+    return drill
+
+
+def test_the_enter_of_a_rating_typed_as_3_enter_is_no_empty_answer(store: Store) -> None:
+    # "3" rates the first card alone; its Enter, 0.05 s later, lands on the second card's prompt
+    typed = [(5.0, "lr lower"), (6.0, "3"), (6.05, ""), (9.0, "lr lower"), (10.0, "3")]
+    _typed_run(store, typed)
+    answers = [r.answer for r in store.reviews()]
+    assert answers == ["lr lower", "lr lower"]
+
+
+def test_an_empty_answer_given_after_reading_the_question_is_taken(store: Store) -> None:
+    typed = [(5.0, "lr lower"), (6.0, "3"), (8.0, ""), (9.0, "1")]
+    _typed_run(store, typed)
+    reviews = store.reviews()
+    assert [r.answer for r in reviews] == ["lr lower", ""]
+    assert reviews[-1].rating is Rating.AGAIN

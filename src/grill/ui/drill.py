@@ -345,13 +345,26 @@ def _elapsed_ms(reader: Reader, started: float, timer: Callable[[], float]) -> i
     return int((timer() - started) * 1000) if reader.timed else None
 
 
-def _read_answer(console: Console, drill: Drill, reader: Reader, card: Card) -> str | None:
+STRAY_ENTER_S = 0.4
+"""An empty answer sooner than this after the question showed is the Enter of a rating typed as
+"3⏎" (the rating takes its key alone, and the Enter would land on the next card as an empty
+answer, graded wrong): it is not taken, once per card. Nobody reads a question that fast."""
+
+
+def _read_answer(
+    console: Console, drill: Drill, reader: Reader, card: Card, timer: Callable[[], float]
+) -> str | None:
     """The typed answer; None when the card was undone instead. Raises _End to stop."""
     render_question(console, drill, card, reader.answer_hint + " · /undo · /quit")
+    shown: float | None = timer()
     while True:
         answer = reader.answer()
         if answer is None or answer.strip() == "/quit":
             raise _End
+        if reader.timed and shown is not None and not answer.strip():
+            stray, shown = timer() - shown < STRAY_ENTER_S, None
+            if stray:
+                continue
         if answer.strip() == "/undo":
             _undo(console, drill)
             return None
@@ -365,7 +378,7 @@ def _graded(
     console: Console, drill: Drill, reader: Reader, card: Card, timer: Callable[[], float]
 ) -> None:
     started = timer()
-    answer = _read_answer(console, drill, reader, card)
+    answer = _read_answer(console, drill, reader, card, timer)
     if answer is None:
         return
     grade = drill.submit(card, answer, _elapsed_ms(reader, started, timer))
@@ -378,7 +391,7 @@ def _self_rate(
     console: Console, drill: Drill, reader: Reader, card: Card, timer: Callable[[], float]
 ) -> None:
     started = timer()
-    answer = _read_answer(console, drill, reader, card)
+    answer = _read_answer(console, drill, reader, card, timer)
     if answer is None:
         return
     elapsed = _elapsed_ms(reader, started, timer)
