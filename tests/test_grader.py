@@ -1276,6 +1276,18 @@ def test_check_deck_reports_an_alternative_that_filler_shrinks_to_one_word() -> 
     assert phrase_warnings("(blow up|explode)") == []  # "blow up" is one word of the lexicon
 
 
+def test_check_deck_reports_a_unit_written_after_its_ranges_braces() -> None:
+    c = card(pt("many", "memory .. {3-1000}x .. bf16"))
+    problems = check_deck(deck_with(c))
+    assert len(problems) == 1
+    assert "a number's unit goes inside the braces ({3-1000x})" in problems[0]
+    # what the warning is about: after the braces the unit is no part of the number
+    assert verdict(c, "memory drops 4x next to bf16") != "correct"
+    fixed = card(pt("many", "memory .. {3-1000x} .. bf16"))
+    assert verdict(fixed, "memory drops 4x next to bf16") == "correct"
+    assert phrase_warnings("{2-8k} steps") == phrase_warnings("{5-15%} old") == []
+
+
 def test_the_built_in_decks_have_no_phrase_problems() -> None:
     from grill.deck import load_library
 

@@ -263,14 +263,24 @@ def _compile(phrase: str) -> _Phrase:
 _INNER_GROUP = re.compile(r"\(([^()]*)\)")
 
 
+_UNIT_OUTSIDE = re.compile(r"(\{[^{}]*)\}(x|%|k|m|b)(?![\w{])")
+"""A range with its unit after the braces, `{3-1000}x`: the unit is then no part of the number
+(`{3-1000x}` is 3x to 1000x; `{3-1000}x` is a plain 3-1000 and then the word `x`)."""
+
+
 def phrase_warnings(phrase: str) -> list[str]:
-    """Parts of a valid phrase that cannot be checked: alternatives made only of filler words.
+    """Parts of a valid phrase that cannot be checked: alternatives made only of filler words,
+    and a number's unit written after its range's braces.
 
     In a required group, `(it|update)` silently reads as `update` (so "clip it" misses), and a
     group of filler words only, `(then|and)`, drops out of the phrase altogether; both are legal
     but rarely what the author meant. Optional groups (`(the|)`) lose nothing and pass.
     """
-    out: list[str] = []
+    out: list[str] = [
+        f"{m.group(0)!r}: a number's unit goes inside the braces ({m.group(1)}{m.group(2)}}}); "
+        f"after them {m.group(2)!r} is read as a word of its own, or dropped"
+        for m in _UNIT_OUTSIDE.finditer(phrase)
+    ]
     text = phrase
     while True:
         m = _INNER_GROUP.search(text)
