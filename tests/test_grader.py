@@ -3444,6 +3444,17 @@ def test_code_that_sets_a_value_false_refuses_nothing() -> None:
     assert _built_in("flat-early-loss", said).verdict is Verdict.CORRECT
 
 
+def test_a_negation_inside_a_condition_refuses_nothing_before_it() -> None:
+    # "roll back if it doesn't" is the condition's "doesn't", not "..., so I wouldn't"
+    causes = "Usually a bad batch, FP16 going unstable, or clipping never on. "
+    said = causes + "Let the optimizer ride it out, and think about checkpoints if it doesn't."
+    got = _built_in("mid-training-spikes", said)
+    assert got.verdict is Verdict.WRONG
+    assert "let-it-recover" in [f.id for f in got.flags]
+    refused = causes + "Let the optimizer ride it out? No, I wouldn't."
+    assert "let-it-recover" not in [f.id for f in _built_in("mid-training-spikes", refused).flags]
+
+
 def test_a_decade_below_the_blow_up_is_an_order_of_magnitude() -> None:
     said = (
         "Sweep the LR up by a constant factor each step, watch the loss, and when it blows "

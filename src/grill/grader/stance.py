@@ -59,7 +59,8 @@ the rule first gave 0.32, where "there's no option but to restart" and "restart 
 there's no evidence a rollback helps" hold only by the model's say; both are read by rules now
 (`pseudo.no-but`; evidence followed by a claim of its own refuses nothing before it), and at
 0.38 every pair holds (0.39 vetoes two) with no tuning answer moved away. Retrained again after
-fields set to a refusal were read ("RestartFromScratch: Disallowed"), 0.38 still."""
+fields set to a refusal were read ("RestartFromScratch: Disallowed"), 0.38 still; and again
+after a negator in a condition ("if it doesn't") stopped refusing, 0.38 still."""
 NEXT_WORDS = 6
 
 

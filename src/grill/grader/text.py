@@ -2100,8 +2100,17 @@ def _mark_verbal(toks: list[_Tok]) -> list[_Tok]:
                 cues += ("negation.verbal",)
             if same and nxt is not None and nxt.word in _HELP_STEMS:
                 cues += ("negation.helpless",)
-            out[q] = replace(tok, cues=(*cues, "refusal"))
+            if not _conditional(toks, q):
+                cues += ("refusal",)
+            out[q] = replace(tok, cues=cues)
     return out
+
+
+def _conditional(toks: list[_Tok], q: int) -> bool:
+    """True when token q's clause opens with a condition ("..., and roll back if it doesn't"):
+    what it negates is the condition's, not a refusal of the clause before it."""
+    first = next(t for t in toks if t.clause == toks[q].clause)
+    return "condition" in first.leads  # "if", "unless", "when"; not purpose "so"
 
 
 _OWN_CLAIM = re.compile(
