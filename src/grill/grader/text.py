@@ -2121,7 +2121,7 @@ _OWN_CLAIM = re.compile(
 data is bad"), which is what the evidence is lacking for, not the idea before it."""
 
 
-def _mark_dismissed(toks: list[_Tok], text: str = "", offset: int = 0) -> list[_Tok]:
+def _mark_dismissed(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
     """A negator right before `something` or `option` dismisses what its clause names before it
     ("restarting is not an option"); a negator right before `evidence` or `proof` refuses it
     ("there was no evidence for it"), both tokens carrying the cue so that, as a clause of its
@@ -2134,7 +2134,7 @@ def _mark_dismissed(toks: list[_Tok], text: str = "", offset: int = 0) -> list[_
         if tok.neg == 1 and nxt.word in _OPTION_STEMS:
             out[q] = replace(out[q], cues=(*out[q].cues, "dismissal.not-an-option"))
         if nxt.word in _EVIDENCE_STEMS:
-            if text and _OWN_CLAIM.match(text, nxt.end - offset):
+            if _OWN_CLAIM.match(text, nxt.end - offset):
                 continue  # "restart: there's no evidence a rollback helps" refuses the rollback
             for k in (q, q + 1):
                 out[k] = replace(out[k], cues=(*out[k].cues, "refusal.no-evidence"))
