@@ -3171,6 +3171,19 @@ def test_identifiers_typed_as_code_are_read_as_their_words() -> None:
     assert _built_in("qf-spike-first-action", "restore(lastGoodCkpt)").verdict is Verdict.CORRECT
 
 
+def test_a_dot_inside_code_ends_no_sentence() -> None:
+    """A full stop typed without a space ends a sentence ("done.next"), but the dot of a method
+    call or a module path joins its words: `optimizer.step()` is the optimizer step."""
+    assert normalise("done.next step") == [["don"], ["next", "step"]]
+    assert normalise("after optimizer.step()") == [["after", "optim", "step"]]
+    path = "torch.nn.utils.clip_grad_norm_"
+    assert normalise(path) == [["torch", "nn", "util", "clip", "grad", "norm"]]
+    late = "1.0, applied to the update after optimizer.step() has already run."
+    assert _built_in("qf-clip-value", late).verdict is Verdict.WRONG
+    before = "clip_grad_norm_ at 1.0 on the grads, just before opt.step()"
+    assert _built_in("qf-clip-value", before).verdict is Verdict.CORRECT
+
+
 def test_the_last_good_save_is_a_checkpoint() -> None:
     assert normalise("reload the last good save") == [["rollback", "last", "good", "ckpt"]]
     assert normalise("it saves you weeks") == [["sav", "week"]]
