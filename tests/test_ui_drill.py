@@ -280,6 +280,20 @@ def test_a_submitted_answer_is_echoed_wrapped_at_words_under_its_prompt() -> Non
     ]
 
 
+@pytest.mark.parametrize(("typed", "shown"), [("", ""), ("  ", ""), ("cosine", "> cosine")])
+def test_the_terminal_reader_leaves_no_empty_prompt_line_for_an_empty_enter(
+    monkeypatch: pytest.MonkeyPatch, typed: str, shown: str
+) -> None:
+    """prompt_toolkit erases its prompt when done and the answer is printed again under "> ";
+    an Enter with nothing typed (a rating's "3⏎" landing on the next card) prints nothing."""
+    import grill.ui.prompt as prompt
+
+    monkeypatch.setattr(prompt, "prompt_once", lambda session: typed)
+    console = Console(file=io.StringIO(), width=60, color_system=None, force_terminal=False)
+    assert prompt.TerminalReader(console).answer() == typed
+    assert console.file.getvalue().rstrip() == shown  # type: ignore[attr-defined]
+
+
 def test_the_ready_row_wraps_under_its_column_in_a_narrow_window() -> None:
     from grill.deck import load_library
     from grill.readiness import readiness

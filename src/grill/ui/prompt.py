@@ -154,7 +154,7 @@ class TerminalReader:
             text = prompt_once(session)
         except EOFError:
             return None
-        if self.console is not None:
+        if self.console is not None and text.strip():  # an empty Enter leaves no empty "> "
             echo_answer(self.console, "> ", text)
         return text
 
