@@ -484,3 +484,29 @@ def test_in_a_dialogue_of_a_and_b_the_one_who_only_asks_is_the_interviewer(case:
     proposed = answer.replace("B: No, bigger batches shrink the safe LR range.", "B: Sure, do it.")
     proposed = proposed.replace("Roll back to", "Bump the batch to smooth it out, roll back to")
     assert "increase_batch_size" in [f.id for f in grade_case(case, proposed).red_flags]
+
+
+@pytest.mark.parametrize(
+    ("answer", "committed"),
+    [
+        (
+            "If we had restarted from scratch we'd have lost three weeks; we rolled back instead.",
+            False,
+        ),
+        ("Had we started again from step zero, the loss would be back at 11. Roll back.", False),
+        ("If the loss had spiked twice, restart from scratch.", True),
+        ("We restarted from scratch, and the loss came back lower.", True),
+    ],
+)
+def test_a_counterfactual_did_not_happen(case: Case, answer: str, committed: bool) -> None:
+    """ "If we had restarted ..., we'd have lost weeks" is what was not done, as "if we were to
+    restart" is; a past perfect of the spike itself ("if the loss had spiked") is a condition."""
+    flagged = {f.id for f in grade_case(case, answer).red_flags}
+    assert ("restart_from_scratch" in flagged) is committed
+
+
+def test_a_batch_made_some_times_bigger_is_the_batch_raised(case: Case) -> None:
+    raised = "Roll back, and make the batch two times bigger so one odd sample can't dominate."
+    assert {f.id for f in grade_case(case, raised).red_flags} == {"increase_batch_size"}
+    kept = "Roll back and skip the data; the batch stays as it is, its 2x bigger sibling failed."
+    assert "increase_batch_size" not in {f.id for f in grade_case(case, kept).red_flags}

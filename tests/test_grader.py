@@ -3184,6 +3184,68 @@ def test_a_dot_inside_code_ends_no_sentence() -> None:
     assert _built_in("qf-clip-value", before).verdict is Verdict.CORRECT
 
 
+def test_not_always_and_not_sure_deny_nothing() -> None:
+    """ "Can't always get more data" says sometimes you can; "not sure what else" hedges. Neither
+    denies what follows (`pseudo.not-only`, its words read as the answer's stems)."""
+    more = (
+        "You can't always get more data, but when you can it's the best fix. Otherwise: weight"
+        " decay, dropout, augmentation, early stopping, a smaller model."
+    )
+    assert _built_in("overfitting-mitigations", more).verdict is Verdict.CORRECT
+    assert normalise("not always more data")[0][0] != "not"
+    unsure = "hmm, gradients vanishing somewhere? not sure what else"
+    assert _built_in("grad-norm-zero", unsure).verdict is Verdict.PARTIAL
+
+
+def test_a_limit_case_is_no_overflow() -> None:
+    """ "Push the batch toward infinity" reasons about a batch without bound; only a loss or a
+    gradient that goes to infinity is the overflow."""
+    assert "nan" not in normalise("with infinite precision there is no overflow")[0]
+    assert "nan" not in normalise("let the batch grow toward infinity")[0]
+    assert "nan" in normalise("the loss goes to infinity")[0]
+    limit = (
+        "Take the batch toward infinity: past some size the gradient is already exact, so"
+        " doubling it again buys no fewer steps. Where that knee sits depends on the task."
+    )
+    assert _built_in("critical-batch-size", limit).verdict is Verdict.CORRECT
+    blown = "The batch size past which the loss goes to infinity."
+    assert _built_in("critical-batch-size", blown).verdict is Verdict.WRONG
+
+
+def test_a_retort_before_a_colon_heads_no_list() -> None:
+    """ "It isn't: it's because ..." turns down the sentence before; the claim after the colon
+    is the answer's own ("Not doing:" still refuses its list)."""
+    retort = (
+        "People say it straightens the curve. It isn't: the gains are additive, a fixed amount."
+    )
+    assert any(f.id == "additive" for f in _built_in("log-y-axis", retort).flags)
+    case = load_library_case()
+    refused = "Not doing: a restart from scratch. Roll back to the checkpoint, clip, lower the LR."
+    assert grade_case(case, refused).red_flags == ()
+
+
+def test_slips_on_what_a_method_acts_on() -> None:
+    """Each a misconception a candidate could word many ways: the clip put on the loss, the
+    micro-batches' activations summed, weight norms tracked, the validation loss checked."""
+    wrong = {
+        "qf-clip-value": "1.0, and it is applied to the loss so no batch scores above one.",
+        "batch-memory-cost": "Linear; accumulation sums the activations across micro-batches"
+        " and runs one backward.",
+        "per-layer-grad-norm": "Plot the norm of each layer's weights; a layer whose weight"
+        " norm keeps growing is exploding.",
+        "bad-batch-detection": "Run the check on the validation loss: when it jumps to ten"
+        " times its average, skip the update.",
+        "small-batch-generalization": "Sometimes better: small batches give a more accurate"
+        " gradient, so it settles in flat minima.",
+        "qf-critical-batch": "Past it more batch stops helping: the gradient grows noisier as"
+        " the batch grows.",
+        "lr-finder": "Begin from a huge LR and shrink it each step, plot loss vs LR, take 10x"
+        " below where it stops diverging.",
+    }
+    for card, answer in wrong.items():
+        assert _built_in(card, answer).verdict is Verdict.WRONG, card
+
+
 def test_the_last_good_save_is_a_checkpoint() -> None:
     assert normalise("reload the last good save") == [["rollback", "last", "good", "ckpt"]]
     assert normalise("it saves you weeks") == [["sav", "week"]]

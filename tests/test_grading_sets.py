@@ -103,6 +103,8 @@ MIN_PER_CARD = {
     "fresh57": 5,
     "fresh58": 5,
     "fresh59": 5,
+    "fresh60": 5,
+    "fresh61": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -174,6 +176,8 @@ MIN_CASE = {
     "fresh57": 24,
     "fresh58": 24,
     "fresh59": 24,
+    "fresh60": 24,
+    "fresh61": 24,
 }
 
 

@@ -288,6 +288,7 @@ TUNING = (
     "fresh52",
     "fresh55",
     "fresh58",
+    "fresh60",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -308,8 +308,9 @@ TRIGGERS: tuple[Trigger, ...] = (
         P,
         F,
         1,
-        "only sure necessarily",
+        "only sure necessarily always",
         "not only the lr but also clipping",
+        "you can't always get more data, but if you can it's the best fix",
     ),
     _t(
         "pseudo.no-doubt",

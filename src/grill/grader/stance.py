@@ -60,7 +60,10 @@ there's no evidence a rollback helps" hold only by the model's say; both are rea
 (`pseudo.no-but`; evidence followed by a claim of its own refuses nothing before it), and at
 0.38 every pair holds (0.39 vetoes two) with no tuning answer moved away. Retrained again after
 fields set to a refusal were read ("RestartFromScratch: Disallowed"), 0.38 still; and again
-after a negator in a condition ("if it doesn't") stopped refusing, 0.38 still."""
+after a negator in a condition ("if it doesn't") stopped refusing, 0.38 still. Retrained with
+fresh60 (1292 ideas, after a counterfactual "if we had restarted" was read as not done), 0.38
+still (0.39 fails a pair); no tuning answer moved away, and fresh60's case answers went from
+20 of 24 red-flag sets right to 23."""
 NEXT_WORDS = 6
 
 

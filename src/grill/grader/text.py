@@ -599,6 +599,40 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(r"\b([a-z_]+)\s*(?:=\s*\1\s*/|/=)\s*(\d+(?:\.\d+)?)\b"),
         r"decrease \1 by \2x",
     ),
+    # a counterfactual: "if we had restarted from scratch, we'd have lost weeks" is what was not
+    # done, as "if we were to restart ..." is; so is "had we restarted ..."
+    (
+        re.compile(
+            r"\bif (we|i|you|they|someone|one|anyone|he|she) had (?=[a-z]+(?:ed|en)\b|thrown|done"
+            r"|gone|begun|run|kept|taken|made|put|cut|set|spent|lost|sent|let|started|just)"
+        ),
+        r"if \1 were to ",
+    ),
+    (
+        re.compile(
+            r"(?:^|(?<=[.;:!?]\s)|(?<=\n))had (we|i|you|they|someone|anyone) (?=[a-z]+(?:ed|en)\b"
+            r"|thrown|done|gone|begun|run|kept|taken|made|put|cut|set|spent|lost|sent|let|just)"
+        ),
+        r"if \1 were to ",
+    ),
+    # a limit case: "push the batch toward infinity", "with infinite precision" reason about a
+    # quantity grown without bound; only a loss or a gradient that is infinite is the overflow
+    (
+        re.compile(
+            r"\b(batch(?:es)?(?: sizes?)?|data(?:sets?)?|precision|compute|width|depth|steps|"
+            r"tokens|memory|bits|time|training)"
+            r"((?: size)?(?: (?:grows|goes|tends|grow|go|tend|heads|head|increases))?"
+            r" (?:to|toward|towards|->|→) )(?:\+ ?)?(?:infinity|inf)\b"
+        ),
+        r"\1\2unbounded size",
+    ),
+    (
+        re.compile(
+            r"\binfinite(?:ly (?:large|big|many|much|long))? (batch|data|precision|compute|width|"
+            r"depth|steps|tokens|memory|bits|time|training)"
+        ),
+        r"unbounded \1",
+    ),
     # "ease off along a half-cosine": the curve's name, not half of anything
     (re.compile(r"\b(?:an? )?half[- ](cosine|cos|sine|wave|period|cycle)\b"), r"\1"),
     # "holds until you get past the critical batch": holds up to it (the limit after "until" is
@@ -1650,7 +1684,7 @@ _ASIDE_STEMS = _stems_of(context_words("continuation.aside"))
 _PLACE_STEMS = _stems_of(context_words("continuation.place"))
 _PINPOINT_STEMS = _stems_of(near("continuation.place"))  # `just` folds to `only`
 _COUNTERFACTUAL = near("condition.otherwise") if context_words("condition.otherwise") else ()
-_NOT_A_NEGATION = context_words("pseudo.not-only")  # `not only X` asserts X
+_NOT_A_NEGATION = _stems_of(context_words("pseudo.not-only"))  # `not only X` asserts X
 _NO_DOUBT_WORDS = _stems_of(context_words("pseudo.no-doubt"))  # `no doubt X` asserts X
 _NO_BUT_WORDS = context_words("pseudo.no-but")  # `no option but X` asserts X
 _NO_BUT_NEAR = near("pseudo.no-but")
@@ -2267,6 +2301,12 @@ def _rejects(tok: _Tok) -> bool:
 
 
 _ROLE_STEMS = _stems_of(near("negation.list-rejected"))
+_RETORT = re.compile(
+    r"(?i)(?:^|[.!?])\s*(?:no,?\s*)?(?:it|that|this)\s*(?:'s|\bis|\bwas)?\s*(?:not|n't)"
+    r"(?:\s+(?:so|true|the case|really|quite|at all|it))?\s*$"
+)
+"""A lead-in that is a pronoun, its verb and a negator ("It isn't:", "That's not so:") turns down
+the sentence before it, not the list after it."""
 
 
 _ACT_LEAD = re.compile(
@@ -2284,6 +2324,8 @@ def _list_leads(lead: Sequence[_Tok], raw: str = "") -> tuple[str, ...]:
     what the list names is not credited either."""
     if not lead or len(lead) > LIST_LEAD or not any(_rejects(t) or _dismisses(t) for t in lead):
         return ()
+    if _RETORT.search(raw):
+        return ()  # "It isn't: it's because ...": a retort to the sentence before, then the claim
     # the role is named after the negator, or is the act itself (`do` is read as filler)
     role = bool(_ACT_LEAD.search(raw)) or any(
         _rejects(t) and any(n.word in _ROLE_STEMS for n in lead[k + 1 : k + 3])
