@@ -3173,11 +3173,13 @@ def test_identifiers_typed_as_code_are_read_as_their_words() -> None:
 
 def test_a_dot_inside_code_ends_no_sentence() -> None:
     """A full stop typed without a space ends a sentence ("done.next"), but the dot of a method
-    call or a module path joins its words: `optimizer.step()` is the optimizer step."""
+    call joins its words: `optimizer.step()` is the optimizer step. A dotted path of keys is
+    split at its dots, and so is a call that opens with its dot (" .detach()")."""
     assert normalise("done.next step") == [["don"], ["next", "step"]]
     assert normalise("after optimizer.step()") == [["after", "optim", "step"]]
-    path = "torch.nn.utils.clip_grad_norm_"
-    assert normalise(path) == [["torch", "nn", "util", "clip", "grad", "norm"]]
+    keys = normalise("mem.when_bs_doubles.grads_factor 1")
+    assert keys == [["memory"], ["batch", "siz", "{2x}"], ["grad", "factor", "{1}"]]
+    assert len(normalise("a stray .detach() call")) == 2
     late = "1.0, applied to the update after optimizer.step() has already run."
     assert _built_in("qf-clip-value", late).verdict is Verdict.WRONG
     before = "clip_grad_norm_ at 1.0 on the grads, just before opt.step()"

@@ -1224,9 +1224,12 @@ def _ratio_shares(m: re.Match[str]) -> str:
     return f" {lo:.3g}-{hi:.3g}% {a} / {100 - hi:.3g}-{100 - lo:.3g}% {b} "
 
 
-_SENTENCE = re.compile(r"(?:[.!?;]+(?=\s|$|[\"')\]])|\n+|\.(?=[a-z]{2})(?![a-z0-9]*[_.(]))")
-"""Where a sentence ends. A full stop typed without a space ends one ("done.next"), but not a
-dot inside code: `optimizer.step()`, `torch.nn.utils` or `model.zero_grad` read as one phrase."""
+_SENTENCE = re.compile(
+    r"(?:[.!?;]+(?=\s|$|[\"')\]])|\n+|\.(?=[a-z]{2})(?:(?<![a-z0-9_]\.)|(?![a-z0-9_]*\()))"
+)
+"""Where a sentence ends. A full stop typed without a space ends one ("done.next"), but not the
+dot of a method call: `optimizer.step()` reads as one phrase. A dotted path with no call
+(`mem.when_bs_doubles.grads_factor 1`) is split at its dots, as a hierarchy of keys."""
 _LEX_TOKEN = re.compile(
     r"(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e-?\d+)?|\.\d+)"
     r"(?P<suf>bn|k|m|b|x|%)?(?![a-z0-9])"
