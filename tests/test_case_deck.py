@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from grill.deck import load_deck
+from grill.errors import DeckError
 from grill.grader import grade_case
 from grill.model import Case, Verdict
 
@@ -510,3 +511,37 @@ def test_a_batch_made_some_times_bigger_is_the_batch_raised(case: Case) -> None:
     assert {f.id for f in grade_case(case, raised).red_flags} == {"increase_batch_size"}
     kept = "Roll back and skip the data; the batch stays as it is, its 2x bigger sibling failed."
     assert "increase_batch_size" not in {f.id for f in grade_case(case, kept).red_flags}
+
+
+def test_only_lowering_the_lr_needs_an_lr_lowered(case: Case, tmp_path: Path) -> None:
+    """ "No need to touch clipping or precision" is the only-LR red flag only in an answer that
+    speaks of the LR (`needs`); an `alone` naming no item is refused by validation."""
+    flags = lambda answer: {f.id for f in grade_case(case, answer).red_flags}  # noqa: E731
+    seeded = "Rerun from the checkpoint with another seed; no need to touch clipping or precision."
+    assert "only_lower_lr" not in flags(seeded)
+    halved = "Halve the LR and keep going; no need to touch clipping or precision."
+    assert "only_lower_lr" in flags(halved)
+    bad = tmp_path / "case.yaml"
+    text = CASE_DECK.read_text(encoding="utf-8")
+    bad.write_text(text.replace("alone: [lower-lr,", "alone: [lower-the-lr,"), encoding="utf-8")
+    with pytest.raises(DeckError, match="alone 'lower-the-lr', which is no item of a part"):
+        load_deck(bad)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Roll back and clip. The request to double the batch to smooth it out is declined.",
+        "Roll back and clip. Doubling the batch to average the spike away: declined.",
+        "Roll back and clip. Someone asked to double the batch to smooth it; I'd decline that.",
+    ],
+)
+def test_a_request_declined_is_turned_down(case: Case, answer: str) -> None:
+    assert grade_case(case, answer).red_flags == ()
+
+
+def test_a_loss_that_declined_went_down() -> None:
+    from grill.grader import normalise
+
+    assert normalise("the loss has declined steadily") == [["loss", "decreas", "steady"]]
+    assert normalise("the idea was declined") == [["idea", "reject"]]

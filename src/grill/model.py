@@ -115,7 +115,9 @@ class Point:
     raised when the first of them is matched and every item the answer matches is among them.
     `unless` (case red flags only): phrases that, said in the sentence the flag is found in, make
     it none (the evidence a flag "without evidence" lacks: "bit flips, unless the ECC log shows
-    errors").
+    errors"). `needs` (case red flags only): phrases; a match of the flag's own phrases counts
+    only in an answer that says one of them somewhere ("no need to touch clipping" is no
+    only-the-LR red flag in an answer that never speaks of the LR).
     """
 
     id: str
@@ -124,6 +126,7 @@ class Point:
     vague: tuple[str, ...] = ()
     alone: tuple[str, ...] = ()  # red flags only: raised when these are all an answer names
     unless: tuple[str, ...] = ()  # red flags only: said beside it, no red flag
+    needs: tuple[str, ...] = ()  # red flags only: its phrases count when one of these is said
 
 
 @dataclass(frozen=True)

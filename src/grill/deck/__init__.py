@@ -363,6 +363,7 @@ _RED_FLAG = _Record(
             False,
         ),
         "unless": (_List(_Text(doc="a phrase that, said beside the flag, makes it none")), False),
+        "needs": (_List(_Text(doc="a phrase the answer must say for the flag's phrases")), False),
     },
 )
 _RUBRIC = _Record(
@@ -775,6 +776,7 @@ def _point(raw: dict[str, Any]) -> Point:
         vague,
         tuple(x for x in raw.get("alone") or () if x),
         tuple(x for x in raw.get("unless") or () if x),
+        tuple(x for x in raw.get("needs") or () if x),
     )
 
 
@@ -897,6 +899,12 @@ def _case(raw: dict[str, Any], deck: str, node: yaml.Node | None, r: _Reader) ->
         if part.need > len(part.items):
             message = f"part '{part.id}' needs {part.need} of {len(part.items)} items"
             r.fail(_node_at(node, "parts", i, "need"), message)
+    red_flags = _points(raw.get("red_flags") or ())
+    items = {i.id for part in parts for i in part.items}
+    for i, flag in enumerate(red_flags):
+        for unknown in (x for x in flag.alone if x not in items):
+            message = f"red flag '{flag.id}' alone '{unknown}', which is no item of a part"
+            r.fail(_node_at(node, "red_flags", i, "alone"), message)
     follow_ups = tuple(
         FollowUp(f["question"], _points(f["points"]))
         for f in raw.get("follow_ups") or ()
@@ -910,7 +918,7 @@ def _case(raw: dict[str, Any], deck: str, node: yaml.Node | None, r: _Reader) ->
         covers=raw["covers"],
         wrong_answers=raw["wrong_answers"],
         parts=parts,
-        red_flags=_points(raw.get("red_flags") or ()),
+        red_flags=red_flags,
         follow_ups_text=raw["follow_ups_text"],
         follow_ups=follow_ups,
         example=raw["example"],

@@ -1603,6 +1603,11 @@ def red_flag_hits(case: Case, flag_view: _View) -> Iterable[tuple[Point, _Hit | 
         yield flag, hit, rules
 
 
+def _says_needed(view: _View, flag: Point) -> bool:
+    """A red flag with `needs` counts only in an answer that says one of those phrases."""
+    return not flag.needs or _match_point_phrases(view, _valid(flag.needs), False) is not None
+
+
 def grade_case(case: Case, answer: str) -> CaseGrade:
     """Judge an open-ended case answer: parts covered, red flags, the standard's case verdict."""
     analysed = _analyse(answer)
@@ -1627,6 +1632,9 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
         if (
             hit is not None
             and rules
+            and (
+                not flag.needs or _match_point_phrases(view, _valid(flag.needs), False) is not None
+            )
             and (not learned or stance.committed(flag_view, hit, rules, flag.id))
         ):
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))

@@ -615,6 +615,16 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r"if \1 were to ",
     ),
+    # "declined" of a request is refused ("the request to double the batch is declined", "I'd
+    # decline it", "bigger batch: declined"); a loss that declines goes down
+    (
+        re.compile(
+            r"\b(is|are|was|were|be|been|being) declined\b"
+            r"|\b(i|we|i'd|we'd|i would|we would|i'll|we'll) decline\b"
+            r"|(?<=[:\u2013\u2014-] )declined\b"
+        ),
+        lambda m: f"{m.group(1) or m.group(2) or ''} rejected".lstrip(),
+    ),
     # a limit case: "push the batch toward infinity", "with infinite precision" reason about a
     # quantity grown without bound; only a loss or a gradient that is infinite is the overflow
     (
