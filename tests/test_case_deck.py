@@ -329,6 +329,9 @@ def test_no_in_a_borrowed_language_turns_an_idea_down(case: Case) -> None:
     answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
     assert not grade_case(case, answer + "Restarting from scratch — não.").red_flags
     assert not grade_case(case, answer + "A bigger batch to smooth it? Nein.").red_flags
+    assert not grade_case(case, answer + "Huwag mong i-restart from zero.").red_flags
+    assert not grade_case(case, answer + "Jangan restart from scratch, tidak perlu.").red_flags
+    assert grade_case(case, answer + "Then restart from scratch, tidak ada pilihan.").red_flags
 
 
 @pytest.mark.parametrize(
@@ -545,3 +548,20 @@ def test_a_loss_that_declined_went_down() -> None:
 
     assert normalise("the loss has declined steadily") == [["loss", "decreas", "steady"]]
     assert normalise("the idea was declined") == [["idea", "reject"]]
+
+
+@pytest.mark.parametrize(
+    ("answer", "committed"),
+    [
+        ("Roll back and clip. It's not a reason to nuke the run and retrain from scratch.", False),
+        ("Roll back and clip. There's no call to scrap it and relaunch from step zero.", False),
+        ("Roll back and clip. No reason to panic, and we restart from scratch.", True),
+    ],
+)
+def test_an_act_with_no_reason_shares_it_across_a_bare_and(
+    case: Case, answer: str, committed: bool
+) -> None:
+    """ "Not a reason to X and Y" gives no reason for Y either (`case.paired`); with its own
+    subject after a comma, Y is a claim of its own."""
+    flagged = {f.id for f in grade_case(case, answer).red_flags}
+    assert ("restart_from_scratch" in flagged) is committed

@@ -1525,7 +1525,22 @@ def _paired(view: _View, hit: _Hit) -> bool:
     if not _PAIRED.fullmatch(gap):
         return False
     before = sentence[first - 1].clause
-    return any(t.clause == before and (_negated_verb(t) or _reported(t)) for t in sentence[:first])
+    return any(
+        t.clause == before and (_negated_verb(t) or _reported(t) or _no_reason(sentence, p))
+        for p, t in enumerate(sentence[:first])
+    )
+
+
+_NO_REASON = frozenset("reason need point call excus justif sens cause".split())
+"""After a negator, the nouns whose infinitive is the act turned down: "it's not a reason to
+nuke the run and retrain", "no call to scrap it and relaunch"."""
+
+
+def _no_reason(sentence: Sequence[_Tok], p: int) -> bool:
+    """A negator right before one of `_NO_REASON` and its `to` ("not a reason to ...")."""
+    if sentence[p].neg != 1 or p + 2 >= len(sentence):
+        return False
+    return sentence[p + 1].word in _NO_REASON and sentence[p + 2].word == "to"
 
 
 def _negated_verb(tok: _Tok) -> bool:

@@ -65,7 +65,8 @@ fresh60 (1292 ideas, after a counterfactual "if we had restarted" was read as no
 still (0.39 fails a pair); no tuning answer moved away, and fresh60's case answers went from
 20 of 24 red-flag sets right to 23. Retrained after "is declined" was read as rejected: 0.38
 still, though a first form of that rule ("gets declined" too, which turned a simile in a tuning
-answer) left the model at 0.37, where a refused idea of fresh46 was flagged."""
+answer) left the model at 0.37, where a refused idea of fresh46 was flagged. Retrained after
+"not a reason to X and Y" and borrowed negators ("huwag", "jangan") were read: 0.38."""
 NEXT_WORDS = 6
 
 

@@ -895,6 +895,10 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(?:i|we)(?:'d| would| will|'ll)? leave alone\b"), "i'd avoid it"),
     # "no" in the languages an English answer borrows it from: "restarting? não, never"
     (re.compile(r"\b(?:n[aã]o|nein|nyet|niet)\b"), "no"),
+    # and "don't" / "not": Tagalog "huwag mong i-restart", Malay and Indonesian "jangan
+    # restart", "tidak perlu" (no need), German "nicht"
+    (re.compile(r"\b(?:huwag|jangan)\b"), "don't"),
+    (re.compile(r"\b(?:tidak|bukan|nicht)\b"), "not"),
     # "in the first place" is no order of steps: "to keep them from happening in the first place"
     (re.compile(r"\bin the first place\b"), "at all"),  # not a negation: "no matter how large"
     (re.compile(r"\bnot (?:a lot|lots|a ton|a great deal|a whole lot|that much)\b"), "not much"),
