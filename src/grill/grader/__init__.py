@@ -1647,9 +1647,7 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
         if (
             hit is not None
             and rules
-            and (
-                not flag.needs or _match_point_phrases(view, _valid(flag.needs), False) is not None
-            )
+            and _says_needed(view, flag)
             and (not learned or stance.committed(flag_view, hit, rules, flag.id))
         ):
             flags.append(Flag(flag.id, flag.says, _hit_text(view, hit)))
