@@ -374,6 +374,12 @@ segment's) start, a separator, and a refusal (false, disallowed, nil, yanked, ..
 is a short verdict, read by `case.verdict-after`.
 Code that sets a value ("requires_grad=False") is no refusal: a bare `=` is not a separator."""
 
+_DONE = (
+    r"(?=[a-z]+(?:ed|en)\b|thrown|done|gone|begun|run|kept|taken|made|put|cut|set|spent|lost"
+    r"|sent|let|just)"
+)
+"""A past participle next (a lookahead): what "if we had ..." or "had we ..." supposes done."""
+
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # "a couple o' thousand": the dropped "f" of "of"
     (re.compile(r"\bo'(?=\s)"), "of"),
@@ -602,17 +608,11 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # a counterfactual: "if we had restarted from scratch, we'd have lost weeks" is what was not
     # done, as "if we were to restart ..." is; so is "had we restarted ..."
     (
-        re.compile(
-            r"\bif (we|i|you|they|someone|one|anyone|he|she) had (?=[a-z]+(?:ed|en)\b|thrown|done"
-            r"|gone|begun|run|kept|taken|made|put|cut|set|spent|lost|sent|let|started|just)"
-        ),
+        re.compile(r"\bif (we|i|you|they|someone|one|anyone|he|she) had " + _DONE),
         r"if \1 were to ",
     ),
     (
-        re.compile(
-            r"(?:^|(?<=[.;:!?]\s)|(?<=\n))had (we|i|you|they|someone|anyone) (?=[a-z]+(?:ed|en)\b"
-            r"|thrown|done|gone|begun|run|kept|taken|made|put|cut|set|spent|lost|sent|let|just)"
-        ),
+        re.compile(r"(?:^|(?<=[.;:!?]\s)|(?<=\n))had (we|i|you|they|someone|anyone) " + _DONE),
         r"if \1 were to ",
     ),
     # "declined" of a request is refused ("the request to double the batch is declined", "I'd
