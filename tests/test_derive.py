@@ -1166,6 +1166,19 @@ def test_a_restart_the_explanation_denies_is_wrong_from_any_zero(
     assert _verdict(_card(*_SPIKES), lead + "restart the run from step zero") == "correct"
 
 
+def test_a_denied_restart_from_scratch_is_wrong_by_any_verb_that_begins_the_run_again() -> None:
+    card = _card(*_SPIKES)
+    lead = "Bad batch, numerical instability, or no gradient clipping; "
+    for restart in (
+        "launch it again from step zero with bf16",
+        "start fresh from step 0 with a lower LR",
+        "kill it and begin the run from scratch",
+    ):
+        assert _verdict(card, lead + restart) == "wrong", restart
+    # a start that is not the run's: the verb alone, without "from scratch", says nothing
+    assert _verdict(card, lead + "start by rolling back to the last checkpoint") == "correct"
+
+
 def test_what_the_card_switches_to_switched_away_from_is_wrong_and_a_skip_is_said_of_its_object(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

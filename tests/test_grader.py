@@ -1913,6 +1913,21 @@ def test_a_flag_names_the_rule_that_fired() -> None:
         ("lr-too-high", "nans, exploding grads, and a growing train/val gap", "wrong"),
         ("lr-too-high", "nans, exploding grads, loss bouncing", "correct"),
         (
+            "lr-too-high",
+            "nans, exploding grads, loss bouncing; fix: start it again from step 0, new seed",
+            "wrong",
+        ),
+        (
+            "lr-too-high",
+            "nans, exploding grads, loss bouncing; start again from the initial weights, lower lr",
+            "wrong",
+        ),
+        (
+            "lr-too-high",
+            "nans, exploding grads, loss bouncing; halve the lr and re-warm from the checkpoint",
+            "correct",
+        ),
+        (
             "cosine-decay",
             "yes: it keeps the lr constant, then decays steeply over the final stretch to 10%",
             "wrong",

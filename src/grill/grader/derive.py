@@ -477,6 +477,9 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
         if len(after) < 2 or not set(after) - common:
             continue
         said = [_FROM_ZERO if w == "scratch" and _on("derive.from-zero") else w for w in after]
+        if _FROM_ZERO in said:
+            # a run begun again from scratch, by whatever verb: "start fresh from step zero"
+            said = [_RESTARTS if w == "restart" else w for w in said]
         phrase = " .. ".join(before[-_SUBJECT_WORDS:] + said)
         if phrase not in out:
             out.append(phrase)
@@ -486,6 +489,8 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
 _FROM_ZERO = "(scratch|begin|step {0}|random init|square {1})"
 """"From scratch" as an answer says it: "from step zero", "from the beginning", "from a random
 init", "from square one"."""
+_RESTARTS = "(restart|start|launch|begin|train|run)"
+"""A run begun again, as an answer that says from where says it ("launch again from scratch")."""
 
 
 _RATHER = re.compile(r"(?i)\b(?:rather than|instead of)\b")
