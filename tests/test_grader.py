@@ -2936,6 +2936,25 @@ def test_an_answer_that_says_not_just_x_is_not_x_as_the_whole_answer() -> None:
 
 
 @pytest.mark.parametrize(
+    "answer",
+    [
+        'The contestant said "a couple of hundred steps." Ruled wrong: it\'s 2-8k.',
+        '"A couple of hundred steps" - I don\'t buy it. 2-8k steps.',
+        '"A couple of hundred steps," the forum says. That\'s wrong; 2-8k.',
+        'A blog claims "a couple of hundred steps" - false. 2-8k.',
+    ],
+)
+def test_a_quotation_ruled_wrong_is_not_the_answers_claim(answer: str) -> None:
+    from grill.deck import load_library
+
+    card = load_library(user_decks=False).card("qf-warmup")
+    assert grade(card, answer).verdict is Verdict.CORRECT, answer
+    # left standing or agreed with, the quote is said
+    quoted = 'The forum says "a couple of hundred steps." I agree.'
+    assert grade(card, quoted).verdict is Verdict.WRONG
+
+
+@pytest.mark.parametrize(
     ("mocked", "meant"),
     [
         (

@@ -946,6 +946,17 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r"\1\2wrongly \3",
     ),
+    # a quotation the answer then rules wrong: 'the contestant said "a couple of hundred steps."
+    # ruled wrong: it's thousands', '"warmup is optional" - false': the quote is a myth
+    (
+        re.compile(
+            r'"([^"\n]{2,300}?)"(\s*[.,;:!?]?\s*(?:[-\u2014\u2013]\s*)?(?:(?:that\'?s|that is'
+            r"|this is|it'?s|which is|ruled|plain|simply|just|totally|completely|dead) )?"
+            r"(?:wrong|incorrect|false|untrue|not true|not so|a myth|nonsense|rubbish|bogus"
+            r"|i disagree|i don'?t (?:buy|agree)))\b"
+        ),
+        r'"myth: \1"\2',
+    ),
     # sarcasm: "oh sure, let's start over from step zero", "yeah right, blame cosmic rays",
     # "double the batch, what could possibly go wrong": the idea is mocked, as under "Myth:"
     (
