@@ -2039,6 +2039,56 @@ def test_a_flag_names_the_rule_that_fired() -> None:
         ),
         ("qf-replay-ratio", "old:new about 1 to 6-19", "correct"),
         ("overfitting-signal", "it does badly on unseen data", "partial"),
+        ("qf-warmup", "roughly 2-8k steps at the end of the run", "wrong"),
+        ("qf-warmup", "roughly 2-8k steps at the start of the run", "correct"),
+        (
+            "spike-prevention",
+            "warm up, clip at 1.0, bf16, checkpoint often, and turn weight decay off",
+            "wrong",
+        ),
+        (
+            "flat-early-loss",
+            "lr far too low, a frozen layer or a broken graph; leave it another few thousand"
+            " steps, flat starts break on their own",
+            "wrong",
+        ),
+        (
+            "lr-too-high",
+            "loss bouncing, grad norms spiking, nans; the fix is to double the batch size",
+            "wrong",
+        ),
+        (
+            "warmup-why",
+            "stops huge early updates and divergence at full lr, but with adam the per-parameter"
+            " scaling already handles it",
+            "wrong",
+        ),
+        ("replay-buffer", "it stores the old model's gradients and replays them", "wrong"),
+        (
+            "ewc",
+            "it regularises the outputs toward the old model's outputs, weighted by fisher",
+            "wrong",
+        ),
+        ("qf-decay-to", "it brings the weight decay down to about 10%", "wrong"),
+        ("qf-decay-to", "the lr comes down to about 10% of peak", "correct"),
+        ("qf-clip-value", "clip the loss at 1.0 each step", "wrong"),
+        (
+            "mixed-precision-speedup",
+            "1.5-2x on volta and newer for matmul-heavy work, and it halves the steps to converge",
+            "wrong",
+        ),
+        (
+            "grad-norm-spike",
+            "a bad batch or instability; clip: clamp each weight's value to [-1, 1]",
+            "wrong",
+        ),
+        (
+            "log-y-axis",
+            "a linear y-axis lets the first steps dwarf the rest; loss falls by ratios, so on a"
+            " log scale small late gains stay visible and early dynamics show",
+            "correct",
+        ),
+        ("log-y-axis", "I'd just use a linear y-axis, it's fine", "wrong"),
     ],
 )
 def test_built_in_rubrics_read_these_claims_in_other_words(
@@ -2933,6 +2983,16 @@ def test_an_answer_that_says_not_just_x_is_not_x_as_the_whole_answer() -> None:
     assert [f.id for f in grade_case(case, "Halve the LR and carry on.").red_flags] == [
         "only_lower_lr"
     ]
+
+
+def test_a_sentence_that_says_it_is_not_known_is_no_bare_negation() -> None:
+    from grill.deck import load_library
+
+    card = load_library(user_decks=False).card("qf-bf16-needs")  # "Nothing extra."
+    for unknown in ("Not my area.", "That's my world, not this one. Don't know.", "No idea."):
+        assert grade(card, unknown).verdict is Verdict.WRONG, unknown
+    for nothing in ("Nothing.", "None. Not needed.", "Nothing. Don't know why people fuss."):
+        assert grade(card, nothing).verdict is Verdict.CORRECT, nothing
 
 
 @pytest.mark.parametrize(

@@ -62,7 +62,9 @@ _NEGATED_PREDICATES = {
 _IDK = re.compile(
     r"\b(idk|dunno|no idea|no clue|not sure|unsure|i (do not|don't|dont) know|"
     r"(do not|don't|dont) know|pass|skip|n/?a|no answer|forgot|"
-    r"i forget|can't remember|cant remember|don't remember|dont remember)\b"
+    r"i forget|can't remember|cant remember|don't remember|dont remember|"
+    r"(?:(?:that's|thats|that is|it's|its|this is) )?(?:not|outside|beyond) my (?:area|field|"
+    r"department|wheelhouse|expertise|specialty|speciality|forte|thing|world|depth))\b"
 )
 
 _LEXICON_TEXT = """

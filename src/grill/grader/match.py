@@ -14,6 +14,7 @@ from rapidfuzz.distance import OSA, Levenshtein
 
 from grill.grader.context import Category, disabled
 from grill.grader.lexicon import (
+    _IDK,
     _KNOWN,
     _PROTECTED_STEMS,
     _WORD_SPLIT,
@@ -406,6 +407,9 @@ def _bare_negation(view: _View) -> _Hit | None:
         if len(sentence) <= 2 and sentence[0].neg == 1:
             if _HEDGED_AMOUNT.match(folded, sentence[0].end):
                 continue
+            # (from a little before the negator: "don't" is read at its "n't")
+            if _IDK.search(folded[max(0, sentence[0].start - 4) : sentence[-1].end]):
+                continue  # "Don't know.", "Not my area." say nothing is known, not needed
             return _Hit(s, (k,), False, False)
         first = [t for t in sentence if t.clause == sentence[0].clause]
         same_side = all(t.side == sentence[0].side for t in sentence)  # not "nothing X, but Y"
