@@ -206,6 +206,16 @@ def test_a_red_flag_idea_judged_as_a_subject_is_not_put_forward(
     assert grade_case(case, answer + sentence).red_flags  # the phrases alone raise it
 
 
+def test_a_statement_answered_by_a_bare_refusal_is_turned_down(case: Case) -> None:
+    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    for proposed, committed in [
+        ("Wire received: restart from zero advise. Reply sent: negative.", False),
+        ("Option on the table: double the batch size. Verdict: no.", False),
+        ("Restart from scratch. That's what I'd do.", True),
+    ]:
+        assert bool(grade_case(case, answer + proposed).red_flags) is committed, proposed
+
+
 def test_what_others_said_is_not_put_forward_unless_agreed(case: Case) -> None:
     answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
     for reported, committed in [
@@ -233,6 +243,9 @@ def test_what_others_said_is_not_put_forward_unless_agreed(case: Case) -> None:
         ('"Hardware glitch" is not an accepted root cause unless a node diagnostic failed.', False),
         ("'Just lower the LR' is not an accepted fix on this team.", False),
         ("'Bit flips' are not only possible but the likely cause.", True),
+        ('The chatbot told me: "increase the batch size to smooth it." I\'d go with that.', True),
+        ('A forum post said "restart from scratch to be safe" and I agree.', True),
+        ('The forum said "restart from scratch to be safe"; we rolled back instead.', False),
     ],
 )
 def test_a_red_flag_in_quotation_marks_is_named_not_put_forward(

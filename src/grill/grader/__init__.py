@@ -1275,6 +1275,8 @@ def _quoted(view: _View, hit: _Hit) -> bool:
     folded = view.folded
     for quote in _QUOTED.finditer(folded):
         if quote.start() < start and end < quote.end():
+            if _AGREED.match(folded, quote.end()):
+                return False  # "'increase the batch' ... I'd go with that": taken up
             copula = _COPULA.match(folded, quote.end())
             return (
                 copula is None
@@ -1282,6 +1284,15 @@ def _quoted(view: _View, hit: _Hit) -> bool:
                 or not _AFFIRMING.search(copula.group(1))
             )
     return False
+
+
+_AGREED = re.compile(
+    r"[\s.,;:!-]*(?:and |so |which )?(?:i(?:'d| would| will|'ll)? (?:go with|agree with|back"
+    r"|second|buy|take) (?:that|it|this|them|him|her)\b|i (?:agree|agreed|concur)\b|agreed\b"
+    r"|(?:that's|that is|which is|and it's) (?:right|correct|true|spot on)\b|spot on\b|exactly\b)"
+)
+"""Agreement right after a quote: the quoted idea is taken up ("'increase the batch size.' I'd
+go with that", "... and I agree", "spot on")."""
 
 
 _DENIED_JUDGEMENT = re.compile(

@@ -957,6 +957,16 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r'"myth: \1"\2',
     ),
+    # a statement answered by a bare refusal: "Wire received: restart from zero advise. Reply
+    # sent: negative.", "Option: relaunch. Verdict: no." - the idea before it is turned down (a
+    # question answered "Nope." is read where questions are)
+    (
+        re.compile(
+            r"(?m)(^|[.!?]\s+)([^.!?\n]{3,200}[.!]\s+(?:(?:[a-z]+ ){0,2}[a-z]+:\s*)?)"
+            r"(?=(?:no|negative|nope|nah|rejected|denied|vetoed|declined)\s*(?:[.!]|$))"
+        ),
+        r"\1myth: \2",
+    ),
     # sarcasm: "oh sure, let's start over from step zero", "yeah right, blame cosmic rays",
     # "double the batch, what could possibly go wrong": the idea is mocked, as under "Myth:"
     (
