@@ -2039,6 +2039,8 @@ def test_a_flag_names_the_rule_that_fired() -> None:
         ),
         ("qf-replay-ratio", "old:new about 1 to 6-19", "correct"),
         ("overfitting-signal", "it does badly on unseen data", "partial"),
+        ("linear-scaling-rule", "bs xk => lr xk, keeps the per-update step the same", "correct"),
+        ("linear-scaling-rule", "batch *n, lr *n: the same per-update step", "correct"),
         ("qf-warmup", "roughly 2-8k steps at the end of the run", "wrong"),
         ("qf-warmup", "roughly 2-8k steps at the start of the run", "correct"),
         (
