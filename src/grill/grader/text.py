@@ -674,8 +674,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bfrom (?:the )?(?:very )?first step\b"), "from scratch"),
     # radio talk: "negative on raising the batch" refuses it
     (re.compile(r"\bnegative on\b"), "no"),
-    # a factor named by a letter, glued to its sign: "bs xk => lr xk", "batch *n" is times k
-    (re.compile(r"(?<![a-z0-9])[x*\u00d7]([kn])\b"), r"x \1"),
+    # a factor named by a letter, glued to its sign: "bs xk => lr xk", "batch *n" is "x k"
+    (re.compile(r"(?<![a-z0-9])[x*\u00d7][kn]\b"), "x k"),
     # "2 grand to 8 grand": thousands
     (re.compile(r"\b(\d+(?:\.\d+)?) ?grand\b"), r"\1k"),
     # a thread's numbering is no number: "1/3 clip value? 2/3 one point zero 3/3 global norm"
