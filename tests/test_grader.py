@@ -567,6 +567,7 @@ def test_a_negation_its_sentence_goes_on_to_except_states_nothing(
         ("Student: 'it is free.' Teacher: no. Twice the work", "Twice the work"),
         ("Student wrote: 2-8k steps. Red pen: 2-8% of the run", "2-8% of the run"),
         ("Q: what does the loss do?\nit goes down", "it goes down"),
+        ('manager: "~10% old". yes, 5-15 old / 85-95 new', "yes, 5-15 old / 85-95 new"),
         # "halve X for every doubling of Y" is inverse, "double X ..." proportional
         ("halve the lr for every doubling of the batch", "lr inversely proportional to batch"),
         ("double the lr with each doubling of the batch", "lr proportional to batch"),
