@@ -105,6 +105,8 @@ MIN_PER_CARD = {
     "fresh59": 5,
     "fresh60": 5,
     "fresh61": 5,
+    "fresh62": 5,
+    "fresh63": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -178,6 +180,8 @@ MIN_CASE = {
     "fresh59": 24,
     "fresh60": 24,
     "fresh61": 24,
+    "fresh62": 24,
+    "fresh63": 24,
 }
 
 

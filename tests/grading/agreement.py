@@ -289,6 +289,7 @@ TUNING = (
     "fresh55",
     "fresh58",
     "fresh60",
+    "fresh62",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

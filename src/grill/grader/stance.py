@@ -66,7 +66,10 @@ still (0.39 fails a pair); no tuning answer moved away, and fresh60's case answe
 20 of 24 red-flag sets right to 23. Retrained after "is declined" was read as rejected: 0.38
 still, though a first form of that rule ("gets declined" too, which turned a simile in a tuning
 answer) left the model at 0.37, where a refused idea of fresh46 was flagged. Retrained after
-"not a reason to X and Y" and borrowed negators ("huwag", "jangan") were read: 0.38."""
+"not a reason to X and Y" and borrowed negators ("huwag", "jangan") were read: 0.38. Retrained
+after a quotation ruled wrong, a statement answered by a bare refusal ("Reply sent: negative.")
+and a glued factor letter ("bs xk") were read, and with fresh62 (attribution and reported
+speech): 0.38 still (0.39 fails a pair), no tuning answer moved."""
 NEXT_WORDS = 6
 
 
