@@ -2448,6 +2448,8 @@ def load_library_case() -> Case:
 
 def test_always_where_the_card_hedges_is_wrong() -> None:
     # "Empirically sometimes better": a claim that it always is, about the card's subject
+    agreed = 'My lead says "spikes mid-run are always a bad batch" and I agree.'
+    assert [f.rule for f in _built_in("mid-training-spikes", agreed).flags] == ["absolute"]
     overclaim = "Small batches invariably generalise better, via noise toward flat minima."
     got = _built_in("small-batch-generalization", overclaim)
     assert [f.rule for f in got.flags] == ["absolute"]
@@ -2464,8 +2466,11 @@ def test_always_where_the_card_hedges_is_wrong() -> None:
         "Some say small batches always win. Wrong: only sometimes, via noise toward flat minima.",
         # asked, not claimed; after a dash, which folding turns into another character
         "Small batches — empirically — generalise better via noise. I asked: do batches always?",
+        # someone else's "always", quoted and not taken up
+        'My coach read that "a mid-season slump is always overtraining." Here: a bad batch.',
     ):
         ref = "small-batch-generalization" if "batches" in fine else "grad-norm-spike"
+        ref = "mid-training-spikes" if "slump" in fine else ref
         ref = "flat-early-loss" if "frozen" in fine else ref
         assert "absolute" not in [f.rule for f in _built_in(ref, fine).flags], fine
 

@@ -678,6 +678,11 @@ def _absolute_flags(card: Card, answer: _Answer) -> list[Flag]:
             continue
         if re.search(r"\b(?:has|have|had|'ve)\s+$", folded[: m.start()]):
             continue  # "it has always made X easier": what was so, not a claim that it must be
+        if any(
+            q.start() < m.start() < q.end() and not _AGREED.match(folded, q.end())
+            for q in _QUOTED.finditer(folded)
+        ):
+            continue  # someone else's "always", quoted: "read that 'pain is always the shoe'"
         for s, sentence in enumerate(answer.sentences):
             if not sentence or sentence[0].start > m.start() or sentence[-1].end < m.end():
                 continue
