@@ -407,8 +407,10 @@ def _bare_negation(view: _View) -> _Hit | None:
         if len(sentence) <= 2 and sentence[0].neg == 1:
             if _HEDGED_AMOUNT.match(folded, sentence[0].end):
                 continue
-            # (from a little before the negator: "don't" is read at its "n't")
-            if _IDK.search(folded[max(0, sentence[0].start - 4) : sentence[-1].end]):
+            # (from a little before the negator: "don't" is read at its "n't"; "skip" and "pass"
+            # say "idk" only as a whole answer)
+            unknown = _IDK.search(folded[max(0, sentence[0].start - 4) : sentence[-1].end])
+            if unknown and unknown.group(0) not in ("skip", "pass", "n/a", "na"):
                 continue  # "Don't know.", "Not my area." say nothing is known, not needed
             return _Hit(s, (k,), False, False)
         first = [t for t in sentence if t.clause == sentence[0].clause]
