@@ -107,6 +107,7 @@ MIN_PER_CARD = {
     "fresh61": 5,
     "fresh62": 5,
     "fresh63": 5,
+    "fresh64": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -182,6 +183,7 @@ MIN_CASE = {
     "fresh61": 24,
     "fresh62": 24,
     "fresh63": 24,
+    "fresh64": 24,
 }
 
 
