@@ -536,6 +536,19 @@ def test_a_report_that_fails_halfway_leaves_the_previous_one_whole(
     assert [p.name for p in target.parent.iterdir()] == ["progress.json"]  # no temporary left
 
 
+def test_a_reference_line_label_is_drawn_over_the_series_with_a_halo() -> None:
+    from grill.report.html import _CSS
+    from grill.report.svg import Point, line_chart
+
+    rising = [Point(0, 10, "a"), Point(1, 40, "b")]  # crosses the target's label at the left
+    chart = line_chart(
+        "c", "t", [("score", rising, True)], y_max=45, lines=[(28, "target 28", "target")]
+    )
+    assert chart.index('class="target-label"') > chart.index('class="line s0"')
+    assert chart.index('class="target-label"') > chart.rindex('class="dot s0"')
+    assert re.search(r"svg \.target-label[^{]*\{[^}]*paint-order: stroke", _CSS)
+
+
 def test_the_calendar_labels_the_current_month_from_its_first_day() -> None:
     from grill.report.svg import heatmap
 

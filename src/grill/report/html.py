@@ -52,6 +52,8 @@ svg .target { stroke: var(--bad); stroke-width: 2; stroke-dasharray: 6 4; }
 svg .target-label { fill: var(--bad); font-size: 12px; font-weight: 600; }
 svg .floor { stroke: var(--accent2); stroke-width: 1.5; stroke-dasharray: 2 4; }
 svg .floor-label { fill: var(--accent2); font-size: 12px; }
+svg .target-label, svg .floor-label { paint-order: stroke; stroke: var(--bg); stroke-width: 4px;
+  stroke-linejoin: round; }
 svg .line { fill: none; stroke-width: 2.5; }
 svg .line.s0 { stroke: var(--accent); } svg .dot.s0 { fill: var(--accent); }
 svg .line.s1 { stroke: var(--accent2); }

@@ -107,11 +107,12 @@ def line_chart(
         y = py(tick)
         body.append(_el("line", class_="grid", x1=LEFT, x2=W - RIGHT, y1=y, y2=y))
         body.append(_el("text", f"{tick:g}", class_="axis", x=LEFT - 6, y=y + 4, text_anchor="end"))
+    labels = []  # drawn last, over the series, so a line crossing them leaves them legible
     for value, label, css in lines:
         y = py(value)
         body.append(_el("line", class_=css, x1=LEFT, x2=W - RIGHT, y1=y, y2=y))
         at = {"x": LEFT + 6, "y": y - 5, "text_anchor": "start"}
-        body.append(_el("text", esc(label), class_=f"{css}-label", **at))
+        labels.append(_el("text", esc(label), class_=f"{css}-label", **at))
     for x, label in x_labels:
         at = {"x": px(x), "y": H - BOTTOM + 18, "text_anchor": "middle"}
         body.append(_el("text", esc(label), class_="axis", **at))
@@ -125,7 +126,7 @@ def line_chart(
                 body.append(_el("line", _tip(p.label), class_=f"range s{i}", **span))
             dot = {"cx": px(p.x), "cy": py(p.y), "r": 3.5 if joined else 5.0}
             body.append(_el("circle", _tip(p.label), class_=f"dot s{i}", **dot))
-    return _svg(chart_id, title, body)
+    return _svg(chart_id, title, body + labels)
 
 
 def _ticks(y_max: float) -> list[float]:
