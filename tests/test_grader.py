@@ -2085,13 +2085,6 @@ def test_a_flag_names_the_rule_that_fired() -> None:
             "a bad batch or instability; clip: clamp each weight's value to [-1, 1]",
             "wrong",
         ),
-        (
-            "log-y-axis",
-            "a linear y-axis lets the first steps dwarf the rest; loss falls by ratios, so on a"
-            " log scale small late gains stay visible and early dynamics show",
-            "correct",
-        ),
-        ("log-y-axis", "I'd just use a linear y-axis, it's fine", "wrong"),
     ],
 )
 def test_built_in_rubrics_read_these_claims_in_other_words(
