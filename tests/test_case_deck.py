@@ -24,6 +24,9 @@ SECTIONS = {
     "ONE CONCRETE EXAMPLE": "example",
 }
 
+_PLAN = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+"""A good plan, written before a sentence under test: the case is graded on that sentence."""
+
 
 def _seed() -> Path | None:
     """The seed in `../shared/seeds` beside the checkout (or beside a worktree's parent)."""
@@ -166,7 +169,7 @@ def test_a_rejected_wrong_answer_is_not_a_red_flag(case: Case) -> None:
 def test_a_red_flag_only_asked_about_is_not_put_forward(
     case: Case, asked: str, committed: bool
 ) -> None:
-    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. " + asked
+    answer = _PLAN + asked
     assert bool(grade_case(case, answer).red_flags) is committed
 
 
@@ -200,14 +203,14 @@ def test_a_red_flag_only_asked_about_is_not_put_forward(
 def test_a_red_flag_idea_judged_as_a_subject_is_not_put_forward(
     case: Case, sentence: str, committed: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    answer = _PLAN
     assert bool(grade_case(case, answer + sentence).red_flags) is committed
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.evaluated,case.stance")
     assert grade_case(case, answer + sentence).red_flags  # the phrases alone raise it
 
 
 def test_a_statement_answered_by_a_bare_refusal_is_turned_down(case: Case) -> None:
-    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    answer = _PLAN
     for proposed, committed in [
         ("Wire received: restart from zero advise. Reply sent: negative.", False),
         ("Option on the table: double the batch size. Verdict: no.", False),
@@ -217,7 +220,7 @@ def test_a_statement_answered_by_a_bare_refusal_is_turned_down(case: Case) -> No
 
 
 def test_what_others_said_is_not_put_forward_unless_agreed(case: Case) -> None:
-    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    answer = _PLAN
     for reported, committed in [
         ("Somebody in Slack blamed cosmic rays; nobody could show an ECC error.", False),
         ("If someone says bit flips, I ask for the ECC counters.", False),
@@ -251,7 +254,7 @@ def test_what_others_said_is_not_put_forward_unless_agreed(case: Case) -> None:
 def test_a_red_flag_in_quotation_marks_is_named_not_put_forward(
     case: Case, quoted: str, committed: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    answer = _PLAN
     assert bool(grade_case(case, answer + quoted).red_flags) is committed
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.quoted,case.stance")
     assert grade_case(case, answer + quoted).red_flags
@@ -276,7 +279,7 @@ def test_a_red_flag_in_quotation_marks_is_named_not_put_forward(
 def test_a_red_flag_supposed_with_what_goes_wrong_after_it_is_a_warning(
     case: Case, supposed: str, committed: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    answer = _PLAN
     assert bool(grade_case(case, answer + supposed).red_flags) is committed
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.warned,case.stance")
     assert grade_case(case, answer + supposed).red_flags
@@ -293,12 +296,12 @@ def test_a_red_flag_supposed_with_what_goes_wrong_after_it_is_a_warning(
 def test_a_negator_over_a_list_closed_by_or_denies_every_item(
     case: Case, listed: str, committed: bool
 ) -> None:
-    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    answer = _PLAN
     assert bool(grade_case(case, answer + listed).red_flags) is committed
 
 
 def test_an_idea_set_aside_or_named_as_a_motion_denied_is_not_put_forward(case: Case) -> None:
-    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    answer = _PLAN
     for turned_down in (
         "I did think about raising the batch size to smooth it, but set that aside.",
         "The motion to enlarge the batch and smooth the spike is denied.",
@@ -321,25 +324,25 @@ def test_an_idea_set_aside_or_named_as_a_motion_denied_is_not_put_forward(case: 
 def test_an_idea_only_wondered_about_or_listed_as_not_done_is_not_put_forward(
     case: Case, said: str, committed: bool
 ) -> None:
-    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    answer = _PLAN
     assert bool(grade_case(case, answer + said).red_flags) is committed
 
 
 def test_a_hedge_is_no_refusal(case: Case) -> None:
-    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    answer = _PLAN
     hedged = "My bet is a flipped bit in HBM, maybe, I can't be sure."
     assert [f.id for f in grade_case(case, answer + hedged).red_flags] == ["blame_bitflips"]
     assert not grade_case(case, answer + "A flipped bit? I can't see why.").red_flags
 
 
 def test_a_list_headed_by_a_judgement_turns_its_items_down(case: Case) -> None:
-    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    answer = _PLAN
     listed = "Contraindicated: restarting from scratch, growing the batch to smooth things."
     assert not grade_case(case, answer + listed).red_flags
 
 
 def test_no_in_a_borrowed_language_turns_an_idea_down(case: Case) -> None:
-    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    answer = _PLAN
     assert not grade_case(case, answer + "Restarting from scratch — não.").red_flags
     assert not grade_case(case, answer + "A bigger batch to smooth it? Nein.").red_flags
     assert not grade_case(case, answer + "Huwag mong i-restart from zero.").red_flags
@@ -405,7 +408,7 @@ def test_naming_both_precisions_is_not_switching(case: Case) -> None:
 def test_a_red_flag_said_beside_the_evidence_it_lacks_is_none(
     case: Case, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    answer = "Check the grad norm logs, roll back to the last good checkpoint, clip, bf16. "
+    answer = _PLAN
     excused = (
         "I'd give long odds against hardware bit-flips unless there's evidence.",
         "Hardware fault I will consider only if ECC counters are showing errors.",
