@@ -105,6 +105,17 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
         ("take the lr at the minimum", "pick the lr at the minimum"),
         ("chose the value", "select the value"),
         ("requires_grad switched off", "frozen"),
+        # plain words, as a candidate explaining to a non-specialist says them
+        ("the held-back score", "the validation score"),
+        ("the error score falls", "the loss falls"),
+        ("double the group size", "double the batch size"),
+        ("double the examples per update", "double the batch size"),
+        ("a group of examples", "a batch"),
+        ("the cap on update size", "grad clipping"),
+        ("a layer locked by accident", "a layer frozen by accident"),
+        ("it is memorising the data", "it is overfitting the data"),
+        ("the adjustment size is too small", "the lr is too small"),
+        ("the corrections vanish", "the gradients vanish"),
     ],
 )
 def test_lexicon_folds_abbreviations_and_synonyms(typed: str, canonical: str) -> None:
@@ -2767,7 +2778,8 @@ def test_a_short_verdict_after_a_dash_colon_or_equals_turns_the_idea_down(
     said = "Restart from scratch - no need to go further, just roll back later"
     assert flags(said) == ["restart_from_scratch"]
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "case.verdict-after,case.stance")
-    assert flags("Roll back and clip. raise the batch size = no") == ["increase_batch_size"]
+    said = "Roll back and clip. 9) bigger batch to smooth things out - not worth it."
+    assert flags(said) == ["increase_batch_size"]
 
 
 def test_an_idea_binned_by_name_or_pronoun_is_rejected_and_the_lr_as_the_only_fix_is_not() -> None:
@@ -3641,3 +3653,16 @@ def test_a_loss_above_the_scaling_laws_expectation_is_compute_wasted() -> None:
     got = _built_in("lr-too-low", said)
     assert got.verdict is Verdict.CORRECT
     assert not got.flags
+
+
+def test_a_spaced_equals_sign_ends_a_negation_like_a_colon() -> None:
+    """ "val not following = memorising": the `=` starts what the symptom means, so the "not"
+    before it denies nothing after it; "requires_grad=False" is one config word, not a clause."""
+    from grill.deck import load_library
+
+    library = load_library(user_decks=False)
+    said = "train down but val not following = memorising not generalising"
+    flags = [f.id for f in grade_ref(library, "val-gap-widening", said).flags]
+    assert "denial" not in flags
+    assert normalise("val not following = memorising") == normalise("val not following: memorising")
+    assert normalise("requires_grad=False") == normalise("frozen")

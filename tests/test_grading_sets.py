@@ -108,6 +108,9 @@ MIN_PER_CARD = {
     "fresh62": 5,
     "fresh63": 5,
     "fresh64": 5,
+    "fresh65": 5,
+    "fresh66": 5,
+    "fresh67": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -184,6 +187,9 @@ MIN_CASE = {
     "fresh62": 24,
     "fresh63": 24,
     "fresh64": 24,
+    "fresh65": 24,
+    "fresh66": 24,
+    "fresh67": 24,
 }
 
 

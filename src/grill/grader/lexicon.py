@@ -68,16 +68,23 @@ _IDK = re.compile(
 )
 
 _LEXICON_TEXT = """
-lr: learning rate, learning-rate, step size, stepsize, lrs, learn rate, eta
-batch size: bs, bsz, batchsize, minibatch size, mini batch size
+lr: learning rate, learning-rate, step size, stepsize, lrs, learn rate, eta,
+    adjustment size, size of each adjustment, size of the adjustments, step length
+batch size: group size, examples per update, examples per step, examples in each update,
+    number of examples per update, number of examples in each update, bs, bsz, batchsize,
+    minibatch size, mini batch size
 bf16: bfloat16, bfloat, brain float, brainfloat, brainfloat16, b16
 fp16: float16, half precision, f16, half float
 fp32: float32, full precision, single precision, f32
 fp8: float8, f8, e4m3, e5m2
 mixed precision: amp, automatic mixed precision
-grad: gradient, grads, gradients, gradient's
+loss: error score, error scores, mistake score, error measure
+batch: group of examples, groups of examples, bunch of examples
+grad: correction, corrections, gradient, grads, gradients, gradient's
 grad norm: gradnorm, gnorm, grad-norm, gradient length, grad length
-grad clip: gradclip, gradclipping
+grad clip: gradclip, gradclipping,
+    update cap, cap on update size, cap on the update size, cap on update sizes, cap on updates,
+    cap on the updates, cap on each update, limit on update size, limit on the update size
 eos: edge of stability, edge-of-stability
 accumulate: accum, accumulation, accumulating, accumulated
 ckpt: checkpoint, check point, chkpt, ckp, snapshot, saved state, save point, savepoint,
@@ -85,7 +92,8 @@ ckpt: checkpoint, check point, chkpt, ckp, snapshot, saved state, save point, sa
 last good ckpt: last good save, last good save point, last good saved state
 last ckpt: last save, latest save, last saved state, latest saved state
 val: validation, dev set, devset, held out, heldout, held-out, eval set, evaluation set,
-    valid set, validation set, val set
+    valid set, validation set, val set,
+    held back, holdout, hold-out, hold out set
 val loss: eval loss, evaluation loss, dev loss, test loss
 wd: weight decay, l2 regularization, l2 penalty, l2 reg, l2, wait decay
 adam: adamw, adam optimizer, adamw optimizer
@@ -126,7 +134,9 @@ instability: instabilities, unstable, numerical issue, numerical issues, numeric
     numerical problem, instab
 stable: stability, stabilize, stabilise, stabilization, stabilisation, stabler, stably
 nan: nans, not a number, inf, infs, infinity, infinite
-overfit: overfitting, over-fitting, over fitting, overfits, overfitted
+overfit: overfitting, over-fitting, over fitting, overfits, overfitted,
+    memorising, memorizing, memorise, memorize, memorises, memorizes, memorised, memorized,
+    memorisation, memorization
 underfit: underfitting, under-fitting, under fitting, underfits
 overflow: over flow, overflows, overflowing
 underflow: under flow, underflows, underflowing, flush to zero, flushes to zero
@@ -147,7 +157,8 @@ moving average: ema, running average, running mean, moving mean, rolling average
     exponential moving average, movingavg, moving avg, running avg, rolling avg
 step: steps, iteration, iterations, iter, iters
 frozen: freeze, freezing, froze, frozen layer, requires grad false, requires_grad false,
-    requires grad off, requires_grad off, requires grad=false, requires grad disabled
+    requires grad off, requires_grad off, requires grad=false, requires grad disabled,
+    locked, locked layer, locked layers
 attention: attn, self-attention, self attention
 difference: diff, diffs
 change: alter, alters, altered, altering, bend, bends, bent, bending, distort, distorts,

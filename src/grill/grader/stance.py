@@ -69,7 +69,8 @@ answer) left the model at 0.37, where a refused idea of fresh46 was flagged. Ret
 "not a reason to X and Y" and borrowed negators ("huwag", "jangan") were read: 0.38. Retrained
 after a quotation ruled wrong, a statement answered by a bare refusal ("Reply sent: negative.")
 and a glued factor letter ("bs xk") were read, and with fresh62 (attribution and reported
-speech): 0.38 still (0.39 fails a pair), no tuning answer moved."""
+speech): 0.38 still (0.39 fails a pair), no tuning answer moved. Retrained after the plain-words
+lexicon ("locked" is "frozen", "held-back" is validation): 0.38 still, no red flag moved."""
 NEXT_WORDS = 6
 
 
