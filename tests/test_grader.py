@@ -116,6 +116,9 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
         ("it is memorising the data", "it is overfitting the data"),
         ("the adjustment size is too small", "the lr is too small"),
         ("the corrections vanish", "the gradients vanish"),
+        ("double the group, halve the step size", "double the batch, halve the lr"),
+        ("update rules built for huge groups", "optimizers built for huge batches"),
+        ("group norm", "groupnorm"),
     ],
 )
 def test_lexicon_folds_abbreviations_and_synonyms(typed: str, canonical: str) -> None:
@@ -2096,6 +2099,26 @@ def test_a_flag_names_the_rule_that_fired() -> None:
             "a bad batch or instability; clip: clamp each weight's value to [-1, 1]",
             "wrong",
         ),
+        # one false claim, in jargon or in plain words
+        ("small-batch-generalization", "sometimes: small batches give a cleaner signal", "wrong"),
+        (
+            "small-batch-generalization",
+            "sometimes better: small groups give a noisier signal, implicit regularization toward"
+            " flat minima",
+            "correct",
+        ),
+        ("qf-warmup", "start at the peak lr and ease it down over 2-8k steps", "wrong"),
+        ("qf-warmup", "2-8k steps, ramping up to the peak lr", "correct"),
+        ("fp32-master-weights", "keep the master copy in 16-bit so small updates add up", "wrong"),
+        ("qf-clip-value", "1.0, applied to each individual number separately", "wrong"),
+        ("qf-critical-batch", "where bigger batches saturate; past it, double the lr", "wrong"),
+        ("fp8-training", "hopper, less memory, one scaling factor for the whole model", "wrong"),
+        (
+            "mid-training-spikes",
+            "a bad batch, fp16 numerics, or a missing grad clip; fix: cap the loss itself at 1.0",
+            "wrong",
+        ),
+        ("qf-replay-ratio", "5-15% old; the old slice speeds up learning the new task", "wrong"),
     ],
 )
 def test_built_in_rubrics_read_these_claims_in_other_words(

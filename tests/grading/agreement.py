@@ -290,6 +290,7 @@ TUNING = (
     "fresh58",
     "fresh60",
     "fresh62",
+    "fresh66",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -79,7 +79,9 @@ fp32: float32, full precision, single precision, f32
 fp8: float8, f8, e4m3, e5m2
 mixed precision: amp, automatic mixed precision
 loss: error score, error scores, mistake score, error measure
-batch: group of examples, groups of examples, bunch of examples
+batch: group, groups, group of examples, groups of examples, bunch of examples
+groupnorm: group norm, group normalization, group normalisation
+param group: parameter group, parameter groups, param groups
 grad: correction, corrections, gradient, grads, gradients, gradient's
 grad norm: gradnorm, gnorm, grad-norm, gradient length, grad length
 grad clip: gradclip, gradclipping,
@@ -101,7 +103,7 @@ optstate: optimizer state, optimizer states, optimiser state, adam state, adam s
     adam moment, adam moments, adam statistic, optimizer statistic, optimizer moment,
     moment estimate, optimizer stat, adam stat, optim state, adam optimizer state,
     adam optimizer states, adamw optimizer state, adamw state
-optimizer: optimiser, optim, opt
+optimizer: optimiser, optim, opt, update rule, update rules
 recompute: gradient checkpointing, activation checkpointing, gradient checkpoint, activation
     checkpoint, activation recomputation, recomputation, rematerialization, rematerialisation,
     remat

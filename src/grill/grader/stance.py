@@ -40,7 +40,7 @@ from grill.grader.text import _asks, _Tok
 __all__ = ["VETO", "WEIGHTS", "committed", "features", "probability"]
 
 WEIGHTS = Path(__file__).with_name("stance.json")
-VETO = 0.38
+VETO = 0.37
 """An idea the rules keep is turned down when the model gives it a chance under this of being
 put forward. Leave-one-set-out on the tuning sets through fresh42 (1030 ideas,
 `tests/grading/train_stance.py --cv`), 0.5 missed 13 committed red flags against the rules' 9;
@@ -70,7 +70,11 @@ answer) left the model at 0.37, where a refused idea of fresh46 was flagged. Ret
 after a quotation ruled wrong, a statement answered by a bare refusal ("Reply sent: negative.")
 and a glued factor letter ("bs xk") were read, and with fresh62 (attribution and reported
 speech): 0.38 still (0.39 fails a pair), no tuning answer moved. Retrained after the plain-words
-lexicon ("locked" is "frozen", "held-back" is validation): 0.38 still, no red flag moved."""
+lexicon ("locked" is "frozen", "held-back" is validation): 0.38 still, no red flag moved. Retrained
+with fresh66 (plain words; "a bigger group" is a bigger batch now): 0.38 fails a pair, 0.37 holds
+them all; fresh66's red-flag sets right went from 17 of 24 to 22, one tuning answer moved away
+(fresh40: a restart flagged beside a bit flip), and held out fresh51 gained one and fresh61 lost
+one."""
 NEXT_WORDS = 6
 
 
