@@ -3689,3 +3689,19 @@ def test_a_spaced_equals_sign_ends_a_negation_like_a_colon() -> None:
     assert "denial" not in flags
     assert normalise("val not following = memorising") == normalise("val not following: memorising")
     assert normalise("requires_grad=False") == normalise("frozen")
+
+
+def test_a_negated_lead_in_then_a_clause_of_its_own_is_a_correction_not_a_rejected_list() -> None:
+    """ "It isn't one fixed number: it depends on the task" says what the thing is; "What I would
+    not do: restart" rejects what it lists, and a dismissal ("Myth: it's ...") still rejects."""
+    from grill.deck import load_library
+
+    library = load_library(user_decks=False)
+    said = "the batch size past which doubling it stops helping. Not a fixed number: it depends"
+    for answer in (f"{said} on the task.", f"{said} on the task, and grows as loss falls."):
+        got = grade_ref(library, "critical-batch-size", answer)
+        assert [f.id for f in got.flags] == [], answer
+        assert got.verdict.label == "correct", answer
+    case = load_library_case()
+    assert not grade_case(case, "What I would not do: restart from scratch.").red_flags
+    assert not grade_case(case, "Myth: it's always a bit flip.").red_flags

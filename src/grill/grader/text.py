@@ -2316,6 +2316,8 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
         if _CONDITION_LEAD.match(text, begin, m.start()):
             continue  # "When fine-tuning doesn't stick: the model ..." says when; it lists
         lead = [t for t in toks if begin <= t.start - offset and t.end - offset <= m.start()]
+        if _SUBJECT_AFTER.match(text, m.end()) and not any(map(_dismisses, lead)):
+            continue  # "It isn't one fixed number: it depends on the task" says what it is
         after = next((k for k, t in enumerate(toks) if t.start - offset >= m.end()), None)
         if after is not None:
             out[after] = _led(out[after], _list_leads(lead, text[begin : m.start()]))
@@ -2323,6 +2325,11 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
 
 
 _LIST_MARKS = re.compile(r"[:|]")
+_SUBJECT_AFTER = re.compile(r"\s*(?:it|they|you|we)(?:'s|'re|'ll|'d|\s+[a-z]+)\b")
+"""A colon followed by a clause with a pronoun for subject ("... : it depends on the task"): what
+follows is a statement, the negated lead-in's correction or reason, not a list for it to reject
+(a list names things or acts: "What I would not do: restart, blame bit flips"). A dismissal still
+turns it down: "Myth: it's always a bit flip"."""
 _IMPERATIVE = re.compile(
     r"\s*(?:but |so |and )?(?:don'?t|do not|never) (?!do\b|try\b|bother\b|even\b)"
     r"[a-z]+\b[^:|]{0,12}$"
