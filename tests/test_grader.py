@@ -119,6 +119,10 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
         ("double the group, halve the step size", "double the batch, halve the lr"),
         ("update rules built for huge groups", "optimizers built for huge batches"),
         ("group norm", "groupnorm"),
+        ("the corrections faded away", "the gradients vanished"),
+        ("a gentle ramp-up at the start", "warmup at the start"),
+        ("save copies often", "checkpoint often"),
+        ("how big each step is", "the lr"),
     ],
 )
 def test_lexicon_folds_abbreviations_and_synonyms(typed: str, canonical: str) -> None:

@@ -69,7 +69,8 @@ _IDK = re.compile(
 
 _LEXICON_TEXT = """
 lr: learning rate, learning-rate, step size, stepsize, lrs, learn rate, eta,
-    adjustment size, size of each adjustment, size of the adjustments, step length
+    adjustment size, size of each adjustment, size of the adjustments, step length,
+    size of each step, how big each step is, how big each adjustment is
 batch size: group size, examples per update, examples per step, examples in each update,
     number of examples per update, number of examples in each update, bs, bsz, batchsize,
     minibatch size, mini batch size
@@ -90,7 +91,7 @@ grad clip: gradclip, gradclipping,
 eos: edge of stability, edge-of-stability
 accumulate: accum, accumulation, accumulating, accumulated
 ckpt: checkpoint, check point, chkpt, ckp, snapshot, saved state, save point, savepoint,
-    saved weights
+    saved weights, saved copy, saved copies, save copies
 last good ckpt: last good save, last good save point, last good saved state
 last ckpt: last save, latest save, last saved state, latest saved state
 val: validation, dev set, devset, held out, heldout, held-out, eval set, evaluation set,
@@ -107,7 +108,11 @@ optimizer: optimiser, optim, opt, update rule, update rules
 recompute: gradient checkpointing, activation checkpointing, gradient checkpoint, activation
     checkpoint, activation recomputation, recomputation, rematerialization, rematerialisation,
     remat
-warmup: warm up, warm-up, warming up, warmed up, warms up, lr warmup, wu
+warmup: warm up, warm-up, warming up, warmed up, warms up, lr warmup, wu,
+    ramp up at the start, ramp-up at the start, gentle ramp up, gentle ramp-up, ease in, ease-in,
+    eased in, easing in
+vanish: fade away, fades away, faded away, fading away, die away, dies away, died away,
+    dying away
 loss scale: lossscale, lossscaling, loss scaler, scale loss, scaling loss
 layernorm: layer norm, layer normalization, ln
 prenorm: pre layernorm, pre layer norm, pre ln, pre norm, pre-ln, pre layer normalization,

@@ -75,7 +75,9 @@ with fresh66 (plain words; "a bigger group" is a bigger batch now): 0.38 fails a
 them all; fresh66's red-flag sets right went from 17 of 24 to 22, one tuning answer moved away
 (fresh40: a restart flagged beside a bit flip), and held out fresh51 gained one and fresh61 lost
 one. Retrained after a negated lead-in followed by a clause of its own ("Not a fixed number: it
-depends on the task") stopped rejecting what follows: 0.37, no red flag moved."""
+depends on the task") stopped rejecting what follows: 0.37, no red flag moved; and after plain
+words for warmup, vanishing and checkpoints ("a gentle ramp-up at the start", "faded away",
+"save copies"): 0.37."""
 NEXT_WORDS = 6
 
 
