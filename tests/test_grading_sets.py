@@ -111,6 +111,8 @@ MIN_PER_CARD = {
     "fresh65": 5,
     "fresh66": 5,
     "fresh67": 5,
+    "fresh68": 5,
+    "fresh69": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -190,6 +192,8 @@ MIN_CASE = {
     "fresh65": 24,
     "fresh66": 24,
     "fresh67": 24,
+    "fresh68": 24,
+    "fresh69": 24,
 }
 
 
