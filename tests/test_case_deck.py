@@ -233,6 +233,10 @@ def test_what_others_said_is_not_put_forward_unless_agreed(case: Case) -> None:
         ("My lead's first theory was cosmic-ray bit flips; the logs didn't back him up.", False),
         ("Priya pushed for a bigger batch to smooth it, and she was right.", True),
         ("We floated restarting from scratch.", True),
+        ("The ops lead's first call was cosmic rays corrupting memory. I'd disagree.", False),
+        ("A junior would reach for a clean run from step 0; I'd stop them.", False),
+        ("Non-determinism gets the blame when nobody has replayed the step.", False),
+        ("Non-determinism gets the blame, and I agree: a node hiccuped.", True),
     ]:
         assert bool(grade_case(case, answer + reported).red_flags) is committed, reported
 
@@ -389,6 +393,21 @@ def test_a_list_after_a_colon_is_not_rejected_without_a_negation(case: Case) -> 
     assert [f.id for f in graded.red_flags] == ["restart_from_scratch"]
 
 
+def test_a_lead_in_negated_only_as_a_description_rejects_no_list(case: Case) -> None:
+    # "with no peaks" describes the curve; the list after its colon is put forward
+    graded = grade_case(case, "A trace with no warning at all: restart from scratch, then bf16.")
+    assert [f.id for f in graded.red_flags] == ["restart_from_scratch"]
+    graded = grade_case(case, "What I would not do: restart from scratch, then bf16.")
+    assert not graded.red_flags
+
+
+def test_grad_norm_credited_first_only_when_read_first(case: Case) -> None:
+    assert "check-grad-norm" in _triage_items(case, "Grad norm logs first, then roll back.")
+    assert "check-grad-norm" in _triage_items(case, "Grad norm is the first thing I check.")
+    later = "Prevent it: log grad norms per layer so you see which block goes first."
+    assert "check-grad-norm" not in _triage_items(case, later)
+
+
 def _triage_items(case: Case, answer: str) -> list[str]:
     parts = {p.part: p for p in grade_case(case, answer).parts}
     return [i.id for i in parts["triage"].items]
@@ -443,6 +462,20 @@ def test_a_red_flag_said_beside_the_evidence_it_lacks_is_none(
             "Roll back, turn on clipping, and BULK UP the batch size to absorb the blows!",
             "increase_batch_size",
         ),
+        (
+            "Roll back, then pack more samples into every step so one odd batch is averaged in.",
+            "increase_batch_size",
+        ),
+        (
+            "Those weights went through an explosion, so fly it all again from step one.",
+            "restart_from_scratch",
+        ),
+        (
+            "Reload the checkpoint and halve the LR. Clipping and precision are fine as they are.",
+            "only_lower_lr",
+        ),
+        ("It's the cluster: a node hiccuped and some memory got corrupted.", "blame_bitflips"),
+        ("The cluster just isn't deterministic; roll back and resume.", "blame_bitflips"),
     ],
 )
 def test_red_flags_said_in_other_words_are_read(case: Case, said: str, flag: str) -> None:

@@ -123,6 +123,8 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
         ("a gentle ramp-up at the start", "warmup at the start"),
         ("save copies often", "checkpoint often"),
         ("how big each step is", "the lr"),
+        ("feed twice as many sequences per step", "feed twice as many batch size"),
+        ("pack more samples into every step", "pack more batch size"),
     ],
 )
 def test_lexicon_folds_abbreviations_and_synonyms(typed: str, canonical: str) -> None:
@@ -2123,6 +2125,74 @@ def test_a_flag_names_the_rule_that_fired() -> None:
             "wrong",
         ),
         ("qf-replay-ratio", "5-15% old; the old slice speeds up learning the new task", "wrong"),
+        # what a candidate says they would see or do, one claim false
+        (
+            "grad-norm-spike",
+            "a bad batch or fp16 instability; clip: cap the loss value at 1",
+            "wrong",
+        ),
+        ("grad-norm-spike", "a bad batch or fp16 instability; clip the grad norm at 1", "correct"),
+        (
+            "val-gap-widening",
+            "val keeps falling while train bottoms out and climbs back up: overfitting; regularize,"
+            " more data, stop early",
+            "wrong",
+        ),
+        (
+            "flat-early-loss",
+            "lr far too low, a frozen layer, or dropout set too low",
+            "wrong",
+        ),
+        ("flat-early-loss", "lr too low, frozen layer, broken graph; double the batch", "wrong"),
+        ("grad-norm-zero", "vanishing grads, saturation, dead neurons; crank the lr up", "wrong"),
+        (
+            "grad-norm-zero",
+            "vanishing grads, saturation, dead neurons, or plain convergence",
+            "wrong",
+        ),
+        (
+            "replay-buffer",
+            "mix 5-15% old data in; the old examples give almost no gradient, so new learning is"
+            " untouched",
+            "wrong",
+        ),
+        (
+            "warmup-why",
+            "Adam's estimates are unformed, so warmup makes the first updates bigger",
+            "wrong",
+        ),
+        (
+            "warmup-why",
+            "Adam's estimates are unsettled at the start, so warmup ramps the weight decay up from"
+            " zero over the first few thousand steps; skip it and the loss goes NaN.",
+            "wrong",
+        ),
+        (
+            "small-batch-generalization",
+            "Yes: small-batch noise is an implicit regulariser toward flatter minima, so for LLM"
+            " pretraining cut the batch right down.",
+            "wrong",
+        ),
+        (
+            "batch-compute-cost",
+            "Linear per step, flat per token; and you need half as many tokens to reach the same"
+            " loss.",
+            "wrong",
+        ),
+        (
+            "fp32-master-weights",
+            "updates << weights; in bf16 they round away and the weights stall, fp32 accumulates"
+            " them",
+            "correct",
+        ),
+        ("clip-value", "1.0 on the global norm; the optimizer steps first, then you clip", "wrong"),
+        ("clip-value", "1.0 on the global norm, clipped before the optimizer step", "correct"),
+        (
+            "batch-memory-cost",
+            "linear in activations; accumulate: take an optimizer step after each small batch",
+            "wrong",
+        ),
+        ("qf-critical-batch", "the batch size where the speed-up curve goes flat", "correct"),
     ],
 )
 def test_built_in_rubrics_read_these_claims_in_other_words(

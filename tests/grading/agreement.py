@@ -291,6 +291,7 @@ TUNING = (
     "fresh60",
     "fresh62",
     "fresh66",
+    "fresh68",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

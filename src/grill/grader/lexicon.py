@@ -73,7 +73,10 @@ lr: learning rate, learning-rate, step size, stepsize, lrs, learn rate, eta,
     size of each step, how big each step is, how big each adjustment is
 batch size: group size, examples per update, examples per step, examples in each update,
     number of examples per update, number of examples in each update, bs, bsz, batchsize,
-    minibatch size, mini batch size
+    minibatch size, mini batch size, examples in every step, samples per step, samples per update,
+    sequences per step, sequences per update, samples in each step, samples in every step,
+    sequences in each step, sequences in every step, samples into each step,
+    samples into every step, sequences into each step, sequences into every step
 bf16: bfloat16, bfloat, brain float, brainfloat, brainfloat16, b16
 fp16: float16, half precision, f16, half float
 fp32: float32, full precision, single precision, f32

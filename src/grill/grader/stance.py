@@ -40,7 +40,7 @@ from grill.grader.text import _asks, _Tok
 __all__ = ["VETO", "WEIGHTS", "committed", "features", "probability"]
 
 WEIGHTS = Path(__file__).with_name("stance.json")
-VETO = 0.37
+VETO = 0.36
 """An idea the rules keep is turned down when the model gives it a chance under this of being
 put forward. Leave-one-set-out on the tuning sets through fresh42 (1030 ideas,
 `tests/grading/train_stance.py --cv`), 0.5 missed 13 committed red flags against the rules' 9;
@@ -77,7 +77,10 @@ them all; fresh66's red-flag sets right went from 17 of 24 to 22, one tuning ans
 one. Retrained after a negated lead-in followed by a clause of its own ("Not a fixed number: it
 depends on the task") stopped rejecting what follows: 0.37, no red flag moved; and after plain
 words for warmup, vanishing and checkpoints ("a gentle ramp-up at the start", "faded away",
-"save copies"): 0.37."""
+"save copies"): 0.37. Retrained with fresh68 (what a candidate says they would see; another's
+"first call", "gets the blame", "I'd stop them" read as not put forward, "samples per step" as
+the batch size): 0.37 vetoes "Blaming bit flips, though, is the answer." (a pair), 0.36 holds
+them all."""
 NEXT_WORDS = 6
 
 

@@ -1009,6 +1009,19 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     # "she talked a colleague out of doubling the batch": the idea is turned down
     (re.compile(r"\btalk(?:s|ed|ing)? (?:[a-z]+ ){0,2}out of\b"), " avoid "),
+    # "a junior would restart from step 0; I'd stop them": the idea is turned down, as by "I
+    # wouldn't"
+    (
+        re.compile(r"\b(i|we)(?:'d| would) (?:stop|overrule|veto|block) (?:them|him|her|that)\b"),
+        r"\1 wouldn't",
+    ),
+    # "non-determinism gets the blame when nobody has replayed the step": people blame it
+    (
+        re.compile(
+            r"\b(?:gets|get|got|takes|take|took) (?:the |all the |most of the )?blame\b" + _ENDORSED
+        ),
+        "is wrongly blamed",
+    ),
     # "a teammate's idea to restart got voted down", "shot down": rejected ("turned down" is
     # left as it is: an LR is turned down too)
     (
@@ -1045,7 +1058,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (
         re.compile(
             r"\b([a-z][\w-]*(?:'s|s') (?:first |initial |original |own |gut )?(?:theory|idea"
-            r"|suggestion|hunch|guess|instinct|proposal|take|reflex|pitch|reaction|thought)"
+            r"|suggestion|hunch|guess|instinct|proposal|take|reflex|pitch|reaction|thought|call"
+            r"|bet|diagnosis|explanation|verdict|suspicion|theory)"
             r"(?: was| is|:))(?=\s)" + _ENDORSED
         ),
         r"\1 wrongly",
@@ -2318,6 +2332,9 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
         lead = [t for t in toks if begin <= t.start - offset and t.end - offset <= m.start()]
         if _SUBJECT_AFTER.match(text, m.end()) and not any(map(_dismisses, lead)):
             continue  # "It isn't one fixed number: it depends on the task" says what it is
+        if _ATTRIBUTIVE.search(text, begin, m.start()) and not any(map(_dismisses, lead)):
+            if not _NEGATOR.search(_ATTRIBUTIVE.sub(" ", text[begin : m.start()])):
+                continue  # "A flat line with no peaks at all: ..." describes; it rejects nothing
         after = next((k for k, t in enumerate(toks) if t.start - offset >= m.end()), None)
         if after is not None:
             out[after] = _led(out[after], _list_leads(lead, text[begin : m.start()]))
@@ -2325,6 +2342,10 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
 
 
 _LIST_MARKS = re.compile(r"[:|]")
+_ATTRIBUTIVE = re.compile(r"\b(?:with (?:no|zero)|without)\b")
+"""A negator inside "with no" or "without" describes a thing ("a flat line with no peaks", "a
+run without warmup"); a lead-in whose only negator it is does not reject the list after it."""
+_NEGATOR = re.compile(r"\b(?:not|no|never|none|nothing|nobody|neither|nor)\b|n't\b")
 _SUBJECT_AFTER = re.compile(r"\s*(?:it|they|you|we)(?:'s|'re|'ll|'d|\s+[a-z]+)\b")
 """A colon followed by a clause with a pronoun for subject ("... : it depends on the task"): what
 follows is a statement, the negated lead-in's correction or reason, not a list for it to reject
