@@ -113,6 +113,7 @@ MIN_PER_CARD = {
     "fresh67": 5,
     "fresh68": 5,
     "fresh69": 5,
+    "fresh70": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -194,6 +195,7 @@ MIN_CASE = {
     "fresh67": 24,
     "fresh68": 24,
     "fresh69": 24,
+    "fresh70": 24,
 }
 
 
