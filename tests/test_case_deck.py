@@ -237,6 +237,8 @@ def test_what_others_said_is_not_put_forward_unless_agreed(case: Case) -> None:
         ("A junior would reach for a clean run from step 0; I'd stop them.", False),
         ("Non-determinism gets the blame when nobody has replayed the step.", False),
         ("Non-determinism gets the blame, and I agree: a node hiccuped.", True),
+        ("My old PI called it a flaky GPU flipping bits; I don't buy it without evidence.", False),
+        ("My PI called it a flaky GPU, and he was right.", True),
     ]:
         assert bool(grade_case(case, answer + reported).red_flags) is committed, reported
 
@@ -406,6 +408,28 @@ def test_grad_norm_credited_first_only_when_read_first(case: Case) -> None:
     assert "check-grad-norm" in _triage_items(case, "Grad norm is the first thing I check.")
     later = "Prevent it: log grad norms per layer so you see which block goes first."
     assert "check-grad-norm" not in _triage_items(case, later)
+
+
+@pytest.mark.parametrize(
+    ("said", "committed"),
+    [
+        (
+            "Restart from step zero? Why would I throw away a run that was healthy an hour ago.",
+            False,
+        ),
+        ("Why would I restart from scratch when the checkpoint is fine.", False),
+        ("Odds on a restart from zero being worth it: very long.", False),
+        ("The odds are long, but restart from scratch anyway.", True),
+        ("A leap with nothing else unusual on the dashboard is a cosmic ray corrupting it.", True),
+        ("Blaming bit flips, though, is the answer.", True),
+        ("Restart from scratch? The answer is no.", False),
+        ("Restarting from scratch is not the answer.", False),
+    ],
+)
+def test_rhetorical_questions_long_odds_and_endorsements(
+    case: Case, said: str, committed: bool
+) -> None:
+    assert bool(grade_case(case, _PLAN + said).red_flags) is committed, said
 
 
 def _triage_items(case: Case, answer: str) -> list[str]:

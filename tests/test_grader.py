@@ -125,6 +125,7 @@ def test_case_punctuation_and_unicode_fold_away() -> None:
         ("how big each step is", "the lr"),
         ("feed twice as many sequences per step", "feed twice as many batch size"),
         ("pack more samples into every step", "pack more batch size"),
+        ("the loss isn't hooked up to the weights", "the loss isn't connected to the weights"),
     ],
 )
 def test_lexicon_folds_abbreviations_and_synonyms(typed: str, canonical: str) -> None:
@@ -2193,6 +2194,59 @@ def test_a_flag_names_the_rule_that_fired() -> None:
             "wrong",
         ),
         ("qf-critical-batch", "the batch size where the speed-up curve goes flat", "correct"),
+        (
+            "clip-value",
+            "1.0 on the global norm: rescale the weights so their combined norm stays under one",
+            "wrong",
+        ),
+        (
+            "flat-early-loss",
+            "lr too low, a frozen layer, a broken graph, or clipping at 1.0 choking every update",
+            "wrong",
+        ),
+        (
+            "fp8-training",
+            "Hopper and Blackwell, per-tensor scaling, memory cut to a quarter of what bf16 uses",
+            "wrong",
+        ),
+        (
+            "fp8-training",
+            "Hopper and Blackwell, per-tensor scaling, half the memory of bf16",
+            "correct",
+        ),
+        (
+            "grad-norm-spike",
+            "a bad batch or fp16 instability; the clipping I would switch off to see the jump",
+            "wrong",
+        ),
+        (
+            "lr-too-high",
+            "bouncing loss, grad norm spikes, NaNs; raise the batch so the averaging calms it",
+            "wrong",
+        ),
+        (
+            "overfitting-signal",
+            "train falls, val turns up: overfitting; keep training through it, val comes back down",
+            "wrong",
+        ),
+        ("qf-clip-value", "1.0 on the loss", "wrong"),
+        ("qf-clip-value", "1.0 on the global grad norm", "correct"),
+        (
+            "loss-oscillation",
+            "the edge of stability; push the lr up a notch to jump clear",
+            "wrong",
+        ),
+        (
+            "warmup-why",
+            "the early updates are too small to move the model, so warmup ramps the lr up",
+            "wrong",
+        ),
+        (
+            "warmup-why",
+            "start at the full peak and let it ebb down over the first steps while Adam settles",
+            "wrong",
+        ),
+        ("batch-compute-cost", "linear per step, and bigger batches cost more per token", "wrong"),
     ],
 )
 def test_built_in_rubrics_read_these_claims_in_other_words(

@@ -292,6 +292,7 @@ TUNING = (
     "fresh62",
     "fresh66",
     "fresh68",
+    "fresh70",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

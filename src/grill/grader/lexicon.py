@@ -170,6 +170,7 @@ frozen: freeze, freezing, froze, frozen layer, requires grad false, requires_gra
     requires grad off, requires_grad off, requires grad=false, requires grad disabled,
     locked, locked layer, locked layers
 attention: attn, self-attention, self attention
+connected: hooked up, hooked into, wired up, wired into, plugged into, plugged in
 difference: diff, diffs
 change: alter, alters, altered, altering, bend, bends, bent, bending, distort, distorts,
     distorted, distorting, skew, skews, skewed, skewing, rotate, rotates, rotated, rotating

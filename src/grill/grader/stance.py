@@ -40,7 +40,7 @@ from grill.grader.text import _asks, _Tok
 __all__ = ["VETO", "WEIGHTS", "committed", "features", "probability"]
 
 WEIGHTS = Path(__file__).with_name("stance.json")
-VETO = 0.36
+VETO = 0.37
 """An idea the rules keep is turned down when the model gives it a chance under this of being
 put forward. Leave-one-set-out on the tuning sets through fresh42 (1030 ideas,
 `tests/grading/train_stance.py --cv`), 0.5 missed 13 committed red flags against the rules' 9;
@@ -80,7 +80,9 @@ words for warmup, vanishing and checkpoints ("a gentle ramp-up at the start", "f
 "save copies"): 0.37. Retrained with fresh68 (what a candidate says they would see; another's
 "first call", "gets the blame", "I'd stop them" read as not put forward, "samples per step" as
 the batch size): 0.37 vetoes "Blaming bit flips, though, is the answer." (a pair), 0.36 holds
-them all."""
+them all. Retrained with fresh70 (the same register), the rule gave 0.35 for that pair alone; an
+idea the answer calls "the answer" or "the fix" is now not the model's to turn down
+(`endorsed`), and at 0.37 every pair holds again (0.38 fails two)."""
 NEXT_WORDS = 6
 
 
@@ -128,6 +130,28 @@ def probability(names: Sequence[str]) -> float:
     return 1 / (1 + math.exp(-z)) if z >= 0 else math.exp(z) / (1 + math.exp(z))
 
 
+_ENDORSING = frozenset({"answer", "fix", "solution", "remedy", "culprit", "cause", "way"})
+"""What an idea is called when the answer endorses it ("Blaming bit flips, though, is the
+answer.", "restarting is the fix")."""
+
+
+def endorsed(view: _View, hit: _Hit) -> bool:
+    """True when the idea is the subject of an endorsing judgement: within four words after it,
+    "is (the) answer / fix / solution / culprit ...", with no negator between or just after."""
+    sentence = view.answer.sentences[hit.sentence]
+    hi = max(hit.positions)
+    for k, tok in enumerate(sentence[hi + 1 : hi + 5], start=hi + 1):
+        if tok.neg:
+            return False
+        if tok.word in _ENDORSING:
+            # "restart from scratch? The answer is no": the judgement turned down
+            return not any(t.neg for t in sentence[k + 1 : k + 4])
+    return False
+
+
 def committed(view: _View, hit: _Hit, rules: bool, flag: str) -> bool:
-    """True when the rules keep the idea and the model does not turn it down (VETO)."""
+    """True when the rules keep the idea and the model does not turn it down (VETO); an idea the
+    answer calls the answer or the fix (`endorsed`) is not the model's to turn down."""
+    if rules and endorsed(view, hit):
+        return True
     return rules and probability(features(view, hit, rules, flag)) >= VETO

@@ -943,16 +943,18 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # another person's idea, not the answer's (endorsed, "... and she was right", it is said)
     (
         re.compile(
-            r"\b((?:my|our|the|a|one|another) (?:tech |team )?(?:lead|manager|boss|colleague"
-            r"|teammate|tl|pm|lad|fella|guy|bloke|chap|member"
-            r"|intern|junior|coworker|co-worker|advisor|mentor|reviewer|director|cto)"
+            r"\b((?:my|our|the|a|one|another) (?:old |former |tech |team )?(?:lead|manager|boss"
+            r"|colleague|teammate|tl|pm|lad|fella|guy|bloke|chap|member|pi|professor|prof"
+            r"|supervisor|postdoc|intern|junior|coworker|co-worker|advisor|mentor|reviewer"
+            r"|director|cto)"
             r"|(?:someone|somebody)(?: else)?|(?:one of )?(?:my|our) (?:colleagues|teammates"
             r"|coworkers))"
             r"((?: (?:in|on|at|from) (?:the |our |my )?[a-z]+)? (?:immediately |initially |first "
             r"|originally |really |always |will |would |might )?)(wanted to|wants to|suggested"
             r"|suggests|proposed|proposes|pushed for|pushed to|argued for|insisted on|pitched"
             r"|floated|was keen to|told me to|asked me to|blamed|blames|said|says|say|claimed"
-            r"|claims|reckoned|reckons|thought|thinks|mentioned|brought up)\b" + _ENDORSED
+            r"|claims|reckoned|reckons|thought|thinks|mentioned|brought up|call|calls|called)\b"
+            + _ENDORSED
         ),
         r"\1\2wrongly \3",
     ),
@@ -1148,6 +1150,32 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
             r"(?=\s*(?:[,?!.]|$|with\b|when\b|given\b))"
         ),
         "? no, why would you",
+    ),
+    # "Odds on a restart from zero being worth it: very long": long odds are a bet against it
+    (
+        re.compile(
+            r"\b(?:the )?odds (?:on|of|for) (?=[^.;!?]*?(?::|,|\bare\b|\bis\b)\s*(?:very |pretty "
+            r"|quite |extremely |really )?long\b)"
+        ),
+        "no chance of ",
+    ),
+    # "a jump with nothing else unusual on the dashboard": the rest is normal; the negator
+    # describes the rest and denies nothing after it
+    (
+        re.compile(
+            r"\bwith nothing (?:else )?(?:unusual|odd|strange|abnormal|wrong|weird|off|amiss)\b"
+        ),
+        "with everything else normal",
+    ),
+    # "Why would I throw away a run that was healthy an hour ago.": a question that ends on a
+    # full stop asks nothing; it turns the act down, as "I wouldn't" does ("Why would you clip?
+    # Because ..." still asks)
+    (
+        re.compile(
+            r"(?m)(^|[.!?;:]\s+)why (?:on earth |in the world )?(?:would|should) (?:i|we|you"
+            r"|anyone|one) (?=[^.?!;\n]+[.!])"
+        ),
+        r"\1i wouldn't ",
     ),
     # "only if the ECC counters showed errors would I even consider bit flips": not considered
     # without that evidence
