@@ -2247,6 +2247,18 @@ def test_a_flag_names_the_rule_that_fired() -> None:
             "wrong",
         ),
         ("batch-compute-cost", "linear per step, and bigger batches cost more per token", "wrong"),
+        (
+            "loss-curve-phases",
+            "a steep early fall, a long steady descent, a flattening; the steep fall learns the"
+            " deep structure and token frequencies only come later",
+            "wrong",
+        ),
+        (
+            "loss-curve-phases",
+            "a steep early drop while it picks up token frequencies, then a long steady descent,"
+            " then a plateau",
+            "correct",
+        ),
     ],
 )
 def test_built_in_rubrics_read_these_claims_in_other_words(
