@@ -338,6 +338,8 @@ def test_a_share_decayed_to_is_wrong_said_by() -> None:
     assert _verdict(quick, "to 10% of the peak") == "correct"
     assert _verdict(quick, "the lr loses some 10% by the end") == "wrong"
     assert _verdict(quick, "it sheds 10% of the peak") == "wrong"
+    assert _verdict(quick, "it ends 10% below the peak") == "wrong"
+    assert _verdict(card, "yes, cosine, finishing about 10% under the peak value") == "wrong"
 
 
 def test_a_share_decayed_to_is_wrong_said_as_where_it_starts(

@@ -80,7 +80,7 @@ RULES = (
     "derive.disabled-missing",  # "missing gradient clip": "turn clipping off" is wrong
     "derive.prevented",  # "Prevents underflow" is also said "avoids underflow", "doesn't underflow"
     "derive.denied-growth",  # "gradients don't grow" said as "gradients double" is wrong
-    "derive.to-by",  # a share the card decays *to* is wrong said *by*
+    "derive.to-by",  # a share the card decays *to* is wrong said *by* ("10% below the peak")
     "derive.to-from",  # ... or said as where it starts ("starts at 10% of peak")
     "derive.swapped-numbers",  # "5-15% old / 85-95% new" said the other way round is wrong
     "derive.roles",  # two partner words ("new ... old") keep their order: swapped is wrong
@@ -367,6 +367,8 @@ def _number_checks(
                     f"= (down|decreas|drop) {token} from",
                     # "loses 10% of the LR", "sheds 10%": what is taken, not where it ends
                     f"= (forget|shed) {token}",
+                    # "ends 10% below the peak" is 90% of it
+                    f"= {token} (below|under) (the|) (peak|max|maximum|top|start|initial)",
                 ]
                 out += by if _on("derive.to-by") else []
                 # ... and where it ends is not where it starts ("starts at 10% of peak")
