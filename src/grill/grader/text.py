@@ -1061,7 +1061,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(
             r"\b([a-z][\w-]*(?:'s|s') (?:first |initial |original |own |gut )?(?:theory|idea"
             r"|suggestion|hunch|guess|instinct|proposal|take|reflex|pitch|reaction|thought|call"
-            r"|bet|diagnosis|explanation|verdict|suspicion|theory)"
+            r"|bet|diagnosis|explanation|verdict|suspicion)"
             r"(?: was| is|:))(?=\s)" + _ENDORSED
         ),
         r"\1 wrongly",
@@ -2360,9 +2360,13 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
         lead = [t for t in toks if begin <= t.start - offset and t.end - offset <= m.start()]
         if _SUBJECT_AFTER.match(text, m.end()) and not any(map(_dismisses, lead)):
             continue  # "It isn't one fixed number: it depends on the task" says what it is
-        if _ATTRIBUTIVE.search(text, begin, m.start()) and not any(map(_dismisses, lead)):
-            if not _NEGATOR.search(_ATTRIBUTIVE.sub(" ", text[begin : m.start()])):
-                continue  # "A flat line with no peaks at all: ..." describes; it rejects nothing
+        negators = [t for t in lead if _rejects(t)]
+        if (
+            negators
+            and all(_describes(t, text, offset) for t in negators)
+            and not any(map(_dismisses, lead))
+        ):
+            continue  # "A flat line with no peaks at all: ..." describes; it rejects nothing
         after = next((k for k, t in enumerate(toks) if t.start - offset >= m.end()), None)
         if after is not None:
             out[after] = _led(out[after], _list_leads(lead, text[begin : m.start()]))
@@ -2370,10 +2374,16 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
 
 
 _LIST_MARKS = re.compile(r"[:|]")
-_ATTRIBUTIVE = re.compile(r"\b(?:with (?:no|zero)|without)\b")
-"""A negator inside "with no" or "without" describes a thing ("a flat line with no peaks", "a
-run without warmup"); a lead-in whose only negator it is does not reject the list after it."""
-_NEGATOR = re.compile(r"\b(?:not|no|never|none|nothing|nobody|neither|nor)\b|n't\b")
+_WITH_BEFORE = re.compile(r"\bwith\s+$")
+
+
+def _describes(tok: _Tok, text: str, offset: int) -> bool:
+    """A negator inside "with no" or "without" describes a thing ("a flat line with no peaks", "a
+    run without warmup"); a lead-in whose only negators these are rejects no list after it."""
+    at = tok.start - offset
+    return text[at : tok.end - offset] == "without" or bool(_WITH_BEFORE.search(text, 0, at))
+
+
 _SUBJECT_AFTER = re.compile(r"\s*(?:it|they|you|we)(?:'s|'re|'ll|'d|\s+[a-z]+)\b")
 """A colon followed by a clause with a pronoun for subject ("... : it depends on the task"): what
 follows is a statement, the negated lead-in's correction or reason, not a list for it to reject
