@@ -114,6 +114,8 @@ MIN_PER_CARD = {
     "fresh68": 5,
     "fresh69": 5,
     "fresh70": 5,
+    "fresh71": 5,
+    "fresh72": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -196,6 +198,8 @@ MIN_CASE = {
     "fresh68": 24,
     "fresh69": 24,
     "fresh70": 24,
+    "fresh71": 24,
+    "fresh72": 24,
 }
 
 
