@@ -638,3 +638,48 @@ def test_an_act_with_no_reason_shares_it_across_a_bare_and(
     subject after a comma, Y is a claim of its own."""
     flagged = {f.id for f in grade_case(case, answer).red_flags}
     assert ("restart_from_scratch" in flagged) is committed
+
+
+def test_a_remedy_judged_poor_earns_no_part(case: Case) -> None:
+    assert "lower-lr" in _triage_items(case, "Lower the learning rate and resume.")
+    for judged in (
+        "Lowering the learning rate alone, I don't think that will be enough.",
+        "Lowering the learning rate is a band-aid.",
+    ):
+        assert "lower-lr" not in _triage_items(case, judged), judged
+    # a cause called possible is put forward, not judged
+    parts = {p.part: p for p in grade_case(case, "FP16 overflow is possible too.").parts}
+    assert parts["culprits"].covered
+
+
+@pytest.mark.parametrize(
+    ("said", "committed"),
+    [
+        ("Lower the learning rate. That's it, that's the whole answer.", True),
+        ("If the only change in the second run is the LR, I've learned nothing, so no.", False),
+        ("An A/B whose only arm is 'lower the LR' isn't a test, it's a guess.", False),
+        ("Only 'lower the LR' works.", True),
+        ("The only fix is 'lower the LR', and that is right.", True),
+    ],
+)
+def test_a_conclusion_or_a_judgement_after_the_idea_decides_it(
+    case: Case, said: str, committed: bool
+) -> None:
+    answer = _PLAN + said
+    assert ("only_lower_lr" in [f.id for f in grade_case(case, answer).red_flags]) is committed
+
+
+@pytest.mark.parametrize(
+    ("said", "flag"),
+    [
+        ("Probably just the GPUs being random at scale.", "blame_bitflips"),
+        ("It's run-to-run noise in the kernels, nothing more.", "blame_bitflips"),
+        ("Then start the run again at step 0 with bf16.", "restart_from_scratch"),
+    ],
+)
+def test_red_flags_in_plain_words(case: Case, said: str, flag: str) -> None:
+    assert flag in [f.id for f in grade_case(case, _PLAN + said).red_flags]
+
+
+def test_a_rerun_from_the_checkpoint_is_no_restart(case: Case) -> None:
+    assert not grade_case(case, _PLAN + "Drop that shard and rerun from there.").red_flags

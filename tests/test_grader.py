@@ -2259,6 +2259,32 @@ def test_a_flag_names_the_rule_that_fired() -> None:
             " then a plateau",
             "correct",
         ),
+        # "regular" is no regularisation: a regular period is no method put on the LR
+        (
+            "loss-oscillation",
+            "the step is too big for the curvature, so it bounces across the valley; a regular"
+            " period is the step size",
+            "correct",
+        ),
+        # a rerun after a rollback resumes; "start over" is from scratch
+        (
+            "mid-training-spikes",
+            "one bad batch: rewind to the checkpoint, drop that data, rerun",
+            "partial",
+        ),
+        ("mid-training-spikes", "one bad batch, so I'd start over", "wrong"),
+        # two arms, one at full LR and one ramping up, is no ramp down
+        (
+            "warmup-why",
+            "two arms: one starts at full LR and the other ramps up over a few thousand steps;"
+            " the first spikes, since Adam's moments are garbage at init and updates are huge",
+            "correct",
+        ),
+        (
+            "linear-scaling-rule",
+            "double the batch, the LR you cut in half, to keep the step the same",
+            "wrong",
+        ),
     ],
 )
 def test_built_in_rubrics_read_these_claims_in_other_words(

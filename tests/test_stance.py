@@ -93,3 +93,19 @@ def test_features_read_the_words_on_each_side_of_the_idea(case: Case) -> None:
     assert "N:clip" not in names  # a word of the case's own phrases is its topic
     assert not any(n.endswith(":restart") for n in names)  # nor the idea itself
     assert 0.0 <= probability(names) < 0.5
+
+
+def test_a_no_inside_a_clause_is_no_retraction_feature(case: Case) -> None:
+    # "no evidence needed" retracts nothing; "no, wait" as a clause of its own does
+    phrases = case_phrases(case)
+
+    def names(answer: str) -> set[str]:
+        flag_view = _unasked(_view(_analyse(answer), phrases))
+        (flag, hit, rules), *_ = [x for x in red_flag_hits(case, flag_view) if x[1] is not None]
+        return set(features(flag_view, hit, rules, flag.id))
+
+    inside = names("It was a bit flip, I'm sure, no evidence needed.")
+    assert "AC:negation.hard" in inside
+    assert not {"AC:retraction", "AC:retraction.words"} & inside
+    alone = names("Bit flips. No, wait, a bad batch.")
+    assert "NC:retraction" in alone

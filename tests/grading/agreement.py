@@ -293,6 +293,7 @@ TUNING = (
     "fresh66",
     "fresh68",
     "fresh70",
+    "fresh71",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

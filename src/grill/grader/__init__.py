@@ -924,7 +924,7 @@ _OPERATIONS = {
     "accumul": "accumulation",
     "ramp": "the ramp",
     "penal": "the penalty",
-    "regular": "regularization",
+    "regulariz": "regularization",
     "replay": "replay",
     "mix": "mixing",
     "cast": "casting",
@@ -1189,7 +1189,8 @@ _AFFIRMING = re.compile(
     r"|warranted|justified"
     r"|worth|fine|ok|okay|good|great|smart|wise|sensible|standard|usual|typical|fault|behind"
     r"|first|how|what|default|go-to|better|real|true|certain|definitely|clearly|obviously"
-    r"|happening|the one)\b"
+    r"|happening|the one|possible|plausible|candidate|suspect|contender)\b"
+    r"|^\s*it\s*$"  # "lower the LR, that's it": all it takes
 )
 
 
@@ -1276,20 +1277,30 @@ def _quoted(view: _View, hit: _Hit) -> bool:
     if "case.quoted" in disabled():
         return False
     sentence = view.answer.sentences[hit.sentence]
-    start, end = sentence[min(hit.positions)].start, sentence[max(hit.positions)].end
+    first = min(hit.positions)
+    rest = [p for p in hit.positions if p != first]
+    # "an A/B whose only arm is 'lower the LR'": a qualifier outside the quote frames the idea
+    inner = sentence[min(rest)].start if rest and sentence[first].word in _QUALIFIERS else None
+    start, end = sentence[first].start, sentence[max(hit.positions)].end
     folded = view.folded
     for quote in _QUOTED.finditer(folded):
-        if quote.start() < start and end < quote.end():
+        framed = inner is not None and start < quote.start() < inner
+        if (quote.start() < start or framed) and end < quote.end():
             if _AGREED.match(folded, quote.end()):
                 return False  # "'increase the batch' ... I'd go with that": taken up
             copula = _COPULA.match(folded, quote.end())
+            if copula is None:  # "only 'lower the LR' works" puts it forward
+                return not framed or _judged_after(folded, quote.end())
             return (
-                copula is None
+                _POOR.search(copula.group(1)) is not None
                 or _DENIED_JUDGEMENT.match(copula.group(1)) is not None
                 or not _AFFIRMING.search(copula.group(1))
             )
     return False
 
+
+_QUALIFIERS = frozenset({"only", "just", "simply", "solely", "merely"})
+"""A word that frames a quoted idea from outside the quote ("the only arm is 'lower the LR'")."""
 
 _AGREED = re.compile(
     r"[\s.,;:!-]*(?:and |so |which )?(?:i(?:'d| would| will|'ll)? (?:go with|agree with|back"
@@ -1651,7 +1662,7 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
         hits = []
         for item in part.items:
             hit = _match_point_phrases(view, _valid(item.match), strict=False)
-            if hit is not None and not hit.negated:
+            if hit is not None and not hit.negated and not _evaluated(view, hit):
                 hits.append(item)
         missed = tuple(i for i in part.items if i not in hits)
         graded.append(PartGrade(part.id, len(hits) >= part.need, tuple(hits), missed))

@@ -185,7 +185,7 @@ bitflip: bit flip, bit flips, bit-flip, bit-flips, bitflips, flipped bit, flippe
     cosmic ray, cosmic rays, silent data corruption, silent data corruptions
 nondeterminism: non-determinism, non determinism, nondeterministic, non-deterministic,
     non deterministic
-restart: re-start, start over, start again, retrain, re-train, rerun, restarting, starting over,
+restart: re-start, start over, start again, retrain, re-train, restarting, starting over,
     recommence, recommenced, recommencing, begin again, relaunch, relaunched, relaunching,
     re-launch
 rollback: roll back, roll-back, rolling back, rolled back, rolls back, revert, reverting,
@@ -439,6 +439,8 @@ def _stem(word: str) -> str:
     """A light, conservative suffix stripper; the same on answers and phrases."""
     if word in _EXCEPTIONS:
         return _EXCEPTIONS[word]
+    if word.startswith(("regulariz", "regularis")):
+        return "regulariz"  # regularisation is one thing, a regular period another
     if len(word) <= 3 or not word.isalpha():
         return word
     for pattern, repl in _BRITISH:

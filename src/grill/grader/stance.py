@@ -40,7 +40,7 @@ from grill.grader.text import _asks, _Tok
 __all__ = ["VETO", "WEIGHTS", "committed", "features", "probability"]
 
 WEIGHTS = Path(__file__).with_name("stance.json")
-VETO = 0.37
+VETO = 0.4
 """An idea the rules keep is turned down when the model gives it a chance under this of being
 put forward. Leave-one-set-out on the tuning sets through fresh42 (1030 ideas,
 `tests/grading/train_stance.py --cv`), 0.5 missed 13 committed red flags against the rules' 9;
@@ -82,8 +82,13 @@ words for warmup, vanishing and checkpoints ("a gentle ramp-up at the start", "f
 the batch size): 0.37 vetoes "Blaming bit flips, though, is the answer." (a pair), 0.36 holds
 them all. Retrained with fresh70 (the same register), the rule gave 0.35 for that pair alone; an
 idea the answer calls "the answer" or "the fix" is now not the model's to turn down
-(`endorsed`), and at 0.37 every pair holds again (0.38 fails two)."""
+(`endorsed`), and at 0.37 every pair holds again (0.38 fails two). Retrained with fresh71 (the
+experimentalist's register) after "no" inside a clause ("no evidence needed") stopped counting
+as a retraction feature, which it only is as a clause of its own ("No, wait"): 0.40 holds every
+pair (0.41 fails one); leave-one-set-out on 1411 ideas, 0.40 flags 89 refusals and misses 13
+committed ideas, 0.45 would flag 82 and miss 13, 0.5 72 and 17."""
 NEXT_WORDS = 6
+_RETRACTIONS = frozenset({"retraction", "retraction.words"})
 
 
 def features(view: _View, hit: _Hit, rules: bool, flag: str) -> list[str]:
@@ -99,7 +104,14 @@ def features(view: _View, hit: _Hit, rules: bool, flag: str) -> list[str]:
         return [f"{prefix}:{t.word}" for t in toks if t.word not in topic]
 
     def cues(prefix: str, toks: Sequence[_Tok]) -> list[str]:
-        return [f"{prefix}:{c}" for t in toks for c in (*t.cues, *t.leads)]
+        return [f"{prefix}:{c}" for t in toks for c in (*t.cues, *t.leads) if c in _kept(t)]
+
+    def _kept(t: _Tok) -> tuple[str, ...]:
+        # a retraction ("no", "wait") takes back only as a clause of its own, as the scope
+        # reads it: "no evidence needed", "there's no evidence a rollback helps" retract nothing
+        own = next((s for s in sentences if any(x is t for x in s)), ())
+        alone = all(x.cues and set(x.cues) & _RETRACTIONS for x in own if x.clause == t.clause)
+        return tuple(c for c in (*t.cues, *t.leads) if alone or c not in _RETRACTIONS)
 
     out = ["RULES" if rules else "NORULES", f"FLAG:{flag}"]
     if hit.negated:

@@ -1017,6 +1017,9 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(r"\b(i|we)(?:'d| would) (?:stop|overrule|veto|block) (?:them|him|her|that)\b"),
         r"\1 wouldn't",
     ),
+    # "if the only change in the second run is the LR, I've learned nothing, so no.": a
+    # sentence that ends by concluding "no" turns down what it weighed, as "I wouldn't"
+    (re.compile(r",\s*(?:so|therefore|hence|thus)\s*,?\s*no(?=\s*[.!]|\s*$)"), ", so i wouldn't"),
     # "non-determinism gets the blame when nobody has replayed the step": people blame it
     (
         re.compile(
