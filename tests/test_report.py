@@ -111,6 +111,7 @@ def test_a_report_with_no_study_says_what_to_do_first(store: Store) -> None:
     assert any("grill plan --date" in s for s in data.next_steps)
     page = render(data, "html")
     assert "What to do first" in page and "<code>grill</code>" in page
+    assert "No card studied yet: run grill" in page  # a case answered alone studies no card
     for chart in CHART_IDS:
         assert f'id="{chart}"' in page
     markdown = render(data, "md")

@@ -196,7 +196,7 @@ def _readiness_section(data: ReportData) -> str:
         y_max=data.total or 1,
         lines=_bars_for(data),
         x_labels=x_labels,
-        empty="No study yet: run grill to start",
+        empty="No card studied yet: run grill to start",
     )
     rows = [_readiness_row("now", data.now, data.target)]
     if data.day is not None:
