@@ -645,8 +645,11 @@ def test_a_remedy_judged_poor_earns_no_part(case: Case) -> None:
     for judged in (
         "Lowering the learning rate alone, I don't think that will be enough.",
         "Lowering the learning rate is a band-aid.",
+        "An A/B whose only arm is 'lower the LR' isn't a test, it's a guess.",
     ):
         assert "lower-lr" not in _triage_items(case, judged), judged
+    # a step named in quotes and not judged is still a step
+    assert "lower-lr" in _triage_items(case, "Roll back, then 'lower the LR' and clip.")
     # a cause called possible is put forward, not judged
     parts = {p.part: p for p in grade_case(case, "FP16 overflow is possible too.").parts}
     assert parts["culprits"].covered

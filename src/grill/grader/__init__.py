@@ -1269,7 +1269,7 @@ _QUOTED = re.compile(
 ("'Twas", "'cause") is no quotation mark."""
 
 
-def _quoted(view: _View, hit: _Hit) -> bool:
+def _quoted(view: _View, hit: _Hit, judged: bool = False) -> bool:
     """A red-flag idea inside quotation marks is named, not put forward: "if a student wrote
     'just lower the LR' I'd give it a D", "'it's cosmic rays' is cope". Unless a judgement
     after the quote affirms it ("'restart from scratch' is the safest fix"); one that denies
@@ -1290,7 +1290,7 @@ def _quoted(view: _View, hit: _Hit) -> bool:
                 return False  # "'increase the batch' ... I'd go with that": taken up
             copula = _COPULA.match(folded, quote.end())
             if copula is None:  # "only 'lower the LR' works" puts it forward
-                return not framed or _judged_after(folded, quote.end())
+                return not (framed or judged) or _judged_after(folded, quote.end())
             return (
                 _POOR.search(copula.group(1)) is not None
                 or _DENIED_JUDGEMENT.match(copula.group(1)) is not None
@@ -1662,7 +1662,12 @@ def grade_case(case: Case, answer: str) -> CaseGrade:
         hits = []
         for item in part.items:
             hit = _match_point_phrases(view, _valid(item.match), strict=False)
-            if hit is not None and not hit.negated and not _evaluated(view, hit):
+            if (
+                hit is not None
+                and not hit.negated
+                and not _evaluated(view, hit)
+                and not _quoted(view, hit, judged=True)
+            ):
                 hits.append(item)
         missed = tuple(i for i in part.items if i not in hits)
         graded.append(PartGrade(part.id, len(hits) >= part.need, tuple(hits), missed))
