@@ -659,6 +659,7 @@ def test_a_remedy_judged_poor_earns_no_part(case: Case) -> None:
     ("said", "committed"),
     [
         ("Lower the learning rate. That's it, that's the whole answer.", True),
+        ("Just lower the learning rate already, that's all.", True),
         ("If the only change in the second run is the LR, I've learned nothing, so no.", False),
         ("An A/B whose only arm is 'lower the LR' isn't a test, it's a guess.", False),
         ("Only 'lower the LR' works.", True),

@@ -1190,7 +1190,7 @@ _AFFIRMING = re.compile(
     r"|worth|fine|ok|okay|good|great|smart|wise|sensible|standard|usual|typical|fault|behind"
     r"|first|how|what|default|go-to|better|real|true|certain|definitely|clearly|obviously"
     r"|happening|the one|possible|plausible|candidate|suspect|contender)\b"
-    r"|^\s*it\s*$"  # "lower the LR, that's it": all it takes
+    r"|^\s*(?:it|all)\s*$"  # "lower the LR, that's it" (or "that's all"): all it takes
 )
 
 
