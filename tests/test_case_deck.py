@@ -687,3 +687,20 @@ def test_red_flags_in_plain_words(case: Case, said: str, flag: str) -> None:
 
 def test_a_rerun_from_the_checkpoint_is_no_restart(case: Case) -> None:
     assert not grade_case(case, _PLAN + "Drop that shard and rerun from there.").red_flags
+
+
+@pytest.mark.parametrize(
+    ("said", "committed"),
+    [
+        ("Halve the LR; no need to bother with clipping or precision, that's overkill.", True),
+        ("Halve the LR. Clipping does not matter, it's a waste.", True),
+        ("Halve the LR. Clipping doesn't matter? That's a myth.", False),
+        ("Halve the LR. Thinking clipping does not matter is a mistake.", False),
+    ],
+)
+def test_a_red_flag_that_is_a_negation_is_agreed_with_by_a_dismissal(
+    case: Case, said: str, committed: bool
+) -> None:
+    # "clipping is not needed" is the red flag; calling clipping overkill says it again
+    answer = "Check the grad norm logs, roll back to the last good checkpoint. " + said
+    assert ("only_lower_lr" in [f.id for f in grade_case(case, answer).red_flags]) is committed

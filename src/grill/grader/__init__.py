@@ -1631,10 +1631,15 @@ def red_flag_hits(case: Case, flag_view: _View) -> Iterable[tuple[Point, _Hit | 
     and whether the hand-written case rules read that as putting the idea forward."""
     for flag in case.red_flags:
         hit = _match_point_phrases(flag_view, _valid(flag.match), strict=True)
+        if hit is not None and hit.negated and hit.rule in ("refusal", "dismissal"):
+            sentence = flag_view.answer.sentences[hit.sentence]
+            if any(sentence[p].neg for p in hit.positions):
+                hit = replace(hit, negated=False, rule="agreed")
+        agreed = hit is not None and hit.rule == "agreed"
         rules = (
             hit is not None
             and not hit.negated
-            and not _evaluated(flag_view, hit)
+            and (agreed or not _evaluated(flag_view, hit))
             and not _quoted(flag_view, hit)
             and not _paired(flag_view, hit)
             and not _fronted(flag_view, hit)
