@@ -648,6 +648,7 @@ def test_a_remedy_judged_poor_earns_no_part(case: Case) -> None:
         "An A/B whose only arm is 'lower the LR' isn't a test, it's a guess.",
     ):
         assert "lower-lr" not in _triage_items(case, judged), judged
+    assert "clipping" not in _triage_items(case, "Halve the LR. No need to touch clipping.")
     # a step named in quotes and not judged is still a step
     assert "lower-lr" in _triage_items(case, "Roll back, then 'lower the LR' and clip.")
     # a cause called possible is put forward, not judged

@@ -41,6 +41,15 @@ def test_the_window_limits_a_scope_and_misconceptions_read_it_wider() -> None:
     assert wide == [["warmup", "decay", "clip", "adam", "dropout"]]
 
 
+def test_an_infinitive_to_takes_no_room_in_the_window() -> None:
+    # "no need to touch clipping" denies the clipping as "no clipping" does
+    assert ("negation", "negation.hard", ["need", "to", "touch", "clip"]) in _spans(
+        "no need to touch clipping"
+    )
+    found = [w for _, t, w in _spans("not warmup decay clipping adam") if t == "negation.hard"]
+    assert found == [["warmup", "decay", "clip"]]
+
+
 def test_a_pseudo_trigger_suppresses_the_negation_before_it() -> None:
     assert _spans("not only the lr but also clipping") == []
     assert _spans("not the lr") == [("negation", "negation.hard", ["lr"])]

@@ -142,7 +142,14 @@ def _forward_end(
             end += 1
         return end
     if window != CLAUSE:
-        return min(start + window, last)
+        # an infinitive's "to" is no word of the window: "no need to touch clipping" denies
+        # the clipping as "no clipping" does
+        end = start
+        taken = 0
+        while end < last and taken < window:
+            taken += live[end].word != "to"
+            end += 1
+        return end
     while trig.category is Category.SUSPECT and last < len(live) and _goes_on(live[last]):
         last = clauses[last][1]  # "check the lr isn't tiny, that nothing is frozen"
     return last
