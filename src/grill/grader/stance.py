@@ -106,30 +106,34 @@ def features(view: _View, hit: _Hit, rules: bool, flag: str) -> list[str]:
     def words(prefix: str, toks: Sequence[_Tok]) -> list[str]:
         return [f"{prefix}:{t.word}" for t in toks if t.word not in topic]
 
-    def cues(prefix: str, toks: Sequence[_Tok]) -> list[str]:
-        return [f"{prefix}:{c}" for t in toks for c in (*t.cues, *t.leads) if c in _kept(t)]
-
-    def _kept(t: _Tok) -> tuple[str, ...]:
-        # a retraction ("no", "wait") takes back only as a clause of its own, as the scope
-        # reads it: "no evidence needed", "there's no evidence a rollback helps" retract nothing
-        own = next((s for s in sentences if any(x is t for x in s)), ())
-        alone = all(x.cues and set(x.cues) & _RETRACTIONS for x in own if x.clause == t.clause)
-        return tuple(c for c in (*t.cues, *t.leads) if alone or c not in _RETRACTIONS)
+    def cues(prefix: str, toks: Sequence[_Tok], own: Sequence[_Tok]) -> list[str]:
+        return [
+            f"{prefix}:{c}"
+            for t in toks
+            for c in (*t.cues, *t.leads)
+            if c not in _RETRACTIONS or _retracts(t, own)
+        ]
 
     out = ["RULES" if rules else "NORULES", f"FLAG:{flag}"]
     if hit.negated:
         out.append("NEG")
     for side, toks in (("B", sentence[:lo]), ("A", sentence[hi + 1 :])):
-        out += words(side, toks) + cues(f"{side}C", toks)
+        out += words(side, toks) + cues(f"{side}C", toks, sentence)
     if hit.sentence > 0:
         before = sentences[hit.sentence - 1]
-        out += words("P", before) + cues("PC", before)
+        out += words("P", before) + cues("PC", before, before)
     if hit.sentence + 1 < len(sentences):
-        after = sentences[hit.sentence + 1][:NEXT_WORDS]
-        out += words("N", after) + cues("NC", after)
+        after = sentences[hit.sentence + 1]
+        out += words("N", after[:NEXT_WORDS]) + cues("NC", after[:NEXT_WORDS], after)
     if _asks(view.folded, sentence):
         out.append("Q?")
     return sorted(set(out))
+
+
+def _retracts(tok: _Tok, sentence: Sequence[_Tok]) -> bool:
+    """A retraction ("no", "wait") takes back only as a clause of its own, as the scope reads
+    it: "no evidence needed", "there's no evidence a rollback helps" retract nothing."""
+    return all(set(x.cues) & _RETRACTIONS for x in sentence if x.clause == tok.clause)
 
 
 @lru_cache(maxsize=1)
