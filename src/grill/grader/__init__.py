@@ -1273,7 +1273,9 @@ def _quoted(view: _View, hit: _Hit, judged: bool = False) -> bool:
     """A red-flag idea inside quotation marks is named, not put forward: "if a student wrote
     'just lower the LR' I'd give it a D", "'it's cosmic rays' is cope". Unless a judgement
     after the quote affirms it ("'restart from scratch' is the safest fix"); one that denies
-    ("'hardware glitch' is not an accepted root cause") does not."""
+    ("'hardware glitch' is not an accepted root cause") does not. With `judged` (a case part's
+    step), the quote counts only when a judgement follows it: "then 'lower the LR' and clip"
+    names the step, "an A/B whose only arm is 'lower the LR' isn't a test" does not."""
     if "case.quoted" in disabled():
         return False
     sentence = view.answer.sentences[hit.sentence]
@@ -1632,6 +1634,8 @@ def red_flag_hits(case: Case, flag_view: _View) -> Iterable[tuple[Point, _Hit | 
     for flag in case.red_flags:
         hit = _match_point_phrases(flag_view, _valid(flag.match), strict=True)
         if hit is not None and hit.negated and hit.rule in ("refusal", "dismissal"):
+            # a flag that is itself a negation ("no need to touch clipping"), dismissed
+            # ("..., that's overkill"): the dismissal says it again
             sentence = flag_view.answer.sentences[hit.sentence]
             if any(sentence[p].neg for p in hit.positions):
                 hit = replace(hit, negated=False, rule="agreed")
