@@ -1633,13 +1633,16 @@ def red_flag_hits(case: Case, flag_view: _View) -> Iterable[tuple[Point, _Hit | 
     and whether the hand-written case rules read that as putting the idea forward."""
     for flag in case.red_flags:
         hit = _match_point_phrases(flag_view, _valid(flag.match), strict=True)
-        if hit is not None and hit.negated and hit.rule in ("refusal", "dismissal"):
-            # a flag that is itself a negation ("no need to touch clipping"), dismissed
-            # ("..., that's overkill"): the dismissal says it again
-            sentence = flag_view.answer.sentences[hit.sentence]
-            if any(sentence[p].neg for p in hit.positions):
-                hit = replace(hit, negated=False, rule="agreed")
-        agreed = hit is not None and hit.rule == "agreed"
+        # a flag that is itself a negation ("no need to touch clipping"), dismissed ("...,
+        # that's overkill"): the dismissal says it again
+        agreed = (
+            hit is not None
+            and hit.negated
+            and hit.rule in ("refusal", "dismissal")
+            and any(flag_view.answer.sentences[hit.sentence][p].neg for p in hit.positions)
+        )
+        if agreed and hit is not None:
+            hit = replace(hit, negated=False, rule="")
         rules = (
             hit is not None
             and not hit.negated
