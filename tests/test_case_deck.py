@@ -705,3 +705,60 @@ def test_a_red_flag_that_is_a_negation_is_agreed_with_by_a_dismissal(
     # "clipping is not needed" is the red flag; calling clipping overkill says it again
     answer = "Check the grad norm logs, roll back to the last good checkpoint. " + said
     assert ("only_lower_lr" in [f.id for f in grade_case(case, answer).red_flags]) is committed
+
+
+@pytest.mark.parametrize(
+    ("turned_down", "put_forward", "flag"),
+    [
+        (  # put off until evidence, in other words than "evidence"
+            "The hardware-fault theory goes in the risk register, unfunded, until the error"
+            " counters say otherwise.",
+            "The hardware-fault theory goes in the risk register as the cause.",
+            "blame_bitflips",
+        ),
+        (
+            "Hardware faults have a prior too low to act on without a signal in the logs.",
+            "Hardware faults have a prior high enough to act on.",
+            "blame_bitflips",
+        ),
+        (  # a lead-in that excludes or denies what it lists
+            "Excluded from the plan: (a) a full rebuild from step zero.",
+            "Included in the plan: (a) a full rebuild from step zero.",
+            "restart_from_scratch",
+        ),
+        (
+            "deny  restart_from_scratch   # a checkpoint exists",
+            "permit  restart_from_scratch   # a checkpoint exists",
+            "restart_from_scratch",
+        ),
+        (  # a cost said of the act: it is judged a waste
+            "Starting over from zero throws away weeks you've already paid for.",
+            "Throw away the run and start over from zero.",
+            "restart_from_scratch",
+        ),
+    ],
+)
+def test_a_red_flag_turned_down_by_its_cost_or_its_evidence_is_not_put_forward(
+    case: Case, turned_down: str, put_forward: str, flag: str
+) -> None:
+    assert flag not in [f.id for f in grade_case(case, _PLAN + turned_down).red_flags]
+    assert flag in [f.id for f in grade_case(case, _PLAN + put_forward).red_flags]
+
+
+@pytest.mark.parametrize(
+    ("said", "flag"),
+    [
+        ("Cull it and begin a new one from freshly initialised weights.", "restart_from_scratch"),
+        ("Then widen the batch so the spikes average out.", "increase_batch_size"),
+    ],
+)
+def test_red_flags_said_as_a_trader_would(case: Case, said: str, flag: str) -> None:
+    assert flag in [f.id for f in grade_case(case, _PLAN + said).red_flags]
+
+
+def test_a_negated_lead_in_then_a_clause_of_its_own_lists_the_plan(case: Case) -> None:
+    plan = "pre-layer-norm instead of post, LAMB for big batches, per-layer grad-norm logging."
+    affirmed = grade_case(case, "You don't fix hail after it falls, you plant for it: " + plan)
+    refused = grade_case(case, "Things I would never do, in order: " + plan)
+    assert [p.part for p in affirmed.parts if p.covered] == ["prevention"]
+    assert not [p.part for p in refused.parts if p.covered]

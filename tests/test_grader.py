@@ -257,6 +257,33 @@ def test_quick_one_is_no_number() -> None:
     assert _built_in("qf-warmup", "One thousand steps.").verdict is Verdict.WRONG
 
 
+def test_one_as_a_pronoun_is_no_number() -> None:
+    def words(text: str) -> list[str]:
+        return [w for sentence in normalise(text) for w in sentence]
+
+    assert "{1}" not in words("One mixes some of the old data back in with the new.")
+    assert "{1}" not in words("Begin a new one from freshly initialised weights.")
+    assert "{1}" not in words("Roll back to the last good one.")
+    assert "{1}" in words("Just the one, on the global norm.")
+    assert "{1}" in words("Clip at one.")
+    assert words("one in ten") == ["{10%}"]
+    # the replay card's partial answer is no wrong ratio ("one" is the person mixing)
+    said = "One mixes some of the old data back in with the new."
+    assert _built_in("replay-buffer", said).verdict is Verdict.PARTIAL
+
+
+def test_a_word_ending_in_x_loses_its_es() -> None:
+    assert normalise("he fixes it and mixes old data") == normalise("he fix it and mix old data")
+
+
+def test_an_act_said_to_throw_away_weeks_is_judged_a_waste() -> None:
+    said = "A bad batch or FP16 numerics. Roll back and skip the data; starting over from zero"
+    assert not _built_in(
+        "mid-training-spikes", said + " throws away weeks you've already paid for."
+    ).flags
+    assert _built_in("mid-training-spikes", "Throw away the run and start over from zero.").flags
+
+
 def test_worked_numbers_say_their_share() -> None:
     # a part of a whole, either way round, is also its share of it
     part = (
@@ -3320,7 +3347,7 @@ def test_red_flag_ideas_refused_supposed_costed_or_ruled_out_are_not_put_forward
         cues = {c for s in _analyse(answer).sentences for t in s for c in t.cues}
         assert rule in cues, (rule, answer)
     refused = {
-        "case.evaluated": "Starting over from scratch throws away weeks of progress.",
+        "case.evaluated": "Starting over from scratch is throwing the baby out with the bathwater.",
         "case.verdict-after": "6. raise the batch to smooth it - not worth it, it shrinks the LR"
         " window",
     }

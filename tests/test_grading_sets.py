@@ -116,6 +116,8 @@ MIN_PER_CARD = {
     "fresh70": 5,
     "fresh71": 5,
     "fresh72": 5,
+    "fresh73": 5,
+    "fresh74": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -200,6 +202,8 @@ MIN_CASE = {
     "fresh70": 24,
     "fresh71": 24,
     "fresh72": 24,
+    "fresh73": 24,
+    "fresh74": 24,
 }
 
 

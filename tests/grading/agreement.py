@@ -294,6 +294,7 @@ TUNING = (
     "fresh68",
     "fresh70",
     "fresh71",
+    "fresh73",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

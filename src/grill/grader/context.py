@@ -240,7 +240,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted"
         " counterproductive misguided mistakenly wrongly rejected dismissed waste wasteful"
         " temptation vetoed refuse refused refusing forfeit forfeits"
-        " misidentified misattributed misdiagnosed"
+        " misidentified misattributed misdiagnosed excluded unfunded deny denied"
         " wary leery worst " + _JUDGED,
         "bit flips are rare",
         "enlarging the batch size is likewise rejected",
@@ -466,7 +466,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         S,
         B,
         SENTENCE,
-        "evidence proof sign",
+        "evidence proof sign signal",
         "someone wanted to blame flaky hardware; there was no evidence for it",
         "pin it on bit flips? there's no proof of that",
         near="no not n't without zero",
@@ -477,9 +477,10 @@ TRIGGERS: tuple[Trigger, ...] = (
         S,
         B,
         CLAUSE,
-        "evidence proof",
+        "evidence proof signal",
         "I wouldn't blame cosmic rays without evidence",
         "pinning it on flaky GPUs without hard proof is lazy",
+        "hardware faults have a prior too low to act on without a signal in the logs",
         "Bit flips? Not without evidence.",
         near="without",
     ),

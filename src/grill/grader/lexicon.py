@@ -448,7 +448,9 @@ def _stem(word: str) -> str:
     for suffix, repl in _INFLECTIONS:
         if word.endswith(suffix):
             base = word[: len(word) - len(suffix)]
-            minimum = 4 if suffix == "ly" else 2 if suffix == "sses" else 3  # losses: loss
+            minimum = (
+                4 if suffix == "ly" else 2 if suffix in ("sses", "xes") else 3
+            )  # losses, fixes
             if suffix == "ly" and base.endswith(_NOT_ADVERB_ENDINGS):
                 break  # `multiply`, `supply`, `anomaly`, `assembly`: not adverbs
             if len(base) >= minimum and (suffix not in ("ing", "ed") or _has_vowel(base)):

@@ -496,6 +496,18 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bit(?:'s| is| was) ((?:[a-z0-9-]+ ){1,4})that (?=[a-z])"), r"\1"),
     # "A, but B instead" replaces A, as "A - no, B" does
     (re.compile(r"\bbut ([^.;:!?\n]*?) instead\b(?! of)"), r"no, \1"),
+    # "one" as a pronoun is no number: "begin a new one", "the last one is fine", and a generic
+    # subject, "One mixes some old data in" (not "one in ten", "the one knob", "one-tenth")
+    (
+        re.compile(
+            r"\b(an?|each|every|another|new|old|same|other|last|previous"
+            r"|next|fresh|clean|healthy|stable|good|bad|big|small|bigger|smaller|earlier|later)"
+            r" one(?=\s*(?:[,.;:!?)]|$|\b(?:is|was|are|were|from|with|that|which|and|or|but|to"
+            r"|for|at|on|so|because|instead|again)\b))"
+        ),
+        r"\1 ones",
+    ),
+    (re.compile(r"(?:^|(?<=[.!?]\s))one (?=(?!needs\b)[a-z]{3,}(?<!s)s\b)"), "someone "),
     # a fraction written with a hyphen is the fraction: "one-tenth of peak", "three-quarters"
     (
         re.compile(
@@ -1137,6 +1149,24 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
             r"|(?:i|we|you) (?:see|have|find|get) (?:evidence|proof)|someone shows))"
         ),
         r"? no, only \1",
+    ),
+    # "starting over throws away weeks you've paid for": the act named before it judged a waste
+    # ("throw away the run" does it; only the verb said of a subject before it judges)
+    (
+        re.compile(
+            r"\b(?:throws|wastes|burns|squanders|bins) (?:away )?(?=(?:the |all the |all |)"
+            r"(?:weeks|days|months|compute|progress|everything|gpu|work)\b)"
+        ),
+        "is a waste of ",
+    ),
+    # "goes in the register, unfunded, until the error counters say otherwise": put off until
+    # evidence comes, as "not without evidence" is
+    (
+        re.compile(
+            r"\buntil ([^.;:!?\n]{1,50}?) (?:say|says|show|shows|prove|proves|suggest|suggests"
+            r"|tells? (?:us|me|you)) otherwise\b"
+        ),
+        r"without evidence from \1",
     ),
     # "Do I start over? Of course not: ...": a question turned down, as by "no"
     (
@@ -2361,6 +2391,8 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
         if _CONDITION_LEAD.match(text, begin, m.start()):
             continue  # "When fine-tuning doesn't stick: the model ..." says when; it lists
         lead = [t for t in toks if begin <= t.start - offset and t.end - offset <= m.start()]
+        if _AFFIRMED_AFTER.search(text, begin, m.start()):
+            continue  # "You don't fix hail after it falls, you plant for it: ..." lists the plan
         if _SUBJECT_AFTER.match(text, m.end()) and not any(map(_dismisses, lead)):
             continue  # "It isn't one fixed number: it depends on the task" says what it is
         negators = [t for t in lead if _rejects(t)]
@@ -2377,6 +2409,12 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
 
 
 _LIST_MARKS = re.compile(r"[:|]")
+_AFFIRMED_AFTER = re.compile(
+    r",\s*(?:but\s+|instead\s+|so\s+)?(?:you|we|i|they)(?:'d|'ll)?\s+(?![^,:]*(?:\bnot?\b|n't|\bnever\b))"
+    r"[^,:]*$"
+)
+"""A lead-in whose negated clause is followed by one of its own subject that affirms ("You don't
+fix it after it falls, you plan for it:"): the list is the plan, not what is turned down."""
 _WITH_BEFORE = re.compile(r"\bwith\s+$")
 
 
