@@ -466,7 +466,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         S,
         B,
         SENTENCE,
-        "evidence proof sign signal",
+        "evidence proof sign",
         "someone wanted to blame flaky hardware; there was no evidence for it",
         "pin it on bit flips? there's no proof of that",
         near="no not n't without zero",
