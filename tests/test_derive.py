@@ -242,6 +242,29 @@ def test_what_the_explanation_passes_over_said_as_so_is_wrong(
     assert _verdict(_card(*high), trap) == "correct"
 
 
+def test_the_opposite_of_the_word_the_card_prefers_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clip = (
+        "Standard clip value?",
+        "1.0 by global norm.",
+        "Global rather than per-parameter matters, because clipping per-tensor changes the"
+        " direction of the update.",
+    )
+    card = _card(*clip)
+    assert _verdict(card, "1.0 on the global norm") == "correct"
+    assert _verdict(card, "1.0 on the global norm, not per layer") == "correct"
+    assert _verdict(card, "1.0, applied per layer to each layer's own norm") == "wrong"
+    # a card that sees it reads the preference as its own ("Clip value?" "1.0.")
+    seen = "1.0 by global norm.\n" + clip[2]
+    quick = derive_rubric("Clip value?", "1.0.", context=seen)
+    assert "per layer" in [m for w in quick.get("wrong", []) for m in w["match"]]
+    # a preferred word the card does not say itself opens nothing ("periodic rather than random")
+    assert "per layer" not in str(derive_rubric("Clip value?", "1.0.", "Global rather than local."))
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.passed-over-partner")
+    assert _verdict(_card(*clip), "1.0, applied per layer to each layer's own norm") != "wrong"
+
+
 def test_what_the_card_reveals_said_hidden_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     axis = ("Why log y-axis?", "Reveals early dynamics; small differences visible.")
     card = _card(*axis)

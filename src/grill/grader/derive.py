@@ -23,7 +23,9 @@ word with a number more than twice as far off ("= {16000-1000000000} step"). Ite
 arrows ("warmup → descent → plateau") are a sequence: the rubric's `order`, so the grader flags
 them said out of order. A share decayed *to* is wrong said *by*; two shares of partner words
 (old/new) are wrong swapped, and two partner words keep their order ("new task wipes out old").
-What the explanation denies ("you don't pick the minimum") is a misconception, and so is
+What the explanation denies ("you don't pick the minimum") is a misconception, and so is the
+opposite in the swap table of a word of the card's own it prefers ("Global rather than
+per-parameter": "per layer"), and so is
 another growth where the card says "linear" ("quadratic"). One claim of the card's text turned
 around is a misconception too: a comparison said of the other partner or the other way ("BF16
 has more mantissa bits" where FP16 has more), a change the card makes made the other way
@@ -78,6 +80,7 @@ RULES = (
     "derive.number-head",  # "10x recent moving average" is also said "10x the average"
     "derive.ordinal",  # "First ... Then ... Then ..." in the explanation restates a sequence
     "derive.disabled-missing",  # "missing gradient clip": "turn clipping off" is wrong
+    "derive.passed-over-partner",  # "global rather than per-parameter": "per layer" is wrong
     "derive.prevented",  # "Prevents underflow" is also said "avoids underflow", "doesn't underflow"
     "derive.denied-growth",  # "gradients don't grow" said as "gradients double" is wrong
     "derive.to-by",  # a share the card decays *to* is wrong said *by* ("10% below the peak")
@@ -502,7 +505,10 @@ _LINKS = frozenset({"mean", "imply", "indic"})  # "the gap means ...": no subjec
 
 
 def _passed_over(
-    explanation: str | None, asked: frozenset[str], common: frozenset[str]
+    explanation: str | None,
+    asked: frozenset[str],
+    common: frozenset[str],
+    own: frozenset[str] = frozenset(),
 ) -> list[str]:
     """Misconception phrases from what the explanation passes over: "gradient norms that spike
     rather than decay" -> `grad norm .. (decay|decreas|...)`: the subject words before the
@@ -518,7 +524,14 @@ def _passed_over(
         lead = _SUBORDINATE.split(clause[: m.start()])[-1]  # "..., because it's periodic"
         before = [w for w in _words(lead, asked) if w not in GENERIC | _WH | _LINKS]
         after = [w for w in _words(clause[m.end() :], asked) if w not in GENERIC][:2]
-        if len(before) < 2 or not after or not set(after) - common or "not" in before + after:
+        if "not" in before + after:
+            continue
+        # "Global rather than per-parameter": the card's own word, preferred, has an opposite in
+        # the swap table ("per layer"), which said instead is wrong however it is said
+        partners = _SWAPS.get((before[-1],), ()) if before and before[-1] in own else ()
+        if _on("derive.passed-over-partner"):
+            out += [" ".join(p) for p in partners if " ".join(p) not in out]
+        if len(before) < 2 or not after or not set(after) - common:
             continue
         said = [_DECLINES if w == "decay" else _directions(w) for w in after]
         phrase = " .. ".join(before[-1 - _SUBJECT_WORDS : -1] + [" ".join(said)])
@@ -767,7 +780,11 @@ def derive_rubric(
     # a card without an explanation reads what a sibling card says of the same thing
     # (`context`) for the claims it turns around, and nothing else
     told = explanation or context
-    denied = _denials(told, asked, common) + _passed_over(told, asked, common)
+    # the card's own words; a card that sees another reads that card's as its own too
+    own = frozenset(
+        w for t in (answer, "" if explanation else context or "") for s in normalise(t) for w in s
+    )
+    denied = _denials(told, asked, common) + _passed_over(told, asked, common, own)
     if denied:
         says = "what the explanation says is not so"
         wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
