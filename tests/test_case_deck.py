@@ -680,6 +680,8 @@ def test_a_conclusion_or_a_judgement_after_the_idea_decides_it(
         ("Probably just the GPUs being random at scale.", "blame_bitflips"),
         ("It's run-to-run noise in the kernels, nothing more.", "blame_bitflips"),
         ("Then start the run again at step 0 with bf16.", "restart_from_scratch"),
+        ("Cull it and begin a new one from freshly initialised weights.", "restart_from_scratch"),
+        ("Then widen the batch so the spikes average out.", "increase_batch_size"),
     ],
 )
 def test_red_flags_in_plain_words(case: Case, said: str, flag: str) -> None:
@@ -743,17 +745,6 @@ def test_a_red_flag_turned_down_by_its_cost_or_its_evidence_is_not_put_forward(
 ) -> None:
     assert flag not in [f.id for f in grade_case(case, _PLAN + turned_down).red_flags]
     assert flag in [f.id for f in grade_case(case, _PLAN + put_forward).red_flags]
-
-
-@pytest.mark.parametrize(
-    ("said", "flag"),
-    [
-        ("Cull it and begin a new one from freshly initialised weights.", "restart_from_scratch"),
-        ("Then widen the batch so the spikes average out.", "increase_batch_size"),
-    ],
-)
-def test_red_flags_said_as_a_trader_would(case: Case, said: str, flag: str) -> None:
-    assert flag in [f.id for f in grade_case(case, _PLAN + said).red_flags]
 
 
 def test_a_negated_lead_in_then_a_clause_of_its_own_lists_the_plan(case: Case) -> None:
