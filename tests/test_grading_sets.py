@@ -118,6 +118,8 @@ MIN_PER_CARD = {
     "fresh72": 5,
     "fresh73": 5,
     "fresh74": 5,
+    "fresh75": 5,
+    "fresh76": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -204,6 +206,8 @@ MIN_CASE = {
     "fresh72": 24,
     "fresh73": 24,
     "fresh74": 24,
+    "fresh75": 24,
+    "fresh76": 24,
 }
 
 
