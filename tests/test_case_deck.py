@@ -682,6 +682,10 @@ def test_a_conclusion_or_a_judgement_after_the_idea_decides_it(
         ("Then start the run again at step 0 with bf16.", "restart_from_scratch"),
         ("Cull it and begin a new one from freshly initialised weights.", "restart_from_scratch"),
         ("Then widen the batch so the spikes average out.", "increase_batch_size"),
+        (
+            "We went from 256 to 1024 sequences, because a bigger batch gives a smoother gradient.",
+            "increase_batch_size",
+        ),
     ],
 )
 def test_red_flags_in_plain_words(case: Case, said: str, flag: str) -> None:
@@ -736,6 +740,21 @@ def test_a_red_flag_that_is_a_negation_is_agreed_with_by_a_dismissal(
         (  # a cost said of the act: it is judged a waste
             "Starting over from zero throws away weeks you've already paid for.",
             "Throw away the run and start over from zero.",
+            "restart_from_scratch",
+        ),
+        (  # relief that it was not done
+            "We almost doubled the batch that night to average it out; glad we didn't.",
+            "We doubled the batch that night to average it out; glad we did.",
+            "increase_batch_size",
+        ),
+        (  # a first thought, told to be let go
+            "My first thought was a flaky GPU, but nothing in the node logs supported it.",
+            "The cause was a flaky GPU, and the node logs supported it.",
+            "blame_bitflips",
+        ),
+        (  # crossed off, as "ruled out"
+            "Starting over from scratch I crossed off.",
+            "Starting over from scratch I put first.",
             "restart_from_scratch",
         ),
     ],

@@ -257,6 +257,37 @@ def test_quick_one_is_no_number() -> None:
     assert _built_in("qf-warmup", "One thousand steps.").verdict is Verdict.WRONG
 
 
+def test_a_year_a_cleft_and_a_first_thought_are_read_for_what_they_say() -> None:
+    # a year is a date, not a clipping value; a step count after "in" stays a number
+    assert _built_in("clip-value", "1.0, global norm. our default since 2018").verdict is (
+        Verdict.CORRECT
+    )
+    assert _built_in("clip-value", "1.0 on the global norm; back in 2019 we used 5").verdict is (
+        Verdict.WRONG
+    )
+    assert "{2000}" in [w for s in normalise("warmup in 2000 steps") for w in s]
+    # "what pulled it back was weight decay" names weight decay as the fix, not its removal
+    said = "Overfitting. What pulled it back was weight decay and dropout, and early stopping."
+    assert not _built_in("val-gap-widening", said).flags
+    cut = "Overfitting. What we did was pull back the dropout."
+    assert [f.id for f in _built_in("val-gap-widening", cut).flags] == ["less-regularization"]
+    # a belief told as a first thought, then taken back, is not claimed
+    thought = (
+        "I thought the model had converged when the grad norm hit zero, but the loss was stuck"
+        " high: vanishing gradients from saturation and dead units."
+    )
+    assert _built_in("grad-norm-zero", thought).verdict is Verdict.CORRECT
+    claimed = "The model had converged when the grad norm hit zero; the loss was stuck high."
+    assert "convergence" in [f.id for f in _built_in("grad-norm-zero", claimed).flags]
+
+
+def test_so_small_the_gradient_is_how_small_not_a_purpose() -> None:
+    said = "LR too low, frozen layers, or a batch so small the gradient carries no signal."
+    assert "batch-blamed" in [f.id for f in _built_in("flat-early-loss", said).flags]
+    purpose = "Yes: multiply the loss so small gradients don't underflow, unscale before the step."
+    assert _built_in("fp16-loss-scaling", purpose).verdict is Verdict.CORRECT
+
+
 def test_one_as_a_pronoun_is_no_number() -> None:
     def words(text: str) -> list[str]:
         return [w for sentence in normalise(text) for w in sentence]
@@ -264,6 +295,7 @@ def test_one_as_a_pronoun_is_no_number() -> None:
     assert "{1}" not in words("One mixes some of the old data back in with the new.")
     assert "{1}" not in words("Begin a new one from freshly initialised weights.")
     assert "{1}" not in words("Roll back to the last good one.")
+    assert "{1}" not in words("Ah, that one I never configured; the framework did it.")
     assert "{1}" in words("Just the one, on the global norm.")
     assert "{1}" in words("Clip at one.")
     assert words("one in ten") == ["{10%}"]

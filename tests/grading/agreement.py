@@ -295,6 +295,7 @@ TUNING = (
     "fresh70",
     "fresh71",
     "fresh73",
+    "fresh75",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

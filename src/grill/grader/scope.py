@@ -189,8 +189,12 @@ def _alone_trigger(clause: Sequence[Cued]) -> Trigger | None:
         trig = _on(id)
         if trig is None or not trig.alone:
             continue
-        if all(any(c == id or _joins(c, id) for c in tok.cues) for tok in clause):
-            return trig
+        if not all(any(c == id or _joins(c, id) for c in tok.cues) for tok in clause):
+            continue
+        if trig.category is Category.RETRACTION or any(id in tok.cues for tok in clause):
+            return (
+                trig  # "wait, no: ..." retracts on its joiner alone; "glad we did" refuses nothing
+            )
     return None
 
 

@@ -395,6 +395,14 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # a checklist claims only its checked items: "[ ] bigger model" is not said, "[x] dropout" is
     (re.compile(r"(?m)^[ \t]*(?:[-*+•][ \t]*)?(?:\[ ?\]|☐)[^\n]*"), " "),
     (re.compile(r"(?m)^[ \t]*(?:[-*+•][ \t]*)?(?:\[[x✓✔]\]|☑|✅)[ \t]*"), "\n- "),
+    # a year is a date, not a value: "1.0 on the global norm, our default since 2018"
+    (
+        re.compile(
+            r"\b(since|back in|in|until|till) (?:19[5-9]\d|20[0-3]\d)"
+            r"(?=\s*(?:[.,;:!?)\n]|$)|\s(?:we|i|they|our|my|the|when|and|but|onwards?)\b)"
+        ),
+        r"\1 that year",
+    ),
     # footnotes: a marker after a word is no number ("one point zero[1]"), and a note that a
     # marker opens is a sentence of its own ("[1] the default. [2] not per tensor")
     (re.compile(r"(?<=[^\s\[])\[\d{1,2}\]"), ""),
@@ -1150,6 +1158,15 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r"? no, only \1",
     ),
+    # a cleft said plainly: "what pulled it back was weight decay" is "weight decay pulled it
+    # back" (not "pull back weight decay")
+    (
+        re.compile(
+            r"\bwhat ((?:[a-z]+ed|got|kept|made|brought|won|did|held)(?: [a-z']+){0,3}?)"
+            r" (?:was|were) ([^.;:!?,\n]+)"
+        ),
+        r"\2 \1",
+    ),
     # "starting over throws away weeks you've paid for": the act named before it judged a waste
     # ("throw away the run" does it; only the verb said of a subject before it judges)
     (
@@ -1524,10 +1541,11 @@ def _number_words(raws: list[_Raw]) -> list[_Raw]:
             and bool(out)
             and not out[-1].sep
             and out[-1].text in _ONE_STANDS_AFTER
-            and (i + 1 == len(raws) or bool(raws[i + 1].sep))
+            and (i + 1 == len(raws) or bool(raws[i + 1].sep) or raws[i + 1].text in _SUBJECTS)
         )
         if pronoun:
-            out.append(_Raw("it", r.start, r.end))  # "that one", "each one": no number
+            # "that one", "each one", "that one I never set": no number
+            out.append(_Raw("it", r.start, r.end))
             i += 1
             continue
         if (
@@ -1793,6 +1811,7 @@ _SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
 _DISMISS_STEMS = _stems_of(context_words("dismissal"))
 _BLAME_STEMS = _stems_of(context_words("dismissal.blame-before"))
 _RULE_STEMS = _stems_of(context_words("dismissal.rule-out"))
+_THOUGHT = context_words("dismissal.first-thought"), near("dismissal.first-thought")
 _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
@@ -1845,6 +1864,7 @@ _AWAY_STEMS = _stems_of(context_words("negation.away"))
 _AWAY_NEAR = near("negation.away")
 _OPTION_STEMS = _stems_of(context_words("dismissal.not-an-option"))
 _EVIDENCE_STEMS = _stems_of(context_words("refusal.no-evidence"))
+_RELIEF_STEMS = _stems_of(context_words("refusal.relief"))
 _NOT_EVIDENCE = _stems_of(near("refusal.no-evidence")) - _NEG_STEMS
 _WITHOUT_EVIDENCE = _stems_of(context_words("refusal.without-evidence"))
 _WITHOUT = near("refusal.without-evidence")
@@ -2025,6 +2045,12 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
             i += 1
             prev = word
             continue
+        if word in _THOUGHT[0] and i >= 2 and raws[i - 2].text in _THOUGHT[1]:
+            # "I thought it had converged, but ...": a belief told to be taken back
+            thought = ("dismissal.first-thought",)
+            out.append(_cue_tok(word, r, r.end, 2, False, clause, side, lead, thought))
+            prev = word
+            continue
         blame = _blame_after(raws, i) if word in _BLAME_NEAR else 0
         were_to = word in _WERE_TO[0] and nxt in _WERE_TO[1]
         if (word in _RULE_STEMS and nxt in _RULE_NEAR) or blame or were_to:
@@ -2162,6 +2188,8 @@ def _word_token(r: _Raw, clause: int, side: int, leads: tuple[str, ...]) -> _Tok
         cues = ("negation.soft",)
     if word in _CHECK_STEMS:
         cues += ("suspect.check",)
+    if word in _RELIEF_STEMS:
+        cues += ("refusal.relief",)
     neg = 2 if word in _SOFT_STEMS or word in _DISMISS_STEMS else 0
     return _Tok(word, r.num, r.start, r.end, neg, False, clause, side, cues=cues, leads=leads)
 
@@ -2330,8 +2358,14 @@ def _mark_without_evidence(toks: list[_Tok], text: str, offset: int) -> list[_To
 
 def _degree_end(raws: list[_Raw], i: int) -> bool:
     """After "so high": the sentence ends, a clause break or `that` follows ("set so high that
-    it diverges"), where "so small grads don't underflow" goes on with what is so."""
-    return i >= len(raws) or bool(raws[i].sep) or raws[i].text in ("that", "as")
+    it diverges") or a determiner opens what it leads to ("a batch so small the gradient is
+    noise", the "that" left out), where "so small grads don't underflow" goes on with what is
+    so."""
+    return (
+        i >= len(raws)
+        or bool(raws[i].sep)
+        or raws[i].text in ("that", "as", "the", "a", "an", "its", "their", "your", "our")
+    )
 
 
 def _read_sentence(text: str, offset: int) -> tuple[list[_Tok], list[_Tok]]:
