@@ -384,6 +384,12 @@ def test_two_shares_of_partner_words_said_swapped_are_wrong() -> None:
     assert _verdict(card, "about 40% old, 60% new") == "correct"
     assert _verdict(card, "60% of the original mix with 40% new data") == "wrong"
     assert _verdict(card, "about 40% old, everything else new") == "correct"
+    # each share's source said with "from"
+    said = "60 percent from the original mix and 40 percent from the new data"
+    assert _verdict(card, said) == "wrong"
+    assert _verdict(card, "40 percent from the original mix and 60 percent from the new data") == (
+        "correct"
+    )
 
 
 def test_a_number_in_a_bracket_is_checked_too() -> None:

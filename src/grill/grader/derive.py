@@ -438,7 +438,8 @@ def _swapped_shares(shares: list[tuple[str, str]]) -> list[str]:
     out: list[str] = []
     for (n1, w1), (n2, w2) in itertools.combinations(shares, 2):
         if n1 != n2 and (w2,) in _SWAPS.get((w1,), ()):
-            out += [f"= {n2} {w1}", f"= {n1} {w2}"]
+            # each share's source may be said with "from": "85-95% from the original mix"
+            out += [f"= {n2} {w1}", f"= {n1} {w2}", f"= {n2} from {w1}", f"= {n1} from {w2}"]
     return out
 
 
