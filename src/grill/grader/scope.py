@@ -191,10 +191,9 @@ def _alone_trigger(clause: Sequence[Cued]) -> Trigger | None:
             continue
         if not all(any(c == id or _joins(c, id) for c in tok.cues) for tok in clause):
             continue
+        # "wait, no: ..." retracts on its joiner alone; "glad we did" refuses nothing
         if trig.category is Category.RETRACTION or any(id in tok.cues for tok in clause):
-            return (
-                trig  # "wait, no: ..." retracts on its joiner alone; "glad we did" refuses nothing
-            )
+            return trig
     return None
 
 
