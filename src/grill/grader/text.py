@@ -1811,7 +1811,10 @@ _SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
 _DISMISS_STEMS = _stems_of(context_words("dismissal"))
 _BLAME_STEMS = _stems_of(context_words("dismissal.blame-before"))
 _RULE_STEMS = _stems_of(context_words("dismissal.rule-out"))
-_THOUGHT = context_words("dismissal.first-thought"), near("dismissal.first-thought")
+_THOUGHT = (
+    _stems_of(context_words("dismissal.first-thought")),
+    _stems_of(near("dismissal.first-thought")),
+)
 _AUX_STEMS = _stems_of(_AUX) | _AUX
 _CLAUSE_STEMS = _stems_of(_CLAUSE_WORDS)
 _STRONG_STEMS = _stems_of(_STRONG_WORDS)
