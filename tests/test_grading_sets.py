@@ -120,6 +120,8 @@ MIN_PER_CARD = {
     "fresh74": 5,
     "fresh75": 5,
     "fresh76": 5,
+    "fresh77": 5,
+    "fresh78": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -208,6 +210,8 @@ MIN_CASE = {
     "fresh74": 24,
     "fresh75": 24,
     "fresh76": 24,
+    "fresh77": 24,
+    "fresh78": 24,
 }
 
 
