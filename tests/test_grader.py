@@ -257,6 +257,19 @@ def test_quick_one_is_no_number() -> None:
     assert _built_in("qf-warmup", "One thousand steps.").verdict is Verdict.WRONG
 
 
+def test_what_makes_the_model_worse_is_judged_not_recommended() -> None:
+    # "every extra epoch makes the model worse" judges the extra epochs, as "makes it worse" does
+    cures = "Cheapest cures: more data, weight decay or dropout, and stopping at the val minimum."
+    for judged in (
+        "Leave it and every extra epoch makes the model you'd ship worse.",
+        "Training longer only makes the model worse.",
+    ):
+        answer = f"Train improving while validation stalls is overfitting. {judged} {cures}"
+        assert _built_in("val-gap-widening", answer).verdict is Verdict.CORRECT, judged
+    endorsed = f"Train improving while validation stalls is overfitting. Train longer. {cures}"
+    assert [f.id for f in _built_in("val-gap-widening", endorsed).flags] == ["train-longer"]
+
+
 def test_a_year_a_cleft_and_a_first_thought_are_read_for_what_they_say() -> None:
     # a year is a date, not a clipping value; a step count after "in" stays a number
     assert _built_in("clip-value", "1.0, global norm. our default since 2018").verdict is (

@@ -296,6 +296,7 @@ TUNING = (
     "fresh71",
     "fresh73",
     "fresh75",
+    "fresh77",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -1321,7 +1321,10 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     # judgements, not the backward pass: "that would be backwards", "that makes it worse"
     (
-        re.compile(r"\b(make|makes|making|made) (it|things|this|that|matters) worse\b"),
+        re.compile(
+            r"\b(make|makes|making|made) (?:it|things|this|that|matters|(?:the|your|our) "
+            r"(?:model|run|network|net|results?|checkpoint)(?: [a-z']+){0,3}?) worse\b"
+        ),
         r"\1 counterproductive",
     ),
     (
