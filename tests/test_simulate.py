@@ -13,6 +13,7 @@ from grill.model import CardState, Phase, Rating
 from grill.scheduler import Scheduler
 from grill.simulate import (
     FRESH_MODELS,
+    LATER_MODELS,
     START,
     ExpMemory,
     FastMemory,
@@ -230,7 +231,7 @@ def _learned(kind: str, looks: Sequence[float], seed: int = 0) -> Memory:
     return memory
 
 
-@pytest.mark.parametrize("kind", FRESH_MODELS)
+@pytest.mark.parametrize("kind", FRESH_MODELS + LATER_MODELS)
 def test_every_fresh_memory_forgets_with_time_and_keeps_more_after_spaced_recall(
     kind: str,
 ) -> None:
@@ -257,6 +258,24 @@ def test_a_leech_learners_cards_differ_far_more_than_fsrs_difficulty_allows() ->
     chances = sorted(memory.chance(card, 3.0) for card in range(60))
     leeches = [p for p in chances if p < chances[-1] - 0.1]
     assert 10 <= len(leeches) <= 30 and max(leeches) < 0.8 < chances[-1]
+
+
+def test_a_decay_learners_curves_agree_at_their_stability_and_part_after_it() -> None:
+    from grill.simulate import DecayMemory
+
+    decays, tails = [], []
+    for seed in range(40):
+        memory = DecayMemory(random.Random(seed), 1)
+        memory.study(0, 0.0, True, Rating.GOOD)
+        s = memory.s[0]
+        assert memory.chance(0, s) == pytest.approx(0.9)
+        decays.append(memory.decay)
+        tails.append((memory.decay, memory.chance(0, 10 * s)))
+    # the curve's shape varies between FSRS-6's and FSRS-4.5's, and a larger decay keeps less
+    # of the card ten stabilities on
+    assert min(decays) < 0.15 and max(decays) > 0.4
+    tails.sort()
+    assert tails[0][1] > tails[-1][1]
 
 
 def test_the_simulator_runs_the_fresh_memory_models_on_request(

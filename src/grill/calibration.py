@@ -3,7 +3,7 @@ forecast for the interview morning is set against what each learner will really 
 
 Each learner has a hidden memory (grill.simulate: `fsrs` perturbed FSRS-6, `exp` exponential
 forgetting with per-card difficulty, `fast` a fast forgetter, `slow` a slow one; and, with
-`--memory`, the fresh models `actr`, `weibull` and `leech`). It studies
+`--memory`, the fresh models `actr`, `weibull` and `leech`, and `decay`, written later). It studies
 `days` evenings through grill's own drill (grill.session.Drill over a real Store in a
 temporary folder, with the interview date set, the person's memory refitted each evening as
 `grill stats` would, and scheduling with the fitted parameters), answering each card it is
@@ -50,7 +50,14 @@ from grill.plan import Deadline
 from grill.readiness import forecast_for
 from grill.report.planning import plan_view
 from grill.session import Drill, DrillOptions, plan, record_answer
-from grill.simulate import ALL_MEMORY_MODELS, MEMORY_MODELS, START, learner_rating, memory_of
+from grill.simulate import (
+    ALL_MEMORY_MODELS,
+    LATER_MODELS,
+    MEMORY_MODELS,
+    START,
+    learner_rating,
+    memory_of,
+)
 from grill.store import Store
 
 __all__ = [
@@ -450,7 +457,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--days", type=int, default=10, help="study evenings")
     parser.add_argument("--ahead", type=int, default=4, help="days from the last to the interview")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--memory", action="append", choices=ALL_MEMORY_MODELS, help="repeatable")
+    parser.add_argument(
+        "--memory", action="append", choices=ALL_MEMORY_MODELS + LATER_MODELS, help="repeatable"
+    )
     parser.add_argument(
         "--via",
         choices=tuple(_VIA),

@@ -16,7 +16,8 @@ first stabilities (`SlowMemory`). Three more were written after the forecast was
 four, to meet it fresh (`FRESH_MODELS`): `actr`, ACT-R's activation with a decay that grows with
 the activation at study (massed practice fades fast); `weibull`, a stretched-exponential curve
 whose memory time doubles with each spaced recall; and `leech`, FSRS where a third of the cards
-are forgotten six times as fast. Four schedules are run for the same learners
+are forgotten six times as fast. One more came later (`LATER_MODELS`): `decay`, FSRS with
+its forgetting curve's shape varied too. Four schedules are run for the same learners
 with the same random draws where they coincide:
 
 * `grill` - grill.scheduler (FSRS-6) with the interview date (grill.plan.Deadline) and the
@@ -55,6 +56,7 @@ __all__ = [
     "ALL_MEMORY_MODELS",
     "FIXED_DAYS",
     "FRESH_MODELS",
+    "LATER_MODELS",
     "MEMORY_MODELS",
     "Memory",
     "memory_of",
@@ -86,6 +88,10 @@ FRESH_MODELS = ("actr", "weibull", "leech")
 ACT-R's activation with spacing-dependent decay, a stretched-exponential curve whose memory
 time doubles with each spaced recall, and FSRS with a third of the cards leeches."""
 ALL_MEMORY_MODELS = MEMORY_MODELS + FRESH_MODELS
+LATER_MODELS = ("decay",)
+"""Memory models written after the forecast's last change, to meet it fresh: FSRS-6 with its
+forgetting curve's shape (the decay) varied too. Not in the ceiling's library (grill.ceiling
+knows `ALL_MEMORY_MODELS`)."""
 START = datetime(2026, 1, 5, tzinfo=UTC)
 """Simulated study starts here (a Monday); only differences of times matter."""
 
@@ -350,6 +356,24 @@ class LeechMemory(FsrsMemory):
         return float((1 + self.factor * elapsed / self.s[card]) ** -self.decay)
 
 
+class DecayMemory(FsrsMemory):
+    """FSRS-6 with every parameter perturbed, its forgetting curve's shape among them: the
+    decay (w20) drawn between 0.1 and 0.6, log-uniform (FSRS-6's default is 0.15, FSRS-4.5's
+    fixed curve 0.5). Every curve keeps 90% at its stability; a larger decay falls faster after
+    it. The other parameters vary as `FsrsMemory`'s, and those it keeps (difficulty and the
+    same-day rule) by a third as much, clamped to where FSRS allows them."""
+
+    def __init__(self, rng: random.Random, cards: int) -> None:
+        super().__init__(rng, cards)
+        fixed = {4, 5, 6, 7, 12, 17, 18, 19}
+        for i in fixed:
+            self.w[i] *= math.exp(rng.gauss(0, 0.12))
+        self.w[7] = min(self.w[7], 0.8)
+        self.w[20] = math.exp(rng.uniform(math.log(0.1), math.log(0.6)))
+        self.decay = self.w[20]
+        self.factor = 0.9 ** (-1 / self.decay) - 1
+
+
 def _study_day(at: float) -> int:
     """The study day (from 4 am) of a time in days since START: FSRS counts the days between
     two reviews in study days, so a review the next evening is a day later even when it comes
@@ -370,9 +394,11 @@ def memory_of(kind: str, rng: random.Random, cards: int) -> Memory:
         "actr": ActrMemory,
         "weibull": WeibullMemory,
         "leech": LeechMemory,
+        "decay": DecayMemory,
     }
     if kind not in kinds:
-        raise ValueError(f"unknown memory model {kind!r}; known: {', '.join(ALL_MEMORY_MODELS)}")
+        known = ", ".join(ALL_MEMORY_MODELS + LATER_MODELS)
+        raise ValueError(f"unknown memory model {kind!r}; known: {known}")
     return kinds[kind](rng, cards)
 
 
@@ -1009,7 +1035,9 @@ def format_result(result: SimulationResult) -> str:
         f"new cards {sc.new_per_day}/day, seed {sc.seed}.",
         "Expected cold score on the interview day (mean over learners); reviews per learner.",
     ]
-    for memory in sorted({c.memory for c in result.curves}, key=ALL_MEMORY_MODELS.index):
+    for memory in sorted(
+        {c.memory for c in result.curves}, key=(ALL_MEMORY_MODELS + LATER_MODELS).index
+    ):
         lines += ["", f"== memory model: {memory}", _curve_table(result, memory)]
         lines += _equal_reviews(result, memory)
         lines += _goal_lines(result, memory)
@@ -1078,7 +1106,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--memory",
         action="append",
-        choices=ALL_MEMORY_MODELS,
+        choices=ALL_MEMORY_MODELS + LATER_MODELS,
         help="repeatable (default: the four)",
     )
     args = parser.parse_args(argv)
