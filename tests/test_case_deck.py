@@ -772,3 +772,26 @@ def test_a_negated_lead_in_then_a_clause_of_its_own_lists_the_plan(case: Case) -
     refused = grade_case(case, "Things I would never do, in order: " + plan)
     assert [p.part for p in affirmed.parts if p.covered] == ["prevention"]
     assert not [p.part for p in refused.parts if p.covered]
+
+
+@pytest.mark.parametrize(
+    ("reply", "committed"),
+    [
+        ("Yes, that's my leading theory.", True),
+        ("Honestly, yes, at this scale.", True),
+        ("Frankly, yes.", True),
+        ("Honestly, no.", False),
+    ],
+)
+def test_a_question_answered_yes_after_a_filler_puts_the_idea_forward(
+    case: Case, reply: str, committed: bool
+) -> None:
+    answer = f"{_PLAN}Could it be a hardware bit flip? {reply}"
+    assert bool(grade_case(case, answer).red_flags) is committed
+
+
+def test_an_explosion_in_the_attention_layers_names_the_culprit(case: Case) -> None:
+    got = grade_case(case, "It is an explosion, probably in the attention or FFN layers.")
+    assert {p.part for p in got.parts if p.covered} == {"culprits"}
+    got = grade_case(case, "The loss exploded; I checked the data loader.")
+    assert not any(p.covered for p in got.parts if p.part == "culprits")

@@ -257,6 +257,13 @@ def test_quick_one_is_no_number() -> None:
     assert _built_in("qf-warmup", "One thousand steps.").verdict is Verdict.WRONG
 
 
+def test_updates_too_timid_are_a_description_not_a_judgement() -> None:
+    # "too timid" says how small the first updates are; it judges no idea a poor one
+    claim = "At full LR the first updates are too timid: Adam's variance estimates are inflated."
+    got = _built_in("warmup-why", "Warmup ramps the LR while Adam's estimates settle. " + claim)
+    assert "updates-tiny" in [f.id for f in got.flags]
+
+
 def test_what_makes_the_model_worse_is_judged_not_recommended() -> None:
     # "every extra epoch makes the model worse" judges the extra epochs, as "makes it worse" does
     cures = "Cheapest cures: more data, weight decay or dropout, and stopping at the val minimum."

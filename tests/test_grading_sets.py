@@ -122,6 +122,8 @@ MIN_PER_CARD = {
     "fresh76": 5,
     "fresh77": 5,
     "fresh78": 5,
+    "fresh79": 5,
+    "fresh80": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -212,6 +214,8 @@ MIN_CASE = {
     "fresh76": 24,
     "fresh77": 24,
     "fresh78": 24,
+    "fresh79": 24,
+    "fresh80": 24,
 }
 
 

@@ -297,6 +297,7 @@ TUNING = (
     "fresh73",
     "fresh75",
     "fresh77",
+    "fresh79",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -1152,7 +1152,8 @@ CASE_RULES = (
 """The case's own rules for red flags, by id, each can be turned off for an ablation run."""
 
 _AFFIRMED = re.compile(
-    r"[\s\W]*(?:yes|yeah|yep|yup|sure|definitely|absolutely|certainly|of course|indeed|probably"
+    r"[\s\W]*(?:(?:honestly|frankly|truthfully|well|sadly|unfortunately|in short|short answer)"
+    r"[\s,:]+)?(?:yes|yeah|yep|yup|sure|definitely|absolutely|certainly|of course|indeed|probably"
     r"|most likely|likely|i would|i'd|we would|we'd|i will|i'll|for sure)\b"
 )
 _SUGGESTED = re.compile(

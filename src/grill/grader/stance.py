@@ -40,7 +40,7 @@ from grill.grader.text import _asks, _Tok
 __all__ = ["VETO", "WEIGHTS", "committed", "features", "probability"]
 
 WEIGHTS = Path(__file__).with_name("stance.json")
-VETO = 0.40
+VETO = 0.39
 """An idea the rules keep is turned down when the model gives it a chance under this of being
 put forward. Leave-one-set-out on the tuning sets through fresh42 (1030 ideas,
 `tests/grading/train_stance.py --cv`), 0.5 missed 13 committed red flags against the rules' 9;
@@ -96,7 +96,9 @@ carried by a run the candidate worked on; relief that an idea was not done, a fi
 go and "crossed off" read as refusals): 0.40 (0.41 fails one). Retrained with fresh77 (failure
 modes: each claim made through what breaks without it; red-flag ideas turned down as failure
 modes of their own, "restarting from zero is how you lose three weeks"): 0.40 (0.41 fails one),
-and fresh77's case answers went from 20 of 24 verdicts right to 24."""
+and fresh77's case answers went from 20 of 24 verdicts right to 24. Retrained with fresh79
+(anticipated follow-ups: "you'll ask whether to restart from scratch: no"): 0.39 (0.40 lets
+"Blaming cosmic-ray bit flips is my best guess." through)."""
 NEXT_WORDS = 6
 _RETRACTIONS = frozenset({"retraction", "retraction.words"})
 

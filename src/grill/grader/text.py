@@ -1122,7 +1122,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     # "lowering the lr alone is too shallow" (or "to shallow"): judged a poor fix, as
     # "simplistic" is; "a band-aid", "a sticking plaster" the same
-    (re.compile(r"\btoo (?:shallow|naive|narrow|timid)\b|\bto shallow\b"), " simplistic "),
+    (re.compile(r"\btoo (?:shallow|naive|narrow)\b|\bto shallow\b"), " simplistic "),
     (re.compile(r"\b(?:band[- ]aid|sticking[- ]plaster)s?\b"), " bandaid "),
     # "not a real fix", "no proper solution": the adjective does not change the refusal
     (
