@@ -50,14 +50,7 @@ from grill.plan import Deadline
 from grill.readiness import forecast_for
 from grill.report.planning import plan_view
 from grill.session import Drill, DrillOptions, plan, record_answer
-from grill.simulate import (
-    ALL_MEMORY_MODELS,
-    LATER_MODELS,
-    MEMORY_MODELS,
-    START,
-    learner_rating,
-    memory_of,
-)
+from grill.simulate import MEMORY_MODELS, MODEL_CHOICES, START, learner_rating, memory_of
 from grill.store import Store
 
 __all__ = [
@@ -457,9 +450,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--days", type=int, default=10, help="study evenings")
     parser.add_argument("--ahead", type=int, default=4, help="days from the last to the interview")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--memory", action="append", choices=ALL_MEMORY_MODELS + LATER_MODELS, help="repeatable"
-    )
+    parser.add_argument("--memory", action="append", choices=MODEL_CHOICES, help="repeatable")
     parser.add_argument(
         "--via",
         choices=tuple(_VIA),

@@ -57,6 +57,7 @@ __all__ = [
     "FIXED_DAYS",
     "FRESH_MODELS",
     "LATER_MODELS",
+    "MODEL_CHOICES",
     "MEMORY_MODELS",
     "Memory",
     "memory_of",
@@ -92,6 +93,8 @@ LATER_MODELS = ("decay",)
 """Memory models written after the forecast's last change, to meet it fresh: FSRS-6 with its
 forgetting curve's shape (the decay) varied too. Not in the ceiling's library (grill.ceiling
 knows `ALL_MEMORY_MODELS`)."""
+MODEL_CHOICES = ALL_MEMORY_MODELS + LATER_MODELS
+"""Every memory model a simulated learner can have (`--memory`)."""
 START = datetime(2026, 1, 5, tzinfo=UTC)
 """Simulated study starts here (a Monday); only differences of times matter."""
 
@@ -361,7 +364,7 @@ class DecayMemory(FsrsMemory):
     decay (w20) drawn between 0.1 and 0.6, log-uniform (FSRS-6's default is 0.15, FSRS-4.5's
     fixed curve 0.5). Every curve keeps 90% at its stability; a larger decay falls faster after
     it. The other parameters vary as `FsrsMemory`'s, and those it keeps (difficulty and the
-    same-day rule) by a third as much, clamped to where FSRS allows them."""
+    same-day rule) by a third as much; the difficulty's mean reversion (w7) stays at most 0.8."""
 
     def __init__(self, rng: random.Random, cards: int) -> None:
         super().__init__(rng, cards)
@@ -397,8 +400,7 @@ def memory_of(kind: str, rng: random.Random, cards: int) -> Memory:
         "decay": DecayMemory,
     }
     if kind not in kinds:
-        known = ", ".join(ALL_MEMORY_MODELS + LATER_MODELS)
-        raise ValueError(f"unknown memory model {kind!r}; known: {known}")
+        raise ValueError(f"unknown memory model {kind!r}; known: {', '.join(MODEL_CHOICES)}")
     return kinds[kind](rng, cards)
 
 
@@ -1035,9 +1037,7 @@ def format_result(result: SimulationResult) -> str:
         f"new cards {sc.new_per_day}/day, seed {sc.seed}.",
         "Expected cold score on the interview day (mean over learners); reviews per learner.",
     ]
-    for memory in sorted(
-        {c.memory for c in result.curves}, key=(ALL_MEMORY_MODELS + LATER_MODELS).index
-    ):
+    for memory in sorted({c.memory for c in result.curves}, key=MODEL_CHOICES.index):
         lines += ["", f"== memory model: {memory}", _curve_table(result, memory)]
         lines += _equal_reviews(result, memory)
         lines += _goal_lines(result, memory)
@@ -1106,7 +1106,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--memory",
         action="append",
-        choices=ALL_MEMORY_MODELS + LATER_MODELS,
+        choices=MODEL_CHOICES,
         help="repeatable (default: the four)",
     )
     args = parser.parse_args(argv)
