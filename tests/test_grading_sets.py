@@ -124,6 +124,8 @@ MIN_PER_CARD = {
     "fresh78": 5,
     "fresh79": 5,
     "fresh80": 5,
+    "fresh81": 5,
+    "fresh82": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -216,6 +218,8 @@ MIN_CASE = {
     "fresh78": 24,
     "fresh79": 24,
     "fresh80": 24,
+    "fresh81": 24,
+    "fresh82": 24,
 }
 
 
