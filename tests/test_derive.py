@@ -917,6 +917,68 @@ def test_an_operation_on_another_quantity_is_wrong_on_the_built_in_deck() -> Non
     assert "object" in [f.rule for f in grade(rule, "scale the batch size with the lr").flags]
 
 
+def test_a_setting_turned_that_the_card_never_touches_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spike = (
+        "Sudden grad norm spike?",
+        "Bad batch; instability; need clipping.",
+        "Almost always a bad batch: repeated text, a weird encoding. It can also be an FP16"
+        " instability. The response is to make sure clipping is on and look at the data there.",
+    )
+    card = _card(*spike)
+    for right in (
+        "a bad batch or an fp16 instability; make sure clipping is on",
+        # a change denied, dismissed or supposed is not made
+        "bad batch or instability: clip, don't raise the batch size",
+        "bad batch, fp16 instability; clipping on. Raising the LR would only make it worse",
+        # a setting after a preposition or a list is not what is turned
+        "bad batch or instability, worse after more batches of junk; need clipping",
+        "bad batch, instability, need clipping, more data, dropout: no",
+    ):
+        assert _verdict(card, right) == "correct", right
+    for wrong in (
+        "a bad batch or fp16 instability; raise the batch size so one document gets diluted",
+        "bad batch or instability, so double the batch and clip",
+        "bad batch, instability, clipping; then cut the lr tenfold and keep going",
+    ):
+        got = grade(card, wrong)
+        assert got.verdict is Verdict.WRONG, wrong
+        assert [f.rule for f in got.flags] == ["change"], wrong
+    flag = grade(card, "bad batch or instability, clipping; and more dropout").flags[0]
+    assert flag.says == "raises dropout, which the card's text never changes"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "change")
+    assert _verdict(_card(*spike), "bad batch or instability, so double the batch and clip") == (
+        "correct"
+    )
+
+
+def test_a_setting_the_card_changes_or_names_may_be_turned() -> None:
+    # the card's own direction ("LR too low"), the schedule (the LR without its name), an item
+    # of the short answer by itself ("dropout")
+    flat = _card("Flat early loss?", "LR too low; frozen weights.", "Check the obvious things.")
+    assert _verdict(flat, "lr too low, so raise the lr; or a frozen layer") == "correct"
+    warmup = _card("Standard warmup?", "2-8k steps, linear from 0 to peak.", "A ramp to the peak.")
+    assert _verdict(warmup, "2-8k steps, raising the learning rate linearly from zero") == (
+        "correct"
+    )
+    fixes = _card("Mitigations?", "Weight decay, dropout, early stopping.", "Cheap moves first.")
+    assert _verdict(fixes, "more dropout and weight decay, then early stopping") == "correct"
+    assert _verdict(fixes, "weight decay, dropout, and a bigger batch size") == "wrong"
+
+
+def test_a_setting_turned_that_the_card_never_touches_is_wrong_on_the_built_in_deck() -> None:
+    from grill.deck import load_library
+
+    lib = load_library(user_decks=False)
+    spike = lib.card("grad-norm-spike")
+    assert grade(spike, "Bad batch or FP16 instability; make sure clipping is on.").verdict is (
+        Verdict.CORRECT
+    )
+    wrong = "Bad batch or FP16 instability; make sure clipping is on, then more weight decay."
+    assert [f.rule for f in grade(spike, wrong).flags] == ["change"]
+
+
 def test_the_loser_said_to_do_the_losing_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     drift = ("What is drift in continual learning?", "New data overwrites old skills.")
     card = _card(*drift)
