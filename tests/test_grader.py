@@ -3364,6 +3364,10 @@ def test_what_someone_else_once_did_is_told_not_put_forward() -> None:
             "Roll back and clip. Doubling the batch size to smooth the spike is not advised.",
             "Roll back and clip. Double the batch size to smooth the spike.",
         ),
+        (
+            "Roll back and clip. Cancelled: restart-from-scratch, bigger batch, bitflip theory.",
+            "Roll back and clip. Scheduled: restart-from-scratch, bigger batch, bitflip theory.",
+        ),
     ],
 )
 def test_more_shapes_of_a_rejected_red_flag(rejected: str, committed: str) -> None:
@@ -3663,6 +3667,32 @@ def test_a_restriction_on_the_cards_matter_named_again_is_one() -> None:
     assert (
         _built_in("overfitting-signal", "Train loss down, val loss up.").verdict is Verdict.CORRECT
     )
+
+
+def test_a_restriction_worth_turning_on_or_showing_up_only_once_is_one() -> None:
+    """ "Worth turning on only when training in FP16" and "they only show up once you're past the
+    first epoch" add a condition the card never makes, as "it only shows up when" does."""
+    worth = (
+        "It shows which layer is exploding or vanishing, which the global norm hides."
+        " Worth turning on only when training in FP16."
+    )
+    assert [f.rule for f in _built_in("per-layer-grad-norm", worth).flags] == ["restriction"]
+    plain = "It shows which layer is exploding or vanishing, which the global norm hides."
+    assert _built_in("per-layer-grad-norm", plain).verdict is Verdict.CORRECT
+    once = (
+        "Loss falls far too slowly and compute is wasted, but they only show up once you're past"
+        " the first epoch."
+    )
+    assert [f.rule for f in _built_in("lr-too-low", once).flags] == ["restriction"]
+
+
+def test_a_colon_after_what_a_thing_is_and_is_not_opens_no_rejected_list() -> None:
+    """ "What matters is the shape, not the value: X" says X; "Not on my list: X" rejects X."""
+    c = card(pt("p", "norm .. level"), wrong=(pt("w", "norm .. start small"),))
+    said = "What matters is the shape, not the value: the norm starts small, then levels out."
+    assert verdict(c, said) == "wrong"
+    rejected = "Not on my list: the norm starts small. The norm levels out."
+    assert verdict(c, rejected) == "correct"
 
 
 def test_rounding_to_nothing_is_to_zero_and_naethin_denies() -> None:

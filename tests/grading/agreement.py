@@ -298,6 +298,7 @@ TUNING = (
     "fresh75",
     "fresh77",
     "fresh79",
+    "fresh81",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

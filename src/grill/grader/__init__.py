@@ -450,8 +450,8 @@ def _contrast_flags(explanation: str | None, answer: _Answer) -> list[Flag]:
 
 
 _ONLY = re.compile(
-    r"\bonly\s+(?:(?:happens?|applies|matters|works|helps|kicks in|occurs|pays off|needed"
-    r"|shows up|turns up|appears|arises|bites|starts|comes up"
+    r"\bonly\s+(?:(?:happens?|appl(?:y|ies)|matters?|works?|helps?|kicks? in|occurs?|pays? off"
+    r"|needed|shows? up|turns? up|appears?|arises?|bites?|starts?|comes? up"
     r"|need(?:ed)? it|is needed|makes sense|(?:goes|comes|kicks|gets|goes in|comes in"
     r"|useful|relevant|counts|valid|true|safe|holds?)(?: as (?:an? )?[a-z]+)?)\s+)?"
     r"(?:when|if|for|on|from|once|with|in|above|below|past|after|during|beyond|under|over|to"
@@ -482,11 +482,12 @@ _RESTRICTS = re.compile(
     r"|those)(?:'s|'re|'ll)?\s+|(?:this|that|these|those|the)\s+[a-z]+\s+)?"
     r"(?:(?:is|are|was|were|does|do|did|will|would|can|should)\s+)?"
     r"(?:(?:get|gets|see|sees|need|needs|notice|hit|hits|feel|want)\s+(?:it|this|that|them)\s+)?"
-    r"(?:also\s+)?(?:[a-z]+(?:ed|es|s|ing)\s+(?:on|in|off|up|out|as\s+[a-z]+)?\s*)?"
+    r"(?:also\s+)?(?:worth\s+)?(?:[a-z]+(?:ed|es|s|ing)\s+(?:on|in|off|up|out|as\s+[a-z]+)?\s*)?"
 )
 """What may stand between the start of a clause and an "only" that restricts the answer's own
-claim: "but only for", "though this only happens", "you only need it", and the card's matter
-named again ("this limit exists only for SGD", "the effect shows up only with Adam")."""
+claim: "but only for", "though this only happens", "you only need it", "worth turning on only
+when", and the card's matter named again ("this limit exists only for SGD", "the effect shows up
+only with Adam")."""
 _NOT_ASSERTED = (
     Category.NEGATION,
     Category.SOFT_NEGATION,

@@ -239,7 +239,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         CLAUSE,
         "unlikely rare rarely seldom myth resort improbable doubtful tempting tempted"
         " counterproductive misguided mistakenly wrongly rejected dismissed waste wasteful"
-        " temptation vetoed refuse refused refusing forfeit forfeits"
+        " temptation vetoed refuse refused refusing forfeit forfeits cancelled canceled"
         " misidentified misattributed misdiagnosed excluded unfunded deny denied"
         " wary leery worst " + _JUDGED,
         "bit flips are rare",

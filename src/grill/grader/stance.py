@@ -98,7 +98,10 @@ modes: each claim made through what breaks without it; red-flag ideas turned dow
 modes of their own, "restarting from zero is how you lose three weeks"): 0.40 (0.41 fails one),
 and fresh77's case answers went from 20 of 24 verdicts right to 24. Retrained with fresh79
 (anticipated follow-ups: "you'll ask whether to restart from scratch: no"): 0.39 (0.40 lets
-"Blaming cosmic-ray bit flips is my best guess." through)."""
+"Blaming cosmic-ray bit flips is my best guess." through). Retrained with fresh81 (priorities:
+red-flag ideas dropped to the bottom of the list, "cancelled: restart-from-scratch"): 0.39 (0.40
+lets the same pair through); fresh81's case verdicts went from 20 of 24 to 23, no tuning answer
+moved away, and held out fresh61 gained one and fresh37 lost one."""
 NEXT_WORDS = 6
 _RETRACTIONS = frozenset({"retraction", "retraction.words"})
 

@@ -2433,6 +2433,8 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
         lead = [t for t in toks if begin <= t.start - offset and t.end - offset <= m.start()]
         if _AFFIRMED_AFTER.search(text, begin, m.start()):
             continue  # "You don't fix hail after it falls, you plant for it: ..." lists the plan
+        if _CONTRAST_LEAD.match(text, begin, m.start()):
+            continue  # "What matters is the shape, not the value: ..." says what matters
         if _SUBJECT_AFTER.match(text, m.end()) and not any(map(_dismisses, lead)):
             continue  # "It isn't one fixed number: it depends on the task" says what it is
         negators = [t for t in lead if _rejects(t)]
@@ -2455,6 +2457,13 @@ _AFFIRMED_AFTER = re.compile(
 )
 """A lead-in whose negated clause is followed by one of its own subject that affirms ("You don't
 fix it after it falls, you plan for it:"): the list is the plan, not what is turned down."""
+_CONTRAST_LEAD = re.compile(
+    r"[^,:|]*\b(?:is|are|was|were)\b[^,:|]*,\s*(?:and\s+|but\s+)?not\s+[^,:|]*$",
+    re.IGNORECASE,
+)
+"""A lead-in that says what a thing is and then what it is not ("What matters is the shape, not
+the value:", "The fix is the data, not the optimizer:"): its colon opens what it is, not a list
+it turns down."""
 _WITH_BEFORE = re.compile(r"\bwith\s+$")
 
 
