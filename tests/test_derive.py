@@ -935,12 +935,16 @@ def test_a_setting_turned_that_the_card_never_touches_is_wrong(
         # a setting after a preposition or a list is not what is turned
         "bad batch or instability, worse after more batches of junk; need clipping",
         "bad batch, instability, need clipping, more data, dropout: no",
+        # dropping or adding a batch takes one away or adds one, it turns no setting
+        "bad batch or fp16 instability: drop the bad batch and make sure clipping is on",
     ):
         assert _verdict(card, right) == "correct", right
     for wrong in (
         "a bad batch or fp16 instability; raise the batch size so one document gets diluted",
         "bad batch or instability, so double the batch and clip",
         "bad batch, instability, clipping; then cut the lr tenfold and keep going",
+        "bad batch or instability; clipping on, and shorten the warmup",
+        "bad batch or instability; clipping on, and slash the lr",
     ):
         got = grade(card, wrong)
         assert got.verdict is Verdict.WRONG, wrong

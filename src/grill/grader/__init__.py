@@ -1027,7 +1027,20 @@ _KNOBS = {
 }
 """The run's settings a remedy turns up or down, as the lexicon folds them, and as a flag names
 them."""
-_TURNS = {"increas": "raises", "mor": "raises", "doubl": "doubles", "decreas": "lowers"}
+_TURNS = {
+    "increas": "raises",
+    "mor": "raises",
+    "doubl": "doubles",
+    "tripl": "triples",
+    "boost": "raises",
+    "lengthen": "lengthens",
+    "extend": "extends",
+    "add": "adds",
+    "decreas": "lowers",
+    "drop": "lowers",
+    "slash": "cuts",
+    "shorten": "shortens",
+}
 """A direction word right before a setting ("raise the LR", "more dropout", "double the batch",
 "cut the LR"), and what the flag says it does."""
 _TOUCHED = frozenset(
@@ -1071,13 +1084,15 @@ def _turns(answer: _Answer, s: int) -> Iterator[tuple[int, str, str]]:
             if _BETWEEN_STOP.search(between) or other.word in _TURNS or other.num is not None:
                 break
             if other.word in _KNOBS:
-                if not (tok.word == "mor" and other.word in _COUNTED):
+                if not (tok.word in _COUNTING and other.word in _COUNTED):
                     yield p, tok.word, other.word
                 break
 
 
 _COUNTED = frozenset({"batch"})
-"""Settings whose "more" counts them ("more batches of junk"), not turns them up."""
+_COUNTING = frozenset({"mor", "add", "drop"})
+"""Settings that "more", "add" and "drop" count, add or take away ("more batches of junk", "drop
+the bad batch"), not turn up or down."""
 _BETWEEN_STOP = re.compile(
     r"\b(?:around|at|after|before|by|during|for|from|in|into|near|of|on|over|per|since|than"
     r"|through|to|toward|towards|until|via|with|any|each|every|that|this|these|those)\b"
