@@ -1048,7 +1048,6 @@ _TOUCHED = frozenset(
         *_TURNS,
         "up",
         "down",
-        "drop",
         "low",
         "high",
         "larg",
@@ -1066,13 +1065,11 @@ _TOUCH_REACH = 3
 _TURN_REACH = 1  # words between a direction word and the setting ("raise the peak lr")
 
 
-def _turns(answer: _Answer, s: int) -> Iterator[tuple[int, str, str]]:
-    """(position, direction word, setting): each setting sentence `s` turns up or down, the
+def _turns(sentence: Sequence[_Tok], folded: str) -> Iterator[tuple[int, str, str]]:
+    """(position, direction word, setting): each setting a sentence turns up or down, the
     setting right after the direction word or one word on ("raise the peak lr"), in its clause,
     with no list and no preposition between ("more data, dropout"; "turned upward around epoch
-    four" says when, not what is turned)."""
-    sentence = answer.sentences[s]
-    folded = _fold(answer.text)
+    four" says when, not what is turned). `folded`: the answer's folded text."""
     for p, tok in enumerate(sentence):
         if tok.word not in _TURNS:
             continue
@@ -1145,15 +1142,17 @@ def _change_flags(card: Card, answer: _Answer) -> list[Flag]:
     itself ("Weight decay, dropout, ..." makes "more dropout" the card's own remedy). A denied,
     dismissed or conditional change is none; one after "so" is made ("..., so double the
     batch"). Written on tuning rows before the fresh81 pass; on the held-out sets it righted 14
-    built-in verdicts and 59 on the deck made from the seed CSV, and turned none the other way
+    built-in verdicts and 59 on the deck made from the seed CSV, and turned none the other way;
+    the verbs added after the pass ("slash", "shorten", "drop" ...) righted 3 and 10 more
     (docs/grader-rules.md)."""
     if not (card.explanation or card.context):
         return []  # a short answer alone says too little to tell what the card leaves alone
     touched = _card_touches(
         " ".join(t for t in (card.question, card.answer, card.explanation, card.context) if t)
     ) | _named_items(card.answer)
+    folded = _fold(answer.text)
     for s, sentence in enumerate(answer.sentences):
-        for p, turn, knob in _turns(answer, s):
+        for p, turn, knob in _turns(sentence, folded):
             if knob in touched or _unasserted(answer, s, (p,), condition=False):
                 continue
             if any(
