@@ -172,14 +172,18 @@ class FsrsMemory:
             w * math.exp(rng.gauss(0, 0.35)) if rng and i in noisy else w
             for i, w in enumerate(parameters)
         ]
-        self.decay = self.w[20]
-        self.factor = 0.9 ** (-1 / self.decay) - 1
+        self.shape_curve()
         self.offset = [0.0] * cards
         if rng:
             self.draw_cards(rng, cards)
         self.s: dict[int, float] = {}
         self.d: dict[int, float] = {}
         self.last: dict[int, float] = {}
+
+    def shape_curve(self) -> None:
+        """The forgetting curve's shape from the decay (w20): 90% at the stability."""
+        self.decay = self.w[20]
+        self.factor = 0.9 ** (-1 / self.decay) - 1
 
     def draw_cards(self, rng: random.Random, cards: int) -> None:
         self.offset = [rng.gauss(0, 1.5) for _ in range(cards)]
@@ -373,8 +377,7 @@ class DecayMemory(FsrsMemory):
             self.w[i] *= math.exp(rng.gauss(0, 0.12))
         self.w[7] = min(self.w[7], 0.8)
         self.w[20] = math.exp(rng.uniform(math.log(0.1), math.log(0.6)))
-        self.decay = self.w[20]
-        self.factor = 0.9 ** (-1 / self.decay) - 1
+        self.shape_curve()
 
 
 def _study_day(at: float) -> int:
