@@ -126,6 +126,8 @@ MIN_PER_CARD = {
     "fresh80": 5,
     "fresh81": 5,
     "fresh82": 5,
+    "fresh83": 5,
+    "fresh84": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -220,6 +222,8 @@ MIN_CASE = {
     "fresh80": 24,
     "fresh81": 24,
     "fresh82": 24,
+    "fresh83": 24,
+    "fresh84": 24,
 }
 
 
