@@ -983,6 +983,44 @@ def test_a_setting_turned_that_the_card_never_touches_is_wrong_on_the_built_in_d
     assert [f.rule for f in grade(spike, wrong).flags] == ["change"]
 
 
+def test_two_things_the_card_pairs_paired_the_other_way_round_are_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scaling = _card(
+        "Linear scaling rule?",
+        "Scale LR linearly with batch size.",
+        "Double the batch, double the learning rate. A larger batch is a lower-noise estimate of"
+        " the same gradient, so you can trust it further.",
+    )
+    for right in (
+        "scale the lr linearly with the batch size: a bigger batch gives a lower-noise gradient",
+        "lr linear in batch size; the gradient gets less noisy with a larger batch",
+        # denied or supposed, the other way round is not claimed
+        "lr linear in batch size; a larger batch does not give a noisier gradient",
+        "lr linear in batch size, and it's a myth that a larger batch means more noise",
+    ):
+        assert _verdict(scaling, right) == "correct", right
+    for wrong in (
+        "scale the lr linearly with batch size, because a bigger batch gives a noisier gradient",
+        "lr linear in batch size: small batches have less noise, so they can take big steps",
+    ):
+        got = grade(scaling, wrong)
+        assert got.verdict is Verdict.WRONG, wrong
+        assert [f.rule for f in got.flags] == ["pairing"], wrong
+    # in different clauses nothing is paired
+    assert _verdict(scaling, "lr linear in batch size; use a larger batch, then less noise") == (
+        "correct"
+    )
+    # a card whose text pairs nothing checks nothing
+    plain = _card("Linear scaling rule?", "Scale LR linearly with batch size.", "It holds well.")
+    assert _verdict(plain, "lr linear in batch size: a bigger batch gives a noisier gradient") == (
+        "correct"
+    )
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "pairing")
+    wrong = "scale the lr linearly with batch size, because a bigger batch gives a noisier gradient"
+    assert _verdict(scaling, wrong) == "correct"
+
+
 def test_the_loser_said_to_do_the_losing_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     drift = ("What is drift in continual learning?", "New data overwrites old skills.")
     card = _card(*drift)

@@ -299,6 +299,7 @@ TUNING = (
     "fresh77",
     "fresh79",
     "fresh81",
+    "fresh83",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
