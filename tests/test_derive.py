@@ -971,6 +971,33 @@ def test_a_setting_the_card_changes_or_names_may_be_turned() -> None:
     assert _verdict(fixes, "weight decay, dropout, and a bigger batch size") == "wrong"
 
 
+def test_a_batch_the_card_counts_is_data_not_the_setting() -> None:
+    # "skip bad batch; ... lower LR": the change word belongs to the LR, the batch is data
+    recovery = _card(
+        "Recovery strategies for loss spike?",
+        "Skip bad batch; restart from earlier checkpoint; lower LR; ensure clipping enabled.",
+        "Roll back to the last good checkpoint, skip the batches around the spike, drop the"
+        " learning rate and re-warm, and confirm clipping is on.",
+    )
+    for right in (
+        "roll back to a checkpoint, skip the bad batch, lower the lr, make sure clipping is on",
+        # plural batches after a verb are data taken away, not the batch size cut
+        "back to the last good ckpt, cut the offending batches, lr down, clipping on",
+    ):
+        assert _verdict(recovery, right) == "correct", right
+    for wrong in (
+        "roll back, skip the bad batch, lower the lr, and raise the batch size to smooth it",
+        "roll back, skip the bad data, lower the lr, clipping on, then use bigger batches",
+    ):
+        got = grade(recovery, wrong)
+        assert [f.rule for f in got.flags] == ["change"], wrong
+    # a change word right beside the batch in the card's text makes it the card's own setting
+    noisy = _card(
+        "Noisy loss?", "Raise the batch; lower LR.", "A larger batch averages the noise out."
+    )
+    assert _verdict(noisy, "raise the batch size, and lower the lr") == "correct"
+
+
 def test_a_setting_turned_that_the_card_never_touches_is_wrong_on_the_built_in_deck() -> None:
     from grill.deck import load_library
 
