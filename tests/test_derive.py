@@ -991,11 +991,14 @@ def test_a_batch_the_card_counts_is_data_not_the_setting() -> None:
     ):
         got = grade(recovery, wrong)
         assert [f.rule for f in got.flags] == ["change"], wrong
-    # a change word right beside the batch in the card's text makes it the card's own setting
+    # a change word right beside the batch in the card's text makes it the card's own setting,
+    # and a word relating two settings touches both
     noisy = _card(
         "Noisy loss?", "Raise the batch; lower LR.", "A larger batch averages the noise out."
     )
     assert _verdict(noisy, "raise the batch size, and lower the lr") == "correct"
+    scaling = _card("Linear scaling rule?", "Scale LR linearly with batch size.", "It holds.")
+    assert _verdict(scaling, "double the batch, double the lr: linear") == "correct"
 
 
 def test_a_setting_turned_that_the_card_never_touches_is_wrong_on_the_built_in_deck() -> None:

@@ -1125,15 +1125,26 @@ def _card_touches(text: str) -> frozenset[str]:
         for p, w in enumerate(sentence):
             if w in _SCHEDULE:
                 out.add("lr")
-            # a batch the text counts ("skip bad batch; restart from earlier checkpoint; lower
-            # LR") is data, not the setting: its size is touched by a change word beside it
-            reach = 1 if w in _COUNTED else _TOUCH_REACH
             if w in _KNOBS and any(
-                x in _TOUCHED or _MULTIPLE.match(x)
-                for x in sentence[max(0, p - reach) : p + 1 + reach]
+                (x in _TOUCHED or _MULTIPLE.match(x)) and not _owned(sentence, q, w)
+                for q, x in enumerate(sentence)
+                if abs(q - p) <= _TOUCH_REACH
             ):
                 out.add(w)
     return frozenset(out)
+
+
+_RELATING = frozenset({"scal", "match", "tun", "sweep", "adjust"})
+"""Change words that relate settings ("scale the LR with the batch"): they touch every setting
+near them."""
+
+
+def _owned(sentence: Sequence[str], q: int, knob: str) -> bool:
+    """Is the change word at `q` another setting's, standing right beside it ("skip the batches
+    around the spike, drop the learning rate": the drop is the LR's, not the batch's)?"""
+    if sentence[q] in _RELATING:
+        return False
+    return any(x in _KNOBS and x != knob for x in sentence[max(0, q - 1) : q + 2])
 
 
 @lru_cache(maxsize=256)
@@ -1162,8 +1173,8 @@ def _change_flags(card: Card, answer: _Answer) -> list[Flag]:
     batch"). Written on tuning rows before the fresh81 pass; on the held-out sets it righted 14
     built-in verdicts and 59 on the deck made from the seed CSV, and turned none the other way;
     the verbs added after the pass ("slash", "shorten", "drop" ...) righted 3 and 10 more, and
-    the batch read as touched only by a word beside it (the fresh83 pass) 0 and 14 more
-    (docs/grader-rules.md)."""
+    and a change word read as touching only the setting it stands beside (the fresh83 pass)
+    0 and 14 more (docs/grader-rules.md)."""
     if not (card.explanation or card.context):
         return []  # a short answer alone says too little to tell what the card leaves alone
     touched = _card_touches(
