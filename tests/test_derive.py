@@ -971,6 +971,53 @@ def test_a_setting_the_card_changes_or_names_may_be_turned() -> None:
     assert _verdict(fixes, "weight decay, dropout, and a bigger batch size") == "wrong"
 
 
+def test_what_the_card_prefers_its_own_word_over_is_wrong_said(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clip = _card(
+        "Standard clip value?",
+        "1.0 by global norm.",
+        "Global rather than per-parameter matters, because clipping per-tensor changes the"
+        " direction of the update.",
+    )
+    assert _verdict(clip, "1.0 on the global norm across all the parameters") == "correct"
+    assert _verdict(clip, "1.0 on the global norm, not per parameter") == "correct"
+    trap = "1.0 norm, applied per parameter tensor on its own"
+    assert [f.id for f in grade(clip, trap).flags] == ["denied-by-explanation"]
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.passed-over-own")
+    again = _card(clip.question, clip.answer, clip.explanation)
+    assert [f.id for f in grade(again, trap).flags] == []
+
+
+def test_each_thing_the_explanation_denies_to_grow_is_wrong_said_to_grow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    memory = (
+        "Memory cost of doubling batch?",
+        "Linear (2x activations).",
+        "Activations dominate, one set per example. Optimizer state and gradients don't grow"
+        " with batch size, they grow with parameter count, so those are fixed.",
+    )
+    card = _card(*memory)
+    for right in (
+        "linear: twice the activations, one set per example",
+        # "up" after a verb is a particle, not a growth
+        "linear, 2x activations; accumulation works by adding up the gradients of small batches",
+    ):
+        assert _verdict(card, right) == "correct", right
+    for wrong in (
+        "linear: doubling the batch doubles the optimizer state, and 2x activations",
+        "linear, 2x activations, and the optimizer state doubles too",
+        "linear, 2x activations; more gradients to hold as well",
+    ):
+        assert "denied-by-explanation" in [f.id for f in grade(card, wrong).flags], wrong
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.denied-growth-each")
+    again = _card(*memory)
+    assert _verdict(again, "linear, 2x activations, and the optimizer state doubles too") == (
+        "correct"
+    )
+
+
 def test_a_batch_the_card_counts_is_data_not_the_setting() -> None:
     # "skip bad batch; ... lower LR": the change word belongs to the LR, the batch is data
     recovery = _card(

@@ -81,8 +81,10 @@ RULES = (
     "derive.ordinal",  # "First ... Then ... Then ..." in the explanation restates a sequence
     "derive.disabled-missing",  # "missing gradient clip": "turn clipping off" is wrong
     "derive.passed-over-partner",  # "global rather than per-parameter": "per layer" is wrong
+    "derive.passed-over-own",  # ... and "per parameter" itself
     "derive.prevented",  # "Prevents underflow" is also said "avoids underflow", "doesn't underflow"
     "derive.denied-growth",  # "gradients don't grow" said as "gradients double" is wrong
+    "derive.denied-growth-each",  # ... of each thing denied to grow, "doubles the optimizer state"
     "derive.to-by",  # a share the card decays *to* is wrong said *by* ("10% below the peak")
     "derive.to-from",  # ... or said as where it starts ("starts at 10% of peak")
     "derive.swapped-numbers",  # "5-15% old / 85-95% new" said the other way round is wrong
@@ -251,6 +253,7 @@ def _roles(phrase: str, words: list[str]) -> str:
 
 
 _CLAUSE = re.compile(r"\s*(?:[.;:!?]+(?=\s|$)|,|—|–(?=\s)|\band\b|\bbut\b|\bthen\b)\s*")
+_CLAUSE_NO_AND = re.compile(r"\s*(?:[.;:!?]+(?=\s|$)|,|—|–(?=\s)|\bbut\b|\bthen\b)\s*")
 _NEGATED_CLAUSE = frozenset({"not"})
 
 
@@ -482,6 +485,19 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
                 out.append(phrase)
         if len(after) < 2 or not set(after) - common:
             continue
+        if sign > 0 and before and _on("derive.denied-growth-each"):
+            # each thing denied to grow, as "X doubles" or "doubles X": "optimizer state and
+            # gradients don't grow" says it of both (the clause above begins at "and")
+            at = explanation.find(clause)
+            lead = _CLAUSE_NO_AND.split(explanation[: max(at, 0)])[-1]
+            joined = _words(lead, asked)[-1:] if re.search(r"(?i)\band\s*$", lead) else []
+            for thing in [*joined, before[-1]]:
+                if thing in GENERIC or thing.startswith("{"):
+                    continue
+                # "up" before it is a particle ("adding up their gradients"), not a growth
+                for phrase in (f"{thing} .. {_GROWN}", f"= (mor|increas|{_DOUBLE}) {thing}"):
+                    if phrase not in out:
+                        out.append(phrase)
         said = [_FROM_ZERO if w == "scratch" and _on("derive.from-zero") else w for w in after]
         if _FROM_ZERO in said:
             # a run begun again from scratch, by whatever verb: "start fresh from step zero"
@@ -532,6 +548,13 @@ def _passed_over(
         partners = _SWAPS.get((before[-1],), ()) if before and before[-1] in own else ()
         if _on("derive.passed-over-partner"):
             out += [" ".join(p) for p in partners if " ".join(p) not in out]
+        if before and before[-1] in own and _on("derive.passed-over-own"):
+            # ... and what is passed over itself, said with its preposition ("per-parameter")
+            said_over = next(iter(normalise(clause[m.end() :])), [])[:2]
+            if len(said_over) == 2 and said_over[0] in _PREPOSITIONS:
+                phrase = "= " + " ".join(said_over)
+                if phrase not in out:
+                    out.append(phrase)
         if len(before) < 2 or not after or not set(after) - common:
             continue
         said = [_DECLINES if w == "decay" else _directions(w) for w in after]
