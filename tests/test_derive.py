@@ -1018,6 +1018,34 @@ def test_each_thing_the_explanation_denies_to_grow_is_wrong_said_to_grow(
     )
 
 
+def test_a_restart_the_explanation_passes_over_is_wrong_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    high = (
+        "LR too high symptoms?",
+        "Loss bouncing, NaN, gradient explosions.",
+        "Bouncing loss that won't settle, gradient norms that spike, and eventually NaNs. If you"
+        " see it, halve the learning rate and re-warm rather than restarting cold.",
+    )
+    card = _card(*high)
+    for right in (
+        "bouncing loss, NaNs, exploding grads; halve the lr and re-warm rather than restart",
+        # a clause ending on "not required" with no verb before it is not needed
+        "loss bouncing, NaN, gradient explosions. Halve the LR and re-warm. Cold restart not"
+        " required.",
+    ):
+        assert _verdict(card, right) == "correct", right
+    for wrong in (
+        "bouncing loss, NaN, grad explosions; restart the run from scratch at half the lr",
+        "loss bouncing, NaNs, exploding gradients: a cold restart from random init fixes it",
+    ):
+        assert "denied-by-explanation" in [f.id for f in grade(card, wrong).flags], wrong
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.passed-over-restart")
+    again = _card(*high)
+    trap = "loss bouncing, NaNs, exploding gradients: a cold restart from random init fixes it"
+    assert _verdict(again, trap) == "correct"
+
+
 def test_a_batch_the_card_counts_is_data_not_the_setting() -> None:
     # "skip bad batch; ... lower LR": the change word belongs to the LR, the batch is data
     recovery = _card(

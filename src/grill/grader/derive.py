@@ -82,6 +82,7 @@ RULES = (
     "derive.disabled-missing",  # "missing gradient clip": "turn clipping off" is wrong
     "derive.passed-over-partner",  # "global rather than per-parameter": "per layer" is wrong
     "derive.passed-over-own",  # ... and "per parameter" itself
+    "derive.passed-over-restart",  # "re-warm rather than restarting cold": "restart from scratch"
     "derive.prevented",  # "Prevents underflow" is also said "avoids underflow", "doesn't underflow"
     "derive.denied-growth",  # "gradients don't grow" said as "gradients double" is wrong
     "derive.denied-growth-each",  # ... of each thing denied to grow, "doubles the optimizer state"
@@ -509,6 +510,8 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
 
 
 _FROM_ZERO = "(scratch|begin|step {0}|random init|square {1})"
+_FROM_ZERO_OR_COLD = "(cold|scratch|begin|step {0}|random init|initial|square {1})"
+"""A restart from nothing, "cold" too ("restart cold from initialisation")."""
 """"From scratch" as an answer says it: "from step zero", "from the beginning", "from a random
 init", "from square one"."""
 _RESTARTS = "(restart|start|launch|begin|train|run)"
@@ -555,6 +558,13 @@ def _passed_over(
                 phrase = "= " + " ".join(said_over)
                 if phrase not in out:
                     out.append(phrase)
+        if "restart" in after and _on("derive.passed-over-restart"):
+            # a restart passed over ("re-warm rather than restarting cold") is wrong said by
+            # itself, of whatever: a run begun again cold or from scratch
+            out += [
+                p for p in (f"restart .. {_FROM_ZERO_OR_COLD}", "= cold restart") if p not in out
+            ]
+            continue
         if len(before) < 2 or not after or not set(after) - common:
             continue
         said = [_DECLINES if w == "decay" else _directions(w) for w in after]

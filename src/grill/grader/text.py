@@ -1058,6 +1058,14 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         re.compile(r"(?<=[a-z0-9])\s*,?\s+(?:also |then |really |just )?no need\s*(?=[.;!]|$)"),
         " is not needed",
     ),
+    # "cold restart not required.": a clause that ends on "not required" without its verb
+    (
+        re.compile(
+            r"(?<=[a-z0-9])(?<!\bis)(?<!\bare)(?<!\bbe)(?<!\bwas)(?<!\bwere)"
+            r"\s+not (?:required|needed|necessary)\s*(?=[.;!]|$)"
+        ),
+        " is not needed",
+    ),
     # an idea named as a suggestion or a proposal: "on the suggestion to double the batch: ...,
     # so no", "the proposal of a restart from scratch" puts nothing forward
     (
