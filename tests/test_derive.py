@@ -1046,6 +1046,24 @@ def test_a_restart_the_explanation_passes_over_is_wrong_made(
     assert _verdict(again, trap) == "correct"
 
 
+def test_what_the_explanation_says_depends_is_wrong_said_the_same_whatever() -> None:
+    # the dependence is read from the explanation too, not only the short answer
+    critical = _card(
+        "Critical batch?",
+        "Saturation point.",
+        "Past it, doubling the batch stops paying. It's task-dependent, from around a thousand"
+        " tokens for easy tasks to millions for hard ones.",
+    )
+    assert _verdict(critical, "the saturation point; where it sits depends on the task") == (
+        "correct"
+    )
+    for wrong in (
+        "the saturation point, and it's a fixed number, about 4M tokens, no matter the task",
+        "saturation point: the same 8M tokens whatever the task",
+    ):
+        assert "dependence-denied" in [f.id for f in grade(critical, wrong).flags], wrong
+
+
 def test_a_batch_the_card_counts_is_data_not_the_setting() -> None:
     # "skip bad batch; ... lower LR": the change word belongs to the LR, the batch is data
     recovery = _card(

@@ -1144,7 +1144,7 @@ def _turned_claims(
         (
             "dependence-denied",
             "what the card says depends on something, said to be the same whatever it is",
-            _independent(answer),
+            _independent(" ".join((answer, *texts[1:]))),
         ),
         (
             "operation-reversed",
@@ -1338,7 +1338,7 @@ def _independent(answer: str) -> list[str]:
     for thing in dict.fromkeys(things):
         out += [
             f"(sam|fix|constant|identical|universal) .. (every|all|across) {thing}",
-            f"(whatever|regardless|irrespective|independent) .. {thing}",
+            f"(whatever|regardless|irrespective|independent|no matter) .. {thing}",
             f"not (depend|vary) .. {thing}",
         ]
     return out
