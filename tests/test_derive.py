@@ -1130,6 +1130,8 @@ def test_two_things_the_card_pairs_paired_the_other_way_round_are_wrong(
         got = grade(scaling, wrong)
         assert got.verdict is Verdict.WRONG, wrong
         assert [f.rule for f in got.flags] == ["pairing"], wrong
+        # the reason quotes what the card's text pairs
+        assert "larger batch is a lower-noise" in got.flags[0].says, wrong
     # in different clauses nothing is paired
     assert _verdict(scaling, "lr linear in batch size; use a larger batch, then less noise") == (
         "correct"

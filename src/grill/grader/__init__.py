@@ -1238,19 +1238,23 @@ def _poles(sentence: Sequence[_Tok], folded: str) -> list[_Pole]:
 
 
 @lru_cache(maxsize=1024)
-def _pairings(text: str) -> dict[frozenset[str], int]:
+def _pairings(text: str) -> dict[frozenset[str], tuple[int, str]]:
     """What the card's text says goes with what, more with less or more with more, one clause
     at a time: "a larger batch is a lower-noise estimate" pairs batch and noise one up, one
-    down (-1). A pair the text says both ways is left out."""
+    down (-1), with the card's words that say it. A pair the text says both ways is left
+    out."""
     folded = _fold(text)
     seen: dict[frozenset[str], set[int]] = {}
+    said: dict[frozenset[str], str] = {}
     for offset, piece in _sentences(folded):
         sentence = _analyse_sentence(piece, offset)
         poles = _poles(sentence, folded)
         for (p, a, x), (q, b, y) in itertools.combinations(poles, 2):
             if a != b and sentence[p].clause == sentence[q].clause:
                 seen.setdefault(frozenset((a, b)), set()).add(x * y)
-    return {pair: ways.pop() for pair, ways in seen.items() if len(ways) == 1}
+                end = sentence[min(q + 1, len(sentence) - 1)].end  # the word it qualifies
+                said.setdefault(frozenset((a, b)), _original_span(text, sentence[p].start, end))
+    return {pair: (ways.pop(), said[pair]) for pair, ways in seen.items() if len(ways) == 1}
 
 
 def _pairing_flags(card: Card, answer: _Answer) -> list[Flag]:
@@ -1268,12 +1272,12 @@ def _pairing_flags(card: Card, answer: _Answer) -> list[Flag]:
     for s, sentence in enumerate(answer.sentences):
         poles = _poles(sentence, folded)
         for (p, a, x), (q, b, y) in itertools.combinations(poles, 2):
-            way = pairs.get(frozenset((a, b)))
-            if way is None or x * y == way or sentence[p].clause != sentence[q].clause:
+            pair = pairs.get(frozenset((a, b)))
+            if pair is None or x * y == pair[0] or sentence[p].clause != sentence[q].clause:
                 continue
             if _unasserted(answer, s, (p, q), condition=True):
                 continue
-            says = "pairs two things the other way round from the card's text"
+            says = f"pairs two things the other way round from the card's text (“{pair[1]}”)"
             span = _original_span(answer.text, sentence[p].start, sentence[q].end)
             return [Flag("reversed", says, span, "pairing")]
     return []
