@@ -5,6 +5,7 @@ numbers; `grill decks rubric`, the validate warnings and the drill's note on unr
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,15 @@ def _card(question: str, answer: str, explanation: str | None = None) -> Card:
 
 def _verdict(card: Card, answer: str) -> str:
     return grade(card, answer).verdict.label
+
+
+def _judged(card: Card, right: Sequence[str], wrong: Sequence[str], flag: str) -> None:
+    """Every right answer graded correct; every wrong one flagged `flag` (a flag id or a rule)."""
+    for answer in right:
+        assert _verdict(card, answer) == "correct", answer
+    for answer in wrong:
+        flags = grade(card, answer).flags
+        assert flag in [f.id for f in flags] + [f.rule for f in flags], answer
 
 
 def test_an_answer_splits_into_items_with_brackets_as_other_wordings() -> None:
@@ -998,19 +1008,21 @@ def test_each_thing_the_explanation_denies_to_grow_is_wrong_said_to_grow(
         "Activations dominate, one set per example. Optimizer state and gradients don't grow"
         " with batch size, they grow with parameter count, so those are fixed.",
     )
-    card = _card(*memory)
-    for right in (
-        "linear: twice the activations, one set per example",
-        # "up" after a verb is a particle, not a growth
-        "linear, 2x activations; accumulation works by adding up the gradients of small batches",
-    ):
-        assert _verdict(card, right) == "correct", right
-    for wrong in (
-        "linear: doubling the batch doubles the optimizer state, and 2x activations",
-        "linear, 2x activations, and the optimizer state doubles too",
-        "linear, 2x activations; more gradients to hold as well",
-    ):
-        assert "denied-by-explanation" in [f.id for f in grade(card, wrong).flags], wrong
+    _judged(
+        _card(*memory),
+        right=(
+            "linear: twice the activations, one set per example",
+            # "up" after a verb is a particle, not a growth
+            "linear, 2x activations; accumulation works by adding up the gradients of small"
+            " batches",
+        ),
+        wrong=(
+            "linear: doubling the batch doubles the optimizer state, and 2x activations",
+            "linear, 2x activations, and the optimizer state doubles too",
+            "linear, 2x activations; more gradients to hold as well",
+        ),
+        flag="denied-by-explanation",
+    )
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.denied-growth-each")
     again = _card(*memory)
     assert _verdict(again, "linear, 2x activations, and the optimizer state doubles too") == (
@@ -1027,19 +1039,20 @@ def test_a_restart_the_explanation_passes_over_is_wrong_made(
         "Bouncing loss that won't settle, gradient norms that spike, and eventually NaNs. If you"
         " see it, halve the learning rate and re-warm rather than restarting cold.",
     )
-    card = _card(*high)
-    for right in (
-        "bouncing loss, NaNs, exploding grads; halve the lr and re-warm rather than restart",
-        # a clause ending on "not required" with no verb before it is not needed
-        "loss bouncing, NaN, gradient explosions. Halve the LR and re-warm. Cold restart not"
-        " required.",
-    ):
-        assert _verdict(card, right) == "correct", right
-    for wrong in (
-        "bouncing loss, NaN, grad explosions; restart the run from scratch at half the lr",
-        "loss bouncing, NaNs, exploding gradients: a cold restart from random init fixes it",
-    ):
-        assert "denied-by-explanation" in [f.id for f in grade(card, wrong).flags], wrong
+    _judged(
+        _card(*high),
+        right=(
+            "bouncing loss, NaNs, exploding grads; halve the lr and re-warm rather than restart",
+            # a clause ending on "not required" with no verb before it is not needed
+            "loss bouncing, NaN, gradient explosions. Halve the LR and re-warm. Cold restart not"
+            " required.",
+        ),
+        wrong=(
+            "bouncing loss, NaN, grad explosions; restart the run from scratch at half the lr",
+            "loss bouncing, NaNs, exploding gradients: a cold restart from random init fixes it",
+        ),
+        flag="denied-by-explanation",
+    )
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.passed-over-restart")
     again = _card(*high)
     trap = "loss bouncing, NaNs, exploding gradients: a cold restart from random init fixes it"
@@ -1054,14 +1067,15 @@ def test_what_the_explanation_says_depends_is_wrong_said_the_same_whatever() -> 
         "Past it, doubling the batch stops paying. It's task-dependent, from around a thousand"
         " tokens for easy tasks to millions for hard ones.",
     )
-    assert _verdict(critical, "the saturation point; where it sits depends on the task") == (
-        "correct"
+    _judged(
+        critical,
+        right=("the saturation point; where it sits depends on the task",),
+        wrong=(
+            "the saturation point, and it's a fixed number, about 4M tokens, no matter the task",
+            "saturation point: the same 8M tokens whatever the task",
+        ),
+        flag="dependence-denied",
     )
-    for wrong in (
-        "the saturation point, and it's a fixed number, about 4M tokens, no matter the task",
-        "saturation point: the same 8M tokens whatever the task",
-    ):
-        assert "dependence-denied" in [f.id for f in grade(critical, wrong).flags], wrong
 
 
 def test_a_batch_the_card_counts_is_data_not_the_setting() -> None:
@@ -1072,18 +1086,19 @@ def test_a_batch_the_card_counts_is_data_not_the_setting() -> None:
         "Roll back to the last good checkpoint, skip the batches around the spike, drop the"
         " learning rate and re-warm, and confirm clipping is on.",
     )
-    for right in (
-        "roll back to a checkpoint, skip the bad batch, lower the lr, make sure clipping is on",
-        # plural batches after a verb are data taken away, not the batch size cut
-        "back to the last good ckpt, cut the offending batches, lr down, clipping on",
-    ):
-        assert _verdict(recovery, right) == "correct", right
-    for wrong in (
-        "roll back, skip the bad batch, lower the lr, and raise the batch size to smooth it",
-        "roll back, skip the bad data, lower the lr, clipping on, then use bigger batches",
-    ):
-        got = grade(recovery, wrong)
-        assert [f.rule for f in got.flags] == ["change"], wrong
+    _judged(
+        recovery,
+        right=(
+            "roll back to a checkpoint, skip the bad batch, lower the lr, make sure clipping is on",
+            # plural batches after a verb are data taken away, not the batch size cut
+            "back to the last good ckpt, cut the offending batches, lr down, clipping on",
+        ),
+        wrong=(
+            "roll back, skip the bad batch, lower the lr, and raise the batch size to smooth it",
+            "roll back, skip the bad data, lower the lr, clipping on, then use bigger batches",
+        ),
+        flag="change",
+    )
     # a change word right beside the batch in the card's text makes it the card's own setting,
     # and a word relating two settings touches both
     noisy = _card(
@@ -1115,23 +1130,26 @@ def test_two_things_the_card_pairs_paired_the_other_way_round_are_wrong(
         "Double the batch, double the learning rate. A larger batch is a lower-noise estimate of"
         " the same gradient, so you can trust it further.",
     )
-    for right in (
-        "scale the lr linearly with the batch size: a bigger batch gives a lower-noise gradient",
-        "lr linear in batch size; the gradient gets less noisy with a larger batch",
-        # denied or supposed, the other way round is not claimed
-        "lr linear in batch size; a larger batch does not give a noisier gradient",
-        "lr linear in batch size, and it's a myth that a larger batch means more noise",
-    ):
-        assert _verdict(scaling, right) == "correct", right
-    for wrong in (
+    wrong = (
         "scale the lr linearly with batch size, because a bigger batch gives a noisier gradient",
         "lr linear in batch size: small batches have less noise, so they can take big steps",
-    ):
-        got = grade(scaling, wrong)
-        assert got.verdict is Verdict.WRONG, wrong
-        assert [f.rule for f in got.flags] == ["pairing"], wrong
-        # the reason quotes what the card's text pairs
-        assert "larger batch is a lower-noise" in got.flags[0].says, wrong
+    )
+    _judged(
+        scaling,
+        right=(
+            "scale the lr linearly with the batch size: a bigger batch gives a lower-noise"
+            " gradient",
+            "lr linear in batch size; the gradient gets less noisy with a larger batch",
+            # denied or supposed, the other way round is not claimed
+            "lr linear in batch size; a larger batch does not give a noisier gradient",
+            "lr linear in batch size, and it's a myth that a larger batch means more noise",
+        ),
+        wrong=wrong,
+        flag="pairing",
+    )
+    for answer in wrong:  # the only flag, and its reason quotes what the card's text pairs
+        (flag,) = grade(scaling, answer).flags
+        assert "larger batch is a lower-noise" in flag.says, answer
     # in different clauses nothing is paired
     assert _verdict(scaling, "lr linear in batch size; use a larger batch, then less noise") == (
         "correct"
