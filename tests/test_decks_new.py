@@ -219,8 +219,10 @@ def test_a_card_without_an_explanation_sees_the_card_it_shortens() -> None:
     assert short.explanation is None
     assert short.context is not None and "task-dependent" in short.context
     # the card's checks read the card it sees: its "task-dependent" makes "whatever the task" wrong
+    # (the rubric derived from it, or the `absolute` check)
     got = grade(short, "the saturation point, the same 8M tokens whatever the task")
-    assert [f.id for f in got.flags] == ["absolute"]
+    assert got.verdict.label == "wrong"
+    assert {f.id for f in got.flags} <= {"absolute", "dependence-denied"} and got.flags
     assert grade(short, "the saturation point").verdict.label == "correct"
 
 
