@@ -1173,7 +1173,7 @@ def _change_flags(card: Card, answer: _Answer) -> list[Flag]:
     batch"). Written on tuning rows before the fresh81 pass; on the held-out sets it righted 14
     built-in verdicts and 59 on the deck made from the seed CSV, and turned none the other way;
     the verbs added after the pass ("slash", "shorten", "drop" ...) righted 3 and 10 more, and
-    and a change word read as touching only the setting it stands beside (the fresh83 pass)
+    a change word read as touching only the setting it stands beside (the fresh83 pass)
     0 and 14 more (docs/grader-rules.md)."""
     if not (card.explanation or card.context):
         return []  # a short answer alone says too little to tell what the card leaves alone

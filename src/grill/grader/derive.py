@@ -510,10 +510,10 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
 
 
 _FROM_ZERO = "(scratch|begin|step {0}|random init|square {1})"
-_FROM_ZERO_OR_COLD = "(cold|scratch|begin|step {0}|random init|initial|square {1})"
-"""A restart from nothing, "cold" too ("restart cold from initialisation")."""
 """"From scratch" as an answer says it: "from step zero", "from the beginning", "from a random
 init", "from square one"."""
+_FROM_ZERO_OR_COLD = "(cold|scratch|begin|step {0}|random init|initial|square {1})"
+"""A restart from nothing, "cold" too ("restart cold from initialisation")."""
 _RESTARTS = "(restart|start|launch|begin|train|run)"
 """A run begun again, as an answer that says from where says it ("launch again from scratch")."""
 
