@@ -782,12 +782,22 @@ def test_a_change_the_card_makes_kept_or_turned_end_to_end_is_wrong(
     # a word of direction between the ends does not hide the swap
     assert _verdict(ramp, "2-8k steps, linear from the peak down to zero") == "wrong"
     assert _verdict(ramp, "2-8k steps, ramping down from the peak LR toward zero") == "wrong"
+    # ... nor does starting at the far end without "from"
+    started = "2-8k steps, starting at the peak LR and ramping linearly down to zero"
+    assert _verdict(ramp, started) == "wrong"
+    assert _verdict(ramp, "2-8k steps: start at zero and ramp linearly up to the peak") == (
+        "correct"
+    )
     cost = _card("Compute of doubling batch?", "Linear in batch (2x compute per step).")
     assert _verdict(cost, "sublinear, about 1.3x per step") == "wrong"
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.kept,derive.ends")
     assert _verdict(_card(*("Linear scaling rule?", "Scale LR.")), "keep the lr fixed") != "wrong"
     again = _card("Warmup length?", "2-8k steps. Linear ramp from 0 to peak.")
     assert _verdict(again, "2-8k steps, ramping linearly from the peak to zero") != "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.ends-started")
+    assert _verdict(
+        _card("Warmup length?", "2-8k steps. Linear ramp from 0 to peak."), started
+    ) != ("wrong")
 
 
 def test_two_partners_given_each_others_directions_is_wrong(

@@ -102,6 +102,7 @@ RULES = (
     "derive.schedules",  # a schedule the card names ("cosine") said as another ("linear")
     "derive.dependence",  # "task-dependent" said as the same for every task
     "derive.ends",  # "from 0 to peak" said as "from the peak to zero"
+    "derive.ends-started",  # ... or as "start at the peak and ramp down to zero"
     "derive.swapped-directions",  # "train down, val up" said as "val down, train up"
     "derive.origins",  # "restart from checkpoint" said as "restart from scratch"
     "derive.targets",  # "regularize toward old weights" said as "toward zero"
@@ -1276,6 +1277,8 @@ def _ends_swapped(answer: str) -> list[str]:
                 a, b = sentence[i + 1], sentence[i + 3 + way]
                 if a != b:  # "from the peak down to zero", "from the peak LR toward zero"
                     out.append(f"from {b} .. (to|toward|towards) {a}")
+                    if _on("derive.ends-started"):  # "start at the peak, ramp down to zero"
+                        out.append(f"(start|begin|open) {b} .. (to|toward|towards) {a}")
     return out
 
 
