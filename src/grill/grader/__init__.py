@@ -1085,9 +1085,7 @@ def _turns(sentence: Sequence[_Tok], folded: str) -> Iterator[tuple[int, str, st
             if _BETWEEN_STOP.search(between) or other.word in _TURNS or other.num is not None:
                 break
             if other.word in _KNOBS:
-                if not (tok.word in _COUNTING and other.word in _COUNTED) and not _counted(
-                    folded[tok.start : tok.end], folded[other.start : other.end]
-                ):
+                if not _counted(tok, other, folded):
                     yield p, tok.word, other.word
                 break
 
@@ -1098,11 +1096,19 @@ _COUNTING = frozenset({"mor", "add", "drop"})
 the bad batch"), not turn up or down."""
 
 
-def _counted(turn: str, setting: str) -> bool:
-    """Batches in the plural after a verb count data ("cut the offending batches"); after a
-    comparative ("bigger batches", "smaller batches") they are the batch size, but not after
-    "fewer"."""
-    return setting.endswith("batches") and (not turn.endswith("er") or turn == "fewer")
+def _counted(turn: _Tok, setting: _Tok, folded: str) -> bool:
+    """Does the direction word count the setting rather than turn it? "more batches of junk",
+    "drop the bad batch" (`_COUNTING`); batches in the plural after a verb ("cut the offending
+    batches"), but not after a comparative ("bigger batches", "smaller batches": the batch
+    size), "fewer" excepted."""
+    if setting.word not in _COUNTED:
+        return False
+    if turn.word in _COUNTING:
+        return True
+    said = folded[turn.start : turn.end]
+    return folded[setting.start : setting.end].endswith("batches") and (
+        not said.endswith("er") or said == "fewer"
+    )
 
 
 _BETWEEN_STOP = re.compile(
@@ -1237,6 +1243,16 @@ def _poles(sentence: Sequence[_Tok], folded: str) -> list[_Pole]:
     return out
 
 
+def _pole_pairs(
+    sentence: Sequence[_Tok], folded: str
+) -> Iterator[tuple[int, int, frozenset[str], int]]:
+    """Each two things of one clause with more or less of them, as (positions, the pair, +1
+    when both go the same way, -1 when they go opposite ways)."""
+    for (p, a, x), (q, b, y) in itertools.combinations(_poles(sentence, folded), 2):
+        if a != b and sentence[p].clause == sentence[q].clause:
+            yield p, q, frozenset((a, b)), x * y
+
+
 @lru_cache(maxsize=1024)
 def _pairings(text: str) -> dict[frozenset[str], tuple[int, str]]:
     """What the card's text says goes with what, more with less or more with more, one clause
@@ -1248,12 +1264,10 @@ def _pairings(text: str) -> dict[frozenset[str], tuple[int, str]]:
     said: dict[frozenset[str], str] = {}
     for offset, piece in _sentences(folded):
         sentence = _analyse_sentence(piece, offset)
-        poles = _poles(sentence, folded)
-        for (p, a, x), (q, b, y) in itertools.combinations(poles, 2):
-            if a != b and sentence[p].clause == sentence[q].clause:
-                seen.setdefault(frozenset((a, b)), set()).add(x * y)
-                end = sentence[min(q + 1, len(sentence) - 1)].end  # the word it qualifies
-                said.setdefault(frozenset((a, b)), _original_span(text, sentence[p].start, end))
+        for p, q, pair, way in _pole_pairs(sentence, folded):
+            seen.setdefault(pair, set()).add(way)
+            end = sentence[min(q + 1, len(sentence) - 1)].end  # the word it qualifies
+            said.setdefault(pair, _original_span(text, sentence[p].start, end))
     return {pair: (ways.pop(), said[pair]) for pair, ways in seen.items() if len(ways) == 1}
 
 
@@ -1270,14 +1284,13 @@ def _pairing_flags(card: Card, answer: _Answer) -> list[Flag]:
         return []
     folded = _fold(answer.text)
     for s, sentence in enumerate(answer.sentences):
-        poles = _poles(sentence, folded)
-        for (p, a, x), (q, b, y) in itertools.combinations(poles, 2):
-            pair = pairs.get(frozenset((a, b)))
-            if pair is None or x * y == pair[0] or sentence[p].clause != sentence[q].clause:
+        for p, q, pair, way in _pole_pairs(sentence, folded):
+            said = pairs.get(pair)
+            if said is None or way == said[0]:
                 continue
             if _unasserted(answer, s, (p, q), condition=True):
                 continue
-            says = f"pairs two things the other way round from the card's text (“{pair[1]}”)"
+            says = f"pairs two things the other way round from the card's text (“{said[1]}”)"
             span = _original_span(answer.text, sentence[p].start, sentence[q].end)
             return [Flag("reversed", says, span, "pairing")]
     return []
