@@ -128,6 +128,8 @@ MIN_PER_CARD = {
     "fresh82": 5,
     "fresh83": 5,
     "fresh84": 5,
+    "fresh85": 5,
+    "fresh86": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -224,6 +226,8 @@ MIN_CASE = {
     "fresh82": 24,
     "fresh83": 24,
     "fresh84": 24,
+    "fresh85": 24,
+    "fresh86": 24,
 }
 
 
