@@ -1850,6 +1850,21 @@ def test_an_un_opposite_between_misconception_sides_moves_the_subject() -> None:
     assert verdict(c, "fisher: important weights move freely") == "wrong"
 
 
+def test_a_clause_about_the_rest_between_misconception_sides_moves_the_subject() -> None:
+    c = card(pt("f", "fisher"), wrong=(pt("rev", "important .. free .. move"),))
+    for answer in (
+        "fisher: the important weights stay anchored and the rest are free to move",
+        "fisher: important ones stay put, and all the others are free to move",
+        "fisher: important weights stay anchored, everything else is free to move",
+    ):
+        assert verdict(c, answer) == "correct", answer
+    # "the rest" inside the clause of the important weights does not move the subject
+    assert verdict(c, "fisher: the important weights, unlike the rest, are free to move") == (
+        "wrong"
+    )
+    assert verdict(c, "fisher: important weights are free to move") == "wrong"
+
+
 def test_a_swapped_fact_is_read_in_the_phrases_order() -> None:
     c = card(pt("over", "overfit"), pt("stop", "train less"), correct=1)
     assert verdict(c, "overfitting: a growing train/val gap") == "correct"

@@ -300,6 +300,7 @@ TUNING = (
     "fresh79",
     "fresh81",
     "fresh83",
+    "fresh85",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

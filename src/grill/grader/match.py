@@ -522,15 +522,32 @@ for _x, _ys in (
 def _antonym_between(
     sentence: Sequence[_Tok], acc: tuple[int, ...], after: int, positions: tuple[int, ...]
 ) -> bool:
-    """Between two sides of `..`, the `un-`, place or verb opposite of a word matched before:
-    the second side is said of the other thing ("important ... while unimportant ones move
-    freely", "below it X, above it Y")."""
+    """Between two sides of `..`, the `un-`, place or verb opposite of a word matched before, or
+    a later clause about the rest: the second side is said of the other thing ("important ...
+    while unimportant ones move freely", "below it X, above it Y", "important ... and the rest
+    are free to move")."""
     said = {sentence[p].word for p in acc}
     other = {o for w in said for o in _PLACE_OPPOSITES.get(w, ())}
     return any(
-        (t.word.startswith("un") and t.word[2:] in said) or t.word in other
-        for t in sentence[after + 1 : min(positions)]
+        (t.word.startswith("un") and t.word[2:] in said) or t.word in other or _rest(sentence, q)
+        for q, t in enumerate(sentence[after + 1 : min(positions)], after + 1)
     )
+
+
+def _rest(sentence: Sequence[_Tok], q: int) -> bool:
+    """Whether the token at q opens a clause about everything else ("and the rest are free",
+    "others move freely", "everything else can drift"; not "unlike the rest, ...")."""
+    if sentence[q].word not in _COMPLEMENT:
+        return False
+    opening = [t.word for t in sentence[:q] if t.clause == sentence[q].clause]
+    return sentence[q].clause > 0 and all(w in _QUANTIFIERS for w in opening)
+
+
+_COMPLEMENT = frozenset({_stem("rest"), _stem("others"), _stem("else")})
+_QUANTIFIERS = frozenset({_stem("all"), _stem("everything"), _stem("anything"), _stem("every")})
+"""Words that open a clause about everything but the thing named before ("the important
+weights stay anchored and the rest are free to move", "..., others move freely", "everything
+else can drift"): what follows is said of them."""
 
 
 def placements(view: _View, phrases: Sequence[str]) -> list[tuple[int, int]]:
