@@ -1174,6 +1174,41 @@ def test_two_things_the_card_pairs_paired_the_other_way_round_are_wrong(
     assert _verdict(scaling, wrong) == "correct"
 
 
+def test_how_much_a_thing_matters_paired_the_other_way_round_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ewc = _card(
+        "EWC?",
+        "Regularize toward old weights, weighted by Fisher information.",
+        "The penalty is weighted by how important each weight was to the old task. So"
+        " unimportant weights are free to move and critical ones are anchored.",
+    )
+    _judged(
+        ewc,
+        right=(
+            "regularize toward the old weights weighted by fisher info, so the crucial weights"
+            " stay pinned and unimportant ones are free",
+            "regularize toward old weights, fisher weighted: the weights that mattered most are"
+            " anchored",
+            # denied, the other way round is not claimed
+            "regularize toward old weights, fisher weighted; important weights are not free",
+        ),
+        wrong=(
+            "regularize toward old weights weighted by fisher info, so the most important"
+            " weights are the freest to move",
+            "regularize toward old weights, fisher weighted: the least important weights are"
+            " anchored hardest",
+            "regularize toward old weights, fisher weighted; the weights that mattered most are"
+            " left free",
+            "regularize toward old weights, fisher weighted, so unimportant weights get pinned",
+        ),
+        flag="pairing",
+    )
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "pairing")
+    wrong = "regularize toward old weights, fisher weighted, so unimportant weights get pinned"
+    assert _verdict(ewc, wrong) == "correct"
+
+
 def test_the_loser_said_to_do_the_losing_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     drift = ("What is drift in continual learning?", "New data overwrites old skills.")
     card = _card(*drift)
@@ -1413,7 +1448,8 @@ def test_a_claim_of_an_un_word_said_of_the_bare_word_is_wrong(
     assert _verdict(card, said) == "correct"
     kept = "pull toward old weights by Fisher: important weights stay anchored, the rest move"
     assert _verdict(card, kept) == "correct"
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.unprefixed")
+    # the pairing check reads the same slip from "important" and "free" as poles
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.unprefixed,pairing")
     assert _verdict(_card(*_EWC), trap) == "correct"
 
 
