@@ -1224,7 +1224,12 @@ def test_drawn_toward_the_other_kind_of_minimum_is_wrong(monkeypatch: pytest.Mon
     card = _card(*noise)
     assert _verdict(card, "the noise nudges sgd towards flatter minima") == "correct"
     assert _verdict(card, "noise keeps sgd out of sharp minima, toward flat ones") == "correct"
-    for wrong in ("the noise nudges sgd toward sharp minima", "biased towards sharp, tight minima"):
+    for wrong in (
+        "the noise nudges sgd toward sharp minima",
+        "biased towards sharp, tight minima",
+        "the noise nudges sgd toward sharper minima",
+        "it biases sgd toward the sharpest minima",
+    ):
         assert _verdict(card, wrong) == "wrong", wrong
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.minima")
     assert _verdict(_card(*noise), "the noise nudges sgd toward sharp minima") != "wrong"

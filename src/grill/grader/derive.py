@@ -627,6 +627,7 @@ class _Family:
     needs: str = ""  # a word the card's answer must hold for the family to apply
     lead: str = ""  # what stands before another member
     more: tuple[str, ...] = ()  # further phrasings of another member
+    graded: bool = False  # members are adjectives, said also as "-er", "-est" ("sharper")
 
 
 _FAMILIES = (
@@ -653,6 +654,7 @@ _FAMILIES = (
         "derive.minima",
         needs="toward",
         lead="toward ",
+        graded=True,
     ),
     # "regularize toward old weights" said as "toward zero" is another penalty (weight decay)
     _Family(
@@ -682,7 +684,10 @@ def _alternatives(answer: str, card_text: str = "") -> list[tuple[str, str, list
             continue
         others = [m for m in family.members if m not in named and f" {m} " not in text]
         if others:
-            phrased = "|".join(_PHRASED.get(m, m) for m in others)
+            said_as = [_PHRASED.get(m, m) for m in others]
+            if family.graded:
+                said_as = [f for m in said_as for f in (m, f"{m}er", f"{m}est")]
+            phrased = "|".join(said_as)
             phrases = [f"{family.lead}({phrased})", *family.more]
             out.append((family.id, family.says, phrases))
     return out
