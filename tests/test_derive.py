@@ -1209,6 +1209,59 @@ def test_how_much_a_thing_matters_paired_the_other_way_round_is_wrong(
     assert _verdict(ewc, wrong) == "correct"
 
 
+_FORMATS = (
+    "FP16 vs BF16?",
+    "BF16 has FP32-equivalent exponent range; no loss scaling needed; safer.",
+    "FP16 gives you more mantissa with a narrow exponent range, so you bolt on loss scaling. For"
+    " training, range matters far more than precision, which is why BF16 is the default.",
+)
+
+
+def test_what_the_card_ranks_first_said_to_matter_less_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    card = _card(*_FORMATS)
+    _judged(
+        card,
+        right=(
+            "bf16 keeps fp32's exponent range, no loss scaling needed, safer: range matters more",
+            "bf16: fp32 range, no loss scaling, safer; precision matters, but range matters more",
+        ),
+        wrong=(
+            "bf16 keeps fp32's exponent range, no loss scaling, safer, because in training"
+            " precision matters more than range",
+            "bf16: fp32 range, no loss scaling, safer; precision is more important than range",
+            "bf16: fp32 range, no loss scaling, safer; range matters less than precision",
+        ),
+        flag="denied-by-explanation",
+    )
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.priority")
+    wrong = "bf16: fp32 range, no loss scaling, safer; precision is more important than range"
+    assert _verdict(_card(*_FORMATS), wrong) == "correct"
+
+
+def test_what_the_card_says_is_not_needed_said_to_be_needed_still_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    card = _card(*_FORMATS)
+    _judged(
+        card,
+        right=(
+            "bf16 keeps fp32's exponent range, so no loss scaling needed, and it's safer",
+            "bf16: fp32 range, safer; fp16 needs loss scaling, bf16 doesn't",
+        ),
+        wrong=(
+            "bf16 keeps fp32's exponent range and is safer, but it still needs loss scaling",
+            "bf16: fp32 range, safer, though loss scaling is needed too",
+            "both need loss scaling; bf16 just has fp32's exponent range, so it's safer",
+        ),
+        flag="needed-after-all",
+    )
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.needed-still")
+    wrong = "bf16 keeps fp32's exponent range and is safer, but it still needs loss scaling"
+    assert _verdict(_card(*_FORMATS), wrong) == "correct"
+
+
 def test_the_loser_said_to_do_the_losing_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     drift = ("What is drift in continual learning?", "New data overwrites old skills.")
     card = _card(*drift)

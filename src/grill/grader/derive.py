@@ -126,6 +126,8 @@ RULES = (
     "derive.verdict",  # "advantage?": "sometimes better" is also said "sometimes yes"
     "derive.states",  # "grad norms stay high" said as "grad norms collapse to zero" is wrong
     "derive.unprefixed",  # "unimportant weights are free" said as "important weights are free"
+    "derive.priority",  # "range matters far more than precision" said the other way round
+    "derive.needed-still",  # "no loss scaling needed" said as "it still needs loss scaling"
 )
 
 _HEDGES = frozenset(
@@ -510,6 +512,36 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
     return out
 
 
+_PRIORITY = re.compile(
+    r"(?i)\b([a-z][\w-]*)\s+(?:(?:matters?|counts?)\s+(?:(?:far|much|way|a lot)\s+)?more"
+    r"|(?:is|are)\s+(?:(?:far|much|way)\s+)?more\s+important)\s+than\s+([a-z][\w-]*)"
+)
+
+
+def _priorities(explanation: str | None) -> list[str]:
+    """Misconception phrases from what the explanation ranks: "range matters far more than
+    precision" -> the other one said to matter more ("precision matters more", "precision is
+    more important") or the first said to matter less (`derive.priority`)."""
+    if not explanation or not _on("derive.priority"):
+        return []
+    out: list[str] = []
+    for m in _PRIORITY.finditer(explanation):
+        first, second = (normalise(g) for g in m.groups())
+        if not first or not second:
+            continue
+        a, b = first[0][-1], second[0][0]
+        if a == b or a in GENERIC or b in GENERIC:
+            continue
+        for phrase in (
+            f"{b} (matter|count) (mor|most)",
+            f"= {b} mor important",
+            f"= {a} (matter|count) decreas",
+        ):
+            if phrase not in out:
+                out.append(phrase)
+    return out
+
+
 _FROM_ZERO = "(scratch|begin|step {0}|random init|square {1})"
 """"From scratch" as an answer says it: "from step zero", "from the beginning", "from a random
 init", "from square one"."""
@@ -825,6 +857,7 @@ def derive_rubric(
         w for t in (answer, "" if explanation else context or "") for s in normalise(t) for w in s
     )
     denied = _denials(told, asked, common) + _passed_over(told, asked, common, own)
+    denied += [p for p in _priorities(told) if p not in denied]
     if denied:
         says = "what the explanation says is not so"
         wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
@@ -1178,6 +1211,11 @@ def _turned_claims(
             _disabled(answer),
         ),
         (
+            "needed-after-all",
+            "what the card says is not needed, said to be needed still",
+            _needed_still(answer),
+        ),
+        (
             "lost-swapped",
             "what the card says is lost, said to be what does the losing",
             _losses(answer),
@@ -1462,6 +1500,35 @@ def _disabled(answer: str) -> list[str]:
     out = [f"disabl .. {thing}" for thing in _objects(answer, _NEEDS, reach=2)]
     if _on("derive.disabled-missing"):  # "missing gradient clip": the clip is needed
         out += [f"disabl .. {thing}" for thing in _missing(answer)]
+    return out
+
+
+_STILL = "(still|too|anyway|regardless)"
+"""Words that say a thing applies after all: "it still needs loss scaling", "needs it too"."""
+
+
+def _needed_still(answer: str) -> list[str]:
+    """An item that says a thing is not needed ("no loss scaling needed", "loss scaling not
+    required"), said to be needed still: "it still needs loss scaling", "loss scaling is
+    needed too", "both need loss scaling" (`derive.needed-still`). Said without "still" or
+    its kin it may be another thing's need ("FP16 needs loss scaling; BF16 doesn't")."""
+    if not _on("derive.needed-still"):
+        return []
+    out: list[str] = []
+    for main, _ in items_of(answer):
+        words = _words(main, frozenset())
+        if "not" not in words or "need" not in words or len(words) > 5:
+            continue
+        thing = " ".join(w for w in words if w not in ("not", "need"))
+        if not thing or all(w in GENERIC for w in thing.split()):
+            continue
+        out += [
+            f"{_STILL} (need|requir|use|keep) .. {thing}",
+            f"{thing} .. {_STILL} (need|requir|necessary|mandatory)",
+            f"(need|requir) {thing} {_STILL}",
+            f"{thing} (need|requir|necessary) {_STILL}",
+            f"(both|each) .. (need|requir) .. {thing}",
+        ]
     return out
 
 
