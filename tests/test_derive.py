@@ -1262,6 +1262,42 @@ def test_what_the_card_says_is_not_needed_said_to_be_needed_still_is_wrong(
     assert _verdict(_card(*_FORMATS), wrong) == "correct"
 
 
+def test_what_the_explanation_says_a_thing_is_not_said_as_so_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log_axis = (
+        "Why log y-axis for loss plots?",
+        "Reveals early dynamics; small differences visible.",
+        "Because loss improvements are multiplicative, not additive. On a linear axis the first"
+        " steps dominate the plot.",
+    )
+    card = _card(*log_axis)
+    _judged(
+        card,
+        right=(
+            "it reveals early dynamics and makes small differences visible",
+            "reveals early dynamics, small differences visible: improvements are multiplicative,"
+            " not additive",
+        ),
+        wrong=(
+            "it reveals early dynamics and small differences, because loss improvements are"
+            " additive, the same drop every step",
+        ),
+        flag="denied-by-explanation",
+    )
+    # "it's A, not B" has no subject of its own: nothing is derived from it
+    plumbing = _card(
+        "Flat early loss?",
+        "LR too low; frozen layers; broken graph.",
+        "If you can't overfit ten examples, it's a plumbing bug, not a hyperparameter.",
+    )
+    right = "lr too low, frozen layers or a broken graph: check the plumbing, then hyperparameters"
+    assert _verdict(plumbing, right) == "correct"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.comma-not")
+    wrong = "reveals early dynamics and small differences: loss improvements are additive"
+    assert _verdict(_card(*log_axis), wrong) == "correct"
+
+
 def test_the_loser_said_to_do_the_losing_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     drift = ("What is drift in continual learning?", "New data overwrites old skills.")
     card = _card(*drift)

@@ -127,6 +127,7 @@ RULES = (
     "derive.states",  # "grad norms stay high" said as "grad norms collapse to zero" is wrong
     "derive.unprefixed",  # "unimportant weights are free" said as "important weights are free"
     "derive.priority",  # "range matters far more than precision" said the other way round
+    "derive.comma-not",  # "multiplicative, not additive": "improvements are additive" is wrong
     "derive.needed-still",  # "no loss scaling needed" said as "it still needs loss scaling"
 )
 
@@ -512,6 +513,33 @@ def _denials(explanation: str | None, asked: frozenset[str], common: frozenset[s
     return out
 
 
+_COMMA_NOT = re.compile(
+    r"(?i)([^.;:!?,—]*?)\b(?:is|are|was|were)\s+(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*,\s+not\s+"
+    r"(?:an?\s+|the\s+)?([a-z][\w-]*)"
+)
+
+
+def _comma_not(explanation: str | None, asked: frozenset[str], common: frozenset[str]) -> list[str]:
+    """Misconception phrases from "X is A, not B" in the explanation ("loss improvements are
+    multiplicative, not additive" -> `improv .. additiv`): the subject's words, then B, as
+    `derive.passed-over` reads "A rather than B" (`derive.comma-not`). Only with a subject of
+    its own: "it's a plumbing bug, not a hyperparameter" says what the problem is, and
+    "plumbing ... hyperparameter" is no claim to turn around."""
+    if not explanation or not _on("derive.comma-not"):
+        return []
+    out: list[str] = []
+    for m in _COMMA_NOT.finditer(explanation):
+        lead = _SUBORDINATE.split(m.group(1))[-1]
+        subject = [w for w in _words(lead, asked) if w not in GENERIC | _WH | _LINKS]
+        after = [w for w in _words(m.group(2), asked) if w not in GENERIC]
+        if not subject or not after or not set(after) - common:
+            continue
+        phrase = " .. ".join(subject[-_SUBJECT_WORDS:] + after[:1])
+        if phrase not in out:
+            out.append(phrase)
+    return out
+
+
 _PRIORITY = re.compile(
     r"(?i)\b([a-z][\w-]*)\s+(?:(?:matters?|counts?)\s+(?:(?:far|much|way|a lot)\s+)?more"
     r"|(?:is|are)\s+(?:(?:far|much|way)\s+)?more\s+important)\s+than\s+([a-z][\w-]*)"
@@ -858,6 +886,7 @@ def derive_rubric(
     )
     denied = _denials(told, asked, common) + _passed_over(told, asked, common, own)
     denied += [p for p in _priorities(told) if p not in denied]
+    denied += [p for p in _comma_not(told, asked, common) if p not in denied]
     if denied:
         says = "what the explanation says is not so"
         wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
