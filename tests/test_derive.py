@@ -1233,8 +1233,11 @@ def test_what_the_card_ranks_first_said_to_matter_less_is_wrong(
             "bf16: fp32 range, no loss scaling, safer; precision is more important than range",
             "bf16: fp32 range, no loss scaling, safer; range matters less than precision",
         ),
-        flag="denied-by-explanation",
+        flag="ranked-other-way",
     )
+    # the reason quotes what the card ranks
+    (flag,) = grade(card, "bf16: fp32 range, no loss scaling, safer; precision matters more").flags
+    assert "range matters far more than precision" in flag.says
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.priority")
     wrong = "bf16: fp32 range, no loss scaling, safer; precision is more important than range"
     assert _verdict(_card(*_FORMATS), wrong) == "correct"

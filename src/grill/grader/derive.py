@@ -546,13 +546,13 @@ _PRIORITY = re.compile(
 )
 
 
-def _priorities(explanation: str | None) -> list[str]:
-    """Misconception phrases from what the explanation ranks: "range matters far more than
-    precision" -> the other one said to matter more ("precision matters more", "precision is
-    more important") or the first said to matter less (`derive.priority`)."""
+def _priorities(explanation: str | None) -> list[tuple[str, list[str]]]:
+    """What the explanation ranks, with misconception phrases for each ranking: "range matters
+    far more than precision" -> the other one said to matter more ("precision matters more",
+    "precision is more important") or the first said to matter less (`derive.priority`)."""
     if not explanation or not _on("derive.priority"):
         return []
-    out: list[str] = []
+    out: list[tuple[str, list[str]]] = []
     for m in _PRIORITY.finditer(explanation):
         first, second = (normalise(g) for g in m.groups())
         if not first or not second:
@@ -560,13 +560,8 @@ def _priorities(explanation: str | None) -> list[str]:
         a, b = first[0][-1], second[0][0]
         if a == b or a in GENERIC or b in GENERIC:
             continue
-        for phrase in (
-            f"{b} (matter|count) (mor|most)",
-            f"= {b} mor important",
-            f"= {a} (matter|count) decreas",
-        ):
-            if phrase not in out:
-                out.append(phrase)
+        phrases = [f"{b} (matter|count) (mor|most)", f"= {b} mor important"]
+        out.append((m.group(0).strip(), [*phrases, f"= {a} (matter|count) decreas"]))
     return out
 
 
@@ -885,11 +880,13 @@ def derive_rubric(
         w for t in (answer, "" if explanation else context or "") for s in normalise(t) for w in s
     )
     denied = _denials(told, asked, common) + _passed_over(told, asked, common, own)
-    denied += [p for p in _priorities(told) if p not in denied]
     denied += [p for p in _comma_not(told, asked, common) if p not in denied]
     if denied:
         says = "what the explanation says is not so"
         wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
+    for ranked, phrases in _priorities(told):
+        says = f"ranks the other way round from the card's text (“{ranked}”)"
+        wrong.append({"id": _slug("ranked other way", taken), "says": says, "match": phrases})
     wrong += _turned_claims(question, answer, told, asked)
     reversed_ = _reversed([words for _, _, words in items], common)
     if reversed_:
