@@ -1201,10 +1201,7 @@ def _change_flags(card: Card, answer: _Answer) -> list[Flag]:
         for p, turn, knob in _turns(sentence, folded):
             if knob in touched or _unasserted(answer, s, (p,), condition=False):
                 continue
-            if any(
-                span.category is Category.CONDITION and span.trigger != "condition.purpose"
-                for span in _spans_at(answer, s, p)
-            ):
+            if _supposed(answer, s, (p,)):
                 continue  # "if it recurs, lower the LR"; but ", so double the batch" is made
             says = f"{_TURNS[turn]} {_KNOBS[knob]}, which the card's text never changes"
             end = sentence[min(len(sentence) - 1, p + 2)].end

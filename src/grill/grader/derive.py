@@ -560,8 +560,12 @@ def _priorities(explanation: str | None) -> list[tuple[str, list[str]]]:
         a, b = first[0][-1], second[0][0]
         if a == b or a in GENERIC or b in GENERIC:
             continue
-        phrases = [f"{b} (matter|count) (mor|most)", f"= {b} mor important"]
-        out.append((m.group(0).strip(), [*phrases, f"= {a} (matter|count) decreas"]))
+        phrases = [
+            f"{b} (matter|count) (mor|most)",
+            f"= {b} mor important",
+            f"= {a} (matter|count) decreas",
+        ]
+        out.append((m.group(0).strip(), phrases))
     return out
 
 

@@ -544,10 +544,11 @@ def _rest(sentence: Sequence[_Tok], q: int) -> bool:
 
 
 _COMPLEMENT = frozenset({_stem("rest"), _stem("others"), _stem("else")})
-_QUANTIFIERS = frozenset({_stem("all"), _stem("everything"), _stem("anything"), _stem("every")})
 """Words that open a clause about everything but the thing named before ("the important
 weights stay anchored and the rest are free to move", "..., others move freely", "everything
 else can drift"): what follows is said of them."""
+_QUANTIFIERS = frozenset({_stem("all"), _stem("everything"), _stem("anything"), _stem("every")})
+"""Words that may stand before them in that clause ("and all the others", "everything else")."""
 
 
 def placements(view: _View, phrases: Sequence[str]) -> list[tuple[int, int]]:
