@@ -1212,9 +1212,17 @@ def _change_flags(card: Card, answer: _Answer) -> list[Flag]:
 
 _MORE = frozenset({"high", "increas", "mor", "most", "biggest", "largest", "highest", "greatest"})
 _LESS = frozenset({"low", "decreas", "least", "smallest", "lowest", "fewest"})
+
+
+def _pole_key(word: str) -> str:
+    """One key for a word and its forms: "noise", "noisy" and "noisi(er)" all read "nois"."""
+    return word.rstrip("eyi")[:6]
+
+
+_MATTERS = _pole_key("important")  # one key with "most important", "least important"
 _POLAR = {
-    **dict.fromkeys(("important", "critical", "crucial", "essential", "vital"), ("import", 1)),
-    "unimportant": ("import", -1),
+    **dict.fromkeys(("important", "critical", "crucial", "essential", "vital"), (_MATTERS, 1)),
+    "unimportant": (_MATTERS, -1),
     **dict.fromkeys(("anchor", "pin", "held", "fix", "frozen", "moor", "constrain"), ("~held", 1)),
     **dict.fromkeys(("free", "freer", "freest", "unconstrain"), ("~held", -1)),
 }
@@ -1225,11 +1233,6 @@ _MATTER = "matter"  # "the weights that mattered most": how much they matter
 _COMPARED = re.compile(r"([a-z]{3,}?)(?:ier|iest)")
 """A comparative of its own, "noisier", "noisiest": more of the word it is made from."""
 _Pole = tuple[int, str, int]  # (position, key, +1 more of it / -1 less)
-
-
-def _pole_key(word: str) -> str:
-    """One key for a word and its forms: "noise", "noisy" and "noisi(er)" all read "nois"."""
-    return word.rstrip("eyi")[:6]
 
 
 def _poles(sentence: Sequence[_Tok], folded: str) -> list[_Pole]:
@@ -1247,7 +1250,7 @@ def _poles(sentence: Sequence[_Tok], folded: str) -> list[_Pole]:
             after = sentence[p + 1]
             way = 1 if after.word in _MORE else -1 if after.word in _LESS else 0
             if way and after.clause == tok.clause:
-                out.append((p, "import", way))
+                out.append((p, _MATTERS, way))
                 taken.add(p + 1)
                 continue
         if tok.word in _POLAR:
