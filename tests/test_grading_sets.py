@@ -130,6 +130,8 @@ MIN_PER_CARD = {
     "fresh84": 5,
     "fresh85": 5,
     "fresh86": 5,
+    "fresh87": 5,
+    "fresh88": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -228,6 +230,8 @@ MIN_CASE = {
     "fresh84": 24,
     "fresh85": 24,
     "fresh86": 24,
+    "fresh87": 24,
+    "fresh88": 24,
 }
 
 
