@@ -2669,6 +2669,54 @@ def test_a_retraction_that_goes_on_to_replace_takes_back_the_whole_sentence_befo
     assert covered == ["prevention"] and not grade_case(case, stressed).red_flags
 
 
+def test_a_spoken_self_correction_says_only_what_replaces_it() -> None:
+    # "- I mean" takes back what came before as "- no," does
+    fixed = (
+        "Penalize moving the weights away from their old values, um, weighted by the gradient"
+        " - I mean the Fisher, so the important weights stay put."
+    )
+    assert _built_in("ewc", fixed).verdict is Verdict.CORRECT
+    assert _built_in("clip-value", "clip at five - one, I mean. global norm.").verdict is not (
+        Verdict.WRONG
+    )
+    # after a comma "I mean" goes on: nothing is taken back
+    goes_on = "Overfitting, I mean, the model memorises train; regularise, add data, stop early."
+    assert _built_in("val-gap-widening", goes_on).verdict is Verdict.CORRECT
+    # a repair that begins as the words it repairs began replaces only them
+    scaled = "You scale the momentum - no, the learning rate, in proportion."
+    assert _built_in("qf-linear-scaling", scaled).verdict is Verdict.CORRECT
+    slipped = "Clip at 1.0, warm up, and move to bf16 - sorry, to fp16, it's steadier."
+    assert [f.id for f in _built_in("spike-prevention", slipped).flags] == ["fp16-over-bf16"]
+    # one word swapped for its like: the repair replaces that word alone
+    lead = "Sweep lr exponentially, plot loss, then take a value an order of magnitude"
+    assert _built_in("lr-finder", f"{lead} above - sorry, below where it diverges.").verdict is (
+        Verdict.CORRECT
+    )
+    above = _built_in("lr-finder", f"{lead} below - sorry, above where it diverges.")
+    assert [f.id for f in above.flags] == ["pick-at-divergence"]
+    # a hit taken back gives way to a later one in the same sentence
+    assert _built_in("qf-decay-to", "A tenth - no, ten percent of the peak.").verdict is (
+        Verdict.CORRECT
+    )
+
+
+def test_a_verdict_word_taken_back_gives_way_to_the_one_after_it() -> None:
+    turned = (
+        "No - sorry, yes: multiply the loss up before backward and divide it out before the step."
+    )
+    got = _built_in("fp16-loss-scaling", turned)
+    assert "verdict" not in [f.id for f in got.flags] and got.verdict is Verdict.CORRECT
+    assert "verdict" in [f.id for f in _built_in("fp16-loss-scaling", "No, you can skip it.").flags]
+
+
+def test_a_no_before_an_aside_takes_back_rather_than_negates_what_follows() -> None:
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    turned = "I'd roll back - no, frankly, I'd only halve the LR and carry on."
+    assert grade_case(case, turned).red_flags
+
+
 def test_a_threads_numbering_and_a_chats_other_speakers_are_not_read() -> None:
     thread = "1/3 the clip value 2/3 it's 1.0 3/3 taken over the global norm"
     assert _built_in("qf-clip-value", thread).verdict is Verdict.CORRECT

@@ -301,6 +301,7 @@ TUNING = (
     "fresh81",
     "fresh83",
     "fresh85",
+    "fresh87",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

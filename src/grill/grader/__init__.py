@@ -372,6 +372,13 @@ def _worked_example(view: _View, hit: _Hit, points: dict[str, _Hit | None]) -> b
     return False
 
 
+_TAKEN_BACK = re.compile(
+    r"^[\s\W]*(?:(?:no|sorry|wait|hang on|hold on|scratch that|rather|actually|i mean)\b[\s\W]*)+"
+)
+"""What takes back the verdict word before it ("No - sorry, yes: ..."); the verdict is then the
+one that follows."""
+
+
 def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
     """A yes/no question answered with the opposite verdict word ("No, ..." where the card: Yes).
 
@@ -382,7 +389,7 @@ def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
     for word, opposite in (("yes", "no"), ("no", "yes")):
         if _VERDICT_WORDS[word].match(expected):
             m = _VERDICT_WORDS[opposite].match(_fold(answer))
-            if m:
+            if m and not _VERDICT_WORDS[word].match(_TAKEN_BACK.sub("", _fold(answer)[m.end() :])):
                 says = f"answers {opposite} where the answer is {word}"
                 return [Flag("verdict", says, m.group(0).strip(" ,.;:!-"), "verdict")]
     return []

@@ -368,24 +368,26 @@ def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
     if variant.bare_negation:
         return _bare_negation(view)
     for s in range(len(view.answer.sentences)):
-        hit = _match_segments(view, s, variant, 0, -1, strict, ())
-        if hit is None:
-            continue
-        positions, rule = hit
-        scope = view.answer.scopes[s]
-        if rule and strict and any(scope.cond[p] for p in positions):
-            rule = _negated(view, s, positions, strict)  # the condition's own negation
-        elif rule:
-            rule = _negated(view, s, positions, strict) or rule  # named over the whole hit
-        one_clause = len({view.answer.sentences[s][p].clause for p in positions}) == 1
-        main = not any(scope.sub[p] for p in positions)
-        refused, retracted = _carried(view, s, positions, strict)
-        rule = rule or refused
-        contradiction = one_clause and main and not retracted
-        result = _Hit(s, positions, bool(rule or retracted), contradiction, rule or retracted)
-        if not result.negated:
-            return result  # a hit taken back by a retraction gives way to a later one
-        fallback = fallback or result
+        after = -1
+        while (hit := _match_segments(view, s, variant, 0, after, strict, ())) is not None:
+            positions, rule = hit
+            scope = view.answer.scopes[s]
+            if rule and strict and any(scope.cond[p] for p in positions):
+                rule = _negated(view, s, positions, strict)  # the condition's own negation
+            elif rule:
+                rule = _negated(view, s, positions, strict) or rule  # named over the whole hit
+            one_clause = len({view.answer.sentences[s][p].clause for p in positions}) == 1
+            main = not any(scope.sub[p] for p in positions)
+            refused, retracted = _carried(view, s, positions, strict)
+            rule = rule or refused
+            contradiction = one_clause and main and not retracted
+            result = _Hit(s, positions, bool(rule or retracted), contradiction, rule or retracted)
+            if not result.negated:
+                return result  # a hit taken back by a retraction gives way to a later one,
+            fallback = fallback or result
+            if not retracted:
+                break
+            after = min(positions)  # in its sentence too: "a tenth - no, ten percent"
     return fallback
 
 

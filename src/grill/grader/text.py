@@ -380,6 +380,66 @@ _DONE = (
 )
 """A past participle next (a lookahead): what "if we had ..." or "had we ..." supposes done."""
 
+_FILLER_APART = re.compile(r",[ \t]*\w+[ \t]*,")
+_OPEN_WORDS = frozenset(
+    "the a an to of at by for in on with from into onto and or but nor is are was were be been "
+    "am it its you we i they he she that this these those your our their my his her not no so "
+    "than as like about around just very really more less don't doesn't didn't isn't aren't "
+    "won't can't do does did has have had will would should could can may might must".split()
+)
+"""Words after which a phrase goes on: a filler after one sits inside the phrase."""
+
+
+def _ends_phrase(m: re.Match[str]) -> bool:
+    before = re.search(r"([\w'’]+)\W*\Z", m.string[: m.start()])
+    # "the model's, um, too big": the model is
+    word = before.group(1) if before is not None else ""
+    return bool(word) and word not in _OPEN_WORDS and not re.search(r"['’]s\Z", word)
+
+
+_REPAIR = re.compile(
+    r"(?P<said>(?:(?!\s+-\s)[^,;.:!?\n])+?)[ \t]*(?:[ \t]+-[ \t]+|,)[ \t]*"
+    r"(?P<mark>(?:(?:no|nope|sorry|wait|oops|scratch that)[ \t]*(?:[,:!]|[ \t]+-[ \t]+)[ \t]*"
+    r"|(?:no|nope)[ \t]+(?=(?:wait|sorry)\b)|(?:sorry|wait|oops)[ \t]+)+)"
+    r"(?P<repair>[a-z0-9](?:[\w'’-]|\.(?=\d))*)"
+)
+_REPAIR_REACH = 6
+"""Words back from a self-correction a repair's first word is looked for."""
+
+
+_SLOT_WORDS = frozenset(
+    "above below over under up down high low higher lower highest lowest big small bigger smaller"
+    " large larger tiny huge more less fewer increase decrease raise halve double before after"
+    " start end beginning early late earlier later first last fast slow faster slower linear"
+    " quadratic sharp flat sharper flatter overflow underflow overfit underfit overfitting"
+    " underfitting old new global local".split()
+)
+"""Words a repair swaps one for another ("below - sorry, above the minimum"): the repair's first
+word replaces the last word said when both are among these, or both are numbers."""
+_NUMBERISH = re.compile(
+    r"(?:[\d.,]+(?:x|k|%)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred"
+    r"|thousand|half|tenth|quarter|third|fifth|twice|thrice)\Z"
+)
+
+
+def _repaired(m: re.Match[str]) -> str:
+    """The words a repair replaces, taken out (`_REPAIR`): from the last word said that the
+    repair begins with, or the last word alone when the repair swaps it for its like; the text
+    as it was otherwise."""
+    said, first = m.group("said"), m.group("repair")
+    words = list(re.finditer(r"(?:[\w'’-]|\.(?=\d))+", said))[-_REPAIR_REACH:]
+    for w in reversed(words):
+        if w.group(0) == first:
+            return said[: w.start()] + first
+    last = words[-1] if words else None
+    if last is not None and (
+        {last.group(0), first} <= _SLOT_WORDS
+        or (_NUMBERISH.match(last.group(0)) and _NUMBERISH.match(first))
+    ):
+        return said[: last.start()] + first
+    return m.group(0)
+
+
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # "a couple o' thousand": the dropped "f" of "of"
     (re.compile(r"\bo'(?=\s)"), "of"),
@@ -777,6 +837,30 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # per-mille and basis points are shares: "10-20‰" = "1-2%", "500-1500 bps" = "5-15%"
     (re.compile(_SHARE_OF + r"\s*(?:‰|per[ -]?mill?e\b)"), lambda m: _share(m, 10)),
     (re.compile(_SHARE_OF + r"\s*(?:bps|bp|basis points?)\b"), lambda m: _share(m, 100)),
+    # a spoken self-correction is a retraction: "weighted by the gradient - I mean the Fisher"
+    # and "clip at ten - one, I mean" take back what came before as "- no, ..." does; an
+    # "I mean" after a comma goes on ("that's overfitting, I mean, train pulls away from val")
+    (
+        re.compile(
+            r"(?<=[\w%)])(\s+-\s+|,)\s*((?:(?!\s+-\s+)[^,;.:!?\n]){1,40}?),?\s*i mean\b\s*"
+            r"(?=[.;!?=:]|\s+-\s+|$)"
+        ),
+        r"\1 no, \2 ",
+    ),
+    (
+        re.compile(
+            r"(?<=[\w%)])(\s+-\s+)\s*(?:(?:um+|uh+|er+|erm)[\s,]+)?i (?:mean|meant)\b[\s,:]*"
+        ),
+        r"\1 no, ",
+    ),
+    # "let me restart that", "let me rephrase": what came before is taken back
+    (
+        re.compile(
+            r"\b(?:let me|lemme) (?:restart|rephrase|redo|start over|try again|say that again)"
+            r"(?: that)?\b"
+        ),
+        "scratch that",
+    ),
     # a self-correction struck through: "~~vanishing~~ exploding grads" says only "exploding"
     (re.compile(r"~~[^~\n]*~~"), " "),
     # "(B_new / B_old)^2", "batch^2": squared, not a number 2
@@ -872,13 +956,19 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\bt'(?=\s)"), "the"),
     # "starting fresh'd be daft": a contracted "would"
     (re.compile(r"(?<=[a-z])'d be\b"), " would be"),
-    # spoken fillers between words are not words: "you don't, uh, blame bit flips"
+    # spoken fillers between words are not words: "you don't, uh, blame bit flips"; between two
+    # commas after a word that ends a phrase they keep the clause apart ("old values, um,
+    # weighted by ..."), so a retraction after it takes back no more than its clause
     (
         re.compile(
             r",?[ \t]*\b(?:um+|uh+|erm+|er|uhm+|hmm+|lol|lmao|haha+|pfft)\b[ \t]*,?(?=[ \t])"
         ),
-        "",
+        lambda m: "," if _FILLER_APART.fullmatch(m.group(0)) and _ends_phrase(m) else "",
     ),
+    # a repair that begins as the words it repairs began replaces only them: "scale the warmup
+    # - no, the learning rate" says "scale the learning rate", "switch to bf16 - sorry, to fp16"
+    # says "switch to fp16" (a repair that does not is read as a retraction of the clause)
+    (_REPAIR, _repaired),
     (re.compile(r"\btoo hi\b"), "too high"),  # "lr too hi": short for high
     # a hedge is no refusal: "a flipped bit, maybe, I can't be sure" still says a flipped bit,
     # and "not sure, but ..." hedges what follows
@@ -2272,13 +2362,16 @@ def _blame_after(raws: list[_Raw], i: int) -> int:
 
 
 def _join_asides(toks: list[_Tok]) -> list[_Tok]:
-    """A comma-bounded aside ("FP16, in practice, is safer") does not split its clause."""
+    """A comma-bounded aside ("FP16, in practice, is safer") does not split its clause, unless
+    the clause before it is only a negator: "no, honestly, ..." answers or takes back."""
     clauses = sorted({t.clause for t in toks})
     if len(clauses) < 3:
         return toks
     merge: dict[int, int] = {}
     for a, b, c in zip(clauses, clauses[1:], clauses[2:], strict=False):
         words = [t.word for t in toks if t.clause == b]
+        if all(t.neg for t in toks if t.clause == a):
+            continue  # "no, honestly, I'd just halve the LR": the "no" is a clause of its own
         if words and len(words) <= 3 and all(w in _ASIDE_STEMS for w in words):
             target = merge.get(a, a)
             merge[b] = merge[c] = target
