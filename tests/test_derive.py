@@ -894,6 +894,8 @@ def test_done_by_something_the_card_never_names_is_wrong(monkeypatch: pytest.Mon
 def test_an_operation_said_to_act_on_another_quantity_is_wrong(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # the check alone: `derive.object` reads some of the same answers from the card's rubric
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.object")
     accumulate = (
         "How do you fit a big batch in memory?",
         "Accumulate gradients over micro-batches.",
@@ -917,7 +919,7 @@ def test_an_operation_said_to_act_on_another_quantity_is_wrong(
         got = grade(card, wrong)
         assert got.verdict is Verdict.WRONG, wrong
         assert [f.rule for f in got.flags] == ["object"], wrong
-    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "object")
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "object,derive.object")
     assert _verdict(_card(*accumulate), "activation accumulation over micro-batches") != "wrong"
 
 
@@ -1263,6 +1265,36 @@ def test_what_the_card_says_is_not_needed_said_to_be_needed_still_is_wrong(
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.needed-still")
     wrong = "bf16 keeps fp32's exponent range and is safer, but it still needs loss scaling"
     assert _verdict(_card(*_FORMATS), wrong) == "correct"
+
+
+def test_what_the_card_does_to_one_thing_done_to_another_it_never_names_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clipping = (
+        "Gradient clipping?",
+        "Clip the global gradient norm at 1.0.",
+        "Take the norm of all the gradients together and rescale them when it exceeds 1.0.",
+    )
+    _judged(
+        _card(*clipping),
+        right=("clip the global grad norm at 1.0", "1.0, clipping the gradients' global norm"),
+        wrong=(
+            "clip the learning rate at 1.0, globally",
+            "clip the weights to 1.0 across the whole model",
+            "global clipping of the loss at 1.0",
+        ),
+        flag="object-swapped",
+    )
+    # the question's verbs are the card's too: "tracking" the grad norm, not the weights'
+    tracking = _card("Per-layer grad norm tracking?", "Shows which layers explode or vanish.")
+    assert _verdict(tracking, "track per-layer weight norms: shows which explode") == "wrong"
+    scaled = _card("FP16 needs?", "Loss scaling: multiply the loss by a large constant.")
+    assert _verdict(scaled, "scale the learning rate up by a large constant") == "wrong"
+    # a thing the card names is its own, whatever is done to it
+    assert _verdict(scaled, "multiply the loss by a big constant before backward") == "correct"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.object")
+    flags = grade(_card(*clipping), "clip the learning rate at 1.0, globally").flags
+    assert "object-swapped" not in [f.id for f in flags]
 
 
 def test_what_the_explanation_says_a_thing_is_not_said_as_so_is_wrong(

@@ -52,6 +52,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from grill.grader import correct_needed, normalise
@@ -129,6 +130,7 @@ RULES = (
     "derive.priority",  # "range matters far more than precision" said the other way round
     "derive.comma-not",  # "multiplicative, not additive": "improvements are additive" is wrong
     "derive.needed-still",  # "no loss scaling needed" said as "it still needs loss scaling"
+    "derive.object",  # "clip the global norm" said as "clip the learning rate"
 )
 
 _HEDGES = frozenset(
@@ -1256,6 +1258,11 @@ def _turned_claims(
             _overdone(answer),
         ),
         (
+            "object-swapped",
+            "what the card does to one thing, done to another it never names",
+            _acted_on([question, *texts]),
+        ),
+        (
             "remedy-dropped",
             "one of the card's remedies, left out on purpose",
             _skipped(question, answer),
@@ -1265,6 +1272,55 @@ def _turned_claims(
         if kept:
             out.append({"id": wid, "says": says, "match": kept[:_MAX_PHRASES]})
     return out
+
+
+_OBJECTS = (
+    frozenset({"param"}),
+    frozenset({"output", "logit"}),  # not "activ": "clipping is active" names no activation
+    frozenset({"grad", "norm"}),
+    frozenset({"loss"}),
+    frozenset({"lr"}),
+    frozenset({"wd"}),
+    frozenset({"optst", "momentum"}),
+)
+"""What a training method acts on, each kind with the words (stems) that name it."""
+_OBJECT_OF = {w: kind for kind in _OBJECTS for w in kind}
+_ACTS_ON = (
+    "clip scale multiply divide regularize penalize ramp log track monitor skip cast store"
+    " accumulate sum average normalize anchor sweep plot mix replay warm cap rescale"
+    " unscale constrain pull"
+)
+"""Verbs of a method acting on a thing ("clip the norm", "regularise toward the weights")."""
+
+
+@lru_cache(maxsize=1)
+def _acts() -> frozenset[str]:
+    return frozenset(w for s in normalise(_ACTS_ON) for w in s)
+
+
+def _acted_on(texts: Sequence[str]) -> list[str]:
+    """What the card does to a thing, done to another thing its text never names: "clip the
+    global norm" said as "clip the learning rate", "per-layer grad norm tracking" as "track the
+    weight norms" (`derive.object`). The card's verbs are those of `_ACTS_ON` up to two words
+    before or right after a thing of `_OBJECTS` in its text, the question's included; the
+    check `object` (on every deck) reads a verb the card uses with a thing against the other
+    things, this one a verb against the things the card never names at all."""
+    if not _on("derive.object"):
+        return []
+    sentences = [s for t in texts for s in normalise(t)]
+    named = {_OBJECT_OF[w] for s in sentences for w in s if w in _OBJECT_OF}
+    others = [w for kind in _OBJECTS if kind not in named for w in sorted(kind)]
+    verbs: list[str] = []
+    for s in sentences:
+        for i, w in enumerate(s):
+            if w in _OBJECT_OF:
+                for v in (*s[max(0, i - 2) : i], s[i + 1] if i + 1 < len(s) else ""):
+                    if v in _acts() and v not in verbs:
+                        verbs.append(v)
+    if not others or not verbs:
+        return []
+    alternation = "|".join(others)
+    return [f"{v} ({alternation})" for v in verbs] + [f"({alternation}) {v}" for v in verbs]
 
 
 def _subject_swapped(answer: str, asked: frozenset[str]) -> list[str]:
