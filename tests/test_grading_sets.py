@@ -132,6 +132,8 @@ MIN_PER_CARD = {
     "fresh86": 5,
     "fresh87": 5,
     "fresh88": 5,
+    "fresh89": 5,
+    "fresh90": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -232,6 +234,8 @@ MIN_CASE = {
     "fresh86": 24,
     "fresh87": 24,
     "fresh88": 24,
+    "fresh89": 24,
+    "fresh90": 24,
 }
 
 
