@@ -2700,6 +2700,27 @@ def test_a_spoken_self_correction_says_only_what_replaces_it() -> None:
     )
 
 
+def test_a_question_asked_of_oneself_is_answered_by_its_reply() -> None:
+    # a short reply to "what"/"which" is read with its question
+    moved = "The batch doubles, so what has to follow it? The learning rate, proportionally."
+    assert _built_in("qf-linear-scaling", moved).verdict is Verdict.CORRECT
+    # a reply with a negator, or a long one, stands on its own
+    argued = (
+        "Roll back and clip. Someone says raise the batch - what would that even fix?"
+        " A spike is not sampling noise."
+    )
+    from grill.deck import load_library
+
+    case = load_library(user_decks=False).case("spike")
+    assert not grade_case(case, argued).red_flags
+    # a question answered "not sure" is left open: neither said nor denied
+    open_ = "Clip value? One. Global norm or per-layer? Not sure."
+    got = _built_in("clip-value", open_)
+    assert got.verdict is Verdict.PARTIAL and "global-norm" not in got.matched
+    fixed = "Critical batch: past it, doubling the batch buys little. Same for every task? Unsure."
+    assert not _built_in("critical-batch-size", fixed).flags
+
+
 def test_a_verdict_word_taken_back_gives_way_to_the_one_after_it() -> None:
     turned = (
         "No - sorry, yes: multiply the loss up before backward and divide it out before the step."

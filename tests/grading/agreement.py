@@ -302,6 +302,7 @@ TUNING = (
     "fresh83",
     "fresh85",
     "fresh87",
+    "fresh89",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

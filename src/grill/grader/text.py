@@ -970,6 +970,28 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # says "switch to fp16" (a repair that does not is read as a retraction of the clause)
     (_REPAIR, _repaired),
     (re.compile(r"\btoo hi\b"), "too high"),  # "lr too hi": short for high
+    # a question answered "not sure" is left open, as one answered "no idea" is: "Global or
+    # per-layer? Not sure." says neither
+    (
+        re.compile(
+            r"\?(\s+)(?:honestly,?\s+)?(?:i'?m\s+|i am\s+)?(?:not\s+(?:really\s+|entirely\s+)?"
+            r"(?:sure|certain)|unsure|no clue|(?:i\s+)?(?:don'?t|do not) know|dunno|hard to say"
+            r"|can'?t say)(?=\s*(?:[.!;]|$))"
+        ),
+        r"?\1no idea",
+    ),
+    # a question asked with "what", "which", "how" is answered by a short reply after it, read
+    # with it as one sentence: "Batch goes up, what moves with it? The learning rate" says the
+    # learning rate moves with the batch (not a reply of more than eight words, nor one with a
+    # negator: that one turns the question down or argues with it)
+    (
+        re.compile(
+            r"(?<![\w'])((?:what|which|how|where|when|who)\b[^.?!\n]{0,60})\?[ \t]+"
+            r"(?=[a-z0-9])(?![^.?!\n]*(?:\b(?:no|not|nope|nah|never|none)\b|n't\b))"
+            r"(?=(?:[^\s.?!]+[ \t]+){0,7}[^\s.?!]+[.!]?(?:\s|$))"
+        ),
+        r"\1: ",
+    ),
     # a hedge is no refusal: "a flipped bit, maybe, I can't be sure" still says a flipped bit,
     # and "not sure, but ..." hedges what follows
     (
