@@ -2391,9 +2391,7 @@ def test_built_in_rubrics_read_these_claims_in_other_words(
 
 
 def test_the_built_in_case_reads_red_flags_in_a_learners_words() -> None:
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     answer = "a bit that flipped in gpu memory; augment the batch size so the noise averages out"
     flags = [f.id for f in grade_case(case, answer).red_flags]
     assert flags == ["blame_bitflips", "increase_batch_size"]
@@ -2412,9 +2410,7 @@ def test_the_built_in_case_reads_red_flags_in_a_learners_words() -> None:
     ],
 )
 def test_a_red_flag_judged_a_mistake_or_madness_is_rejected(answer: str) -> None:
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     assert not grade_case(case, answer).red_flags
 
 
@@ -2438,17 +2434,13 @@ def test_a_red_flag_judged_a_mistake_or_madness_is_rejected(answer: str) -> None
 def test_a_red_flag_in_a_list_of_pitfalls_or_answered_nay_is_rejected(
     rejected: str, committed: str
 ) -> None:
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     assert not grade_case(case, rejected).red_flags, rejected
     assert grade_case(case, committed).red_flags, committed
 
 
 def test_a_list_its_lead_in_rejects_earns_no_part() -> None:
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     listed = (
         "causes: fp16 overflow, a poison batch | prevention: pre-layernorm, per-layer grad norms"
         " | not a fix: turning the LR down and calling it done"
@@ -2661,9 +2653,7 @@ def test_a_retraction_that_goes_on_to_replace_takes_back_the_whole_sentence_befo
     slipped = "Down to a tenth of the peak. Or rather, it ends 10% below the peak."
     assert _built_in("qf-decay-to", slipped).verdict is Verdict.WRONG
     # a "no" that goes on to deny stresses the denial; it takes back no more than the last clause
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     stressed = "Prevention: pre-LN, then per-layer grad norm logs. And no, we're not blaming GPUs."
     covered = [p.part for p in grade_case(case, stressed).parts if p.covered]
     assert covered == ["prevention"] and not grade_case(case, stressed).red_flags
@@ -2709,9 +2699,7 @@ def test_a_question_asked_of_oneself_is_answered_by_its_reply() -> None:
         "Roll back and clip. Someone says raise the batch - what would that even fix?"
         " A spike is not sampling noise."
     )
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     assert not grade_case(case, argued).red_flags
     # a question answered "not sure" is left open: neither said nor denied
     open_ = "Clip value? One. Global norm or per-layer? Not sure."
@@ -2731,9 +2719,7 @@ def test_a_verdict_word_taken_back_gives_way_to_the_one_after_it() -> None:
 
 
 def test_a_no_before_an_aside_takes_back_rather_than_negates_what_follows() -> None:
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     turned = "I'd roll back - no, frankly, I'd only halve the LR and carry on."
     assert grade_case(case, turned).red_flags
 
@@ -2758,9 +2744,7 @@ def test_a_lead_in_that_tells_what_failed_rejects_no_list() -> None:
 
 
 def test_a_red_flag_rejected_in_formal_words_is_none() -> None:
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     formal = (
         "Enlarging the batch size is rejected, and a restart from initialisation is not"
         " warranted: roll back to the last good checkpoint and clip."
@@ -3314,9 +3298,7 @@ def test_a_ramp_from_nothing_starts_at_zero() -> None:
 
 
 def test_an_apostrophe_inside_a_quoted_red_flag_keeps_it_quoted() -> None:
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     quoted = (
         "Roll back to the last good checkpoint and clip. The intern wrote \"it's surely a bit flip,"
         " we'll rerun it\" in the channel; nothing backs that."
@@ -3327,9 +3309,7 @@ def test_an_apostrophe_inside_a_quoted_red_flag_keeps_it_quoted() -> None:
 
 
 def test_an_idea_named_as_a_suggestion_is_not_put_forward() -> None:
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     for named in (
         "We got the suggestion to raise the batch size to smooth things; it costs more. Roll back.",
         "There was a proposal of restarting from scratch, which I vetoed. Roll back.",
@@ -3340,9 +3320,7 @@ def test_an_idea_named_as_a_suggestion_is_not_put_forward() -> None:
 
 
 def test_an_answer_that_says_not_just_x_is_not_x_as_the_whole_answer() -> None:
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     for answer in ("Never merely cut the LR and carry on.", "you can't only halve the lr"):
         assert not grade_case(case, answer).red_flags, answer
     assert [f.id for f in grade_case(case, "Halve the LR and carry on.").red_flags] == [
@@ -3397,17 +3375,13 @@ def test_a_quotation_ruled_wrong_is_not_the_answers_claim(answer: str) -> None:
     ],
 )
 def test_a_red_flag_said_in_sarcasm_is_not_put_forward(mocked: str, meant: str) -> None:
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     assert not grade_case(case, mocked).red_flags, mocked
     assert grade_case(case, meant).red_flags, meant
 
 
 def test_what_someone_else_once_did_is_told_not_put_forward() -> None:
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     told = (
         "A colleague at my last job once restarted from scratch after a spike; we lost a month."
         " Roll back to the last good checkpoint and clip."
@@ -3455,9 +3429,7 @@ def test_what_someone_else_once_did_is_told_not_put_forward() -> None:
     ],
 )
 def test_more_shapes_of_a_rejected_red_flag(rejected: str, committed: str) -> None:
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     assert not grade_case(case, rejected).red_flags, rejected
     assert grade_case(case, committed).red_flags, committed
 
@@ -3581,9 +3553,7 @@ def test_fp16_blowing_up_is_the_numerical_instability_point() -> None:
 def test_no_doubt_asserts_and_a_dismissal_in_dialect_rejects() -> None:
     """ "No doubt it's a bit flip" blames the hardware (a negator before "doubt" denies nothing);
     "startin' fresh'd be daft" and "wi'out proof" refuse what they name."""
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     for blamed in (
         "No doubt it's a cosmic ray that flipped a bit on one of the GPUs. Roll back.",
         "Nae doubt it's a cosmic ray flipped a bit on wan o' the GPUs. Roll back tae it.",
@@ -3600,9 +3570,7 @@ def test_the_safe_lr_range_is_no_learning_rate_lowered() -> None:
     """A bigger batch "just shrinks the range of safe learning rates" (the case's own reason to
     reject it) lowers no learning rate: neither the only-lower-the-LR red flag nor the triage
     item is credited for it."""
-    from grill.deck import load_library
-
-    case = load_library(user_decks=False).case("spike")
+    case = load_library_case()
     answer = (
         "Roll back tae the last stable checkpoint and tighten the clipping. An' dinnae be daft"
         " an' double the batch, that just shrinks the range o' safe learnin' rates."
