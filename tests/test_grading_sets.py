@@ -134,6 +134,8 @@ MIN_PER_CARD = {
     "fresh88": 5,
     "fresh89": 5,
     "fresh90": 5,
+    "fresh91": 5,
+    "fresh92": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -236,6 +238,8 @@ MIN_CASE = {
     "fresh88": 24,
     "fresh89": 24,
     "fresh90": 24,
+    "fresh91": 24,
+    "fresh92": 24,
 }
 
 
