@@ -373,10 +373,11 @@ def _worked_example(view: _View, hit: _Hit, points: dict[str, _Hit | None]) -> b
 
 
 _TAKEN_BACK = re.compile(
-    r"^[\s\W]*(?:(?:no|sorry|wait|hang on|hold on|scratch that|rather|actually|i mean)\b[\s\W]*)+"
+    r"^[\s\W]*(?:(?:no|nope|sorry|wait|oops|scratch that|rather|actually)\b[\s\W]*)+"
 )
-"""What takes back the verdict word before it ("No - sorry, yes: ..."); the verdict is then the
-one that follows."""
+"""What takes back the verdict word before it ("No - sorry, yes: ..."): the words of the
+retraction triggers, on the folded text, where "hang on" is already "wait" and "- I mean" is
+"- no,"; the verdict is then the one that follows."""
 
 
 def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
