@@ -136,6 +136,8 @@ MIN_PER_CARD = {
     "fresh90": 5,
     "fresh91": 5,
     "fresh92": 5,
+    "fresh93": 5,
+    "fresh94": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -240,6 +242,8 @@ MIN_CASE = {
     "fresh90": 24,
     "fresh91": 24,
     "fresh92": 24,
+    "fresh93": 24,
+    "fresh94": 24,
 }
 
 
