@@ -776,6 +776,11 @@ def test_a_change_the_card_makes_kept_or_turned_end_to_end_is_wrong(
     assert _verdict(rule, "scale the lr in proportion to the batch") == "correct"
     for wrong in ("keep the lr fixed and scale the warmup", "scale warmup; the LR stays the same"):
         assert _verdict(rule, wrong) == "wrong", wrong
+    # the thing and "unchanged" next to it, as a formula's aside says it
+    short = _card("Linear scaling on batch?", "Scale LR.")
+    for wrong in ("lr unchanged; the warmup grows with the batch", "T_warm ∝ B, lr unchanged"):
+        assert _verdict(short, wrong) == "wrong", wrong
+    assert _verdict(short, "scale the lr; the warmup stays unchanged") == "correct"
     ramp = _card("Warmup length?", "2-8k steps. Linear ramp from 0 to peak.")
     assert _verdict(ramp, "2-8k steps, linear from zero up to the peak") == "correct"
     assert _verdict(ramp, "2-8k steps, ramping linearly down from the peak to zero") == "wrong"

@@ -2690,6 +2690,47 @@ def test_a_spoken_self_correction_says_only_what_replaces_it() -> None:
     )
 
 
+def test_math_and_code_are_read_as_the_words_they_stand_for() -> None:
+    # one-letter symbols where math is around them: B the batch, L the loss, g the gradient
+    assert _built_in("qf-linear-scaling", "η ∝ B").verdict is Verdict.CORRECT
+    # a norm typed with bars, its subscript 2 no value
+    assert _built_in("qf-clip-value", "||g||₂ ≤ 1.0").verdict is Verdict.CORRECT
+    clipped = "One norm over all parameters together, threshold 1.0: g <- g * min(1, 1.0 / ||g||_2)"
+    assert _built_in("clip-value", clipped).verdict is Verdict.CORRECT
+    stalled = "vanishing gradients or dead ReLUs; ||g|| ≈ 0 with L stuck high is plain convergence"
+    assert [f.id for f in _built_in("grad-norm-zero", stalled).flags] == ["convergence"]
+    # a thing multiplied in place is raised or lowered by the factor
+    doubled = "a bad batch or fp16 blowup; the fix is bs ← 2·bs so the outlier gets averaged away"
+    assert [f.id for f in _built_in("mid-training-spikes", doubled).flags] == [
+        "increase-batch-size"
+    ]
+    case = load_library_case()
+    assert [f.id for f in grade_case(case, "global_bs *= 4 to average it away").red_flags] == [
+        "increase_batch_size"
+    ]
+    # a code comment is a clause of its own: "# and nothing else" makes the LR cut the whole fix
+    assert [f.id for f in grade_case(case, "lr *= 0.5  # and nothing else").red_flags] == [
+        "only_lower_lr"
+    ]
+    # ... and "# no:" turns down what it comments
+    rolled = (
+        "Roll back to the last good ckpt  # no: restart from step 0\n"
+        "clip_grad_norm_(params, 1.0); fp16 -> bf16; skip the bad batch; a poison batch or fp16"
+        " overflow is the usual cause; pre-LN to prevent it"
+    )
+    assert grade_case(case, rolled).verdict is Verdict.CORRECT
+    # a letter with no math around it is a letter: "plan B", "A/B"
+    assert normalise("plan B is fine") == [["plan", "b", "fin"]]
+    assert "batch" not in normalise("run an A/B test")[0]
+
+
+def test_a_learning_rate_cut_said_to_work_by_itself_is_the_whole_fix() -> None:
+    alone = "halve the lr and resume from the current step; lowering the lr by itself fixes it"
+    assert "only-lower-lr" in [f.id for f in _built_in("spike-recovery", alone).flags]
+    full = "roll back to the last good ckpt, skip the batch, lower the lr, keep clipping on"
+    assert not _built_in("spike-recovery", full).flags
+
+
 def test_a_question_asked_of_oneself_is_answered_by_its_reply() -> None:
     # a short reply to "what"/"which" is read with its question
     moved = "The batch doubles, so what has to follow it? The learning rate, proportionally."

@@ -4,8 +4,9 @@
 
 Rules are the context triggers (grill.grader.context), the swap pairs (`swap:a|b`), the phrase
 language's own (grill.grader.match.MATCH_RULES), the derivation's rules
-(grill.grader.derive.RULES), the checks against the card's own text (grill.grader.CARD_CHECKS)
-and the case's red-flag rules (grill.grader.CASE_RULES). Measure on a set the rule was not
+(grill.grader.derive.RULES), the checks against the card's own text (grill.grader.CARD_CHECKS),
+the case's red-flag rules (grill.grader.CASE_RULES) and math read as words
+(grill.grader.text.NOTATION). Measure on a set the rule was not
 written for: the default is the holdout sets on the built-in deck and, for the derivation, fresh2
 on the deck made from seed-questions.csv. A rule whose removal changes nothing on any set earns
 nothing.
@@ -26,6 +27,7 @@ from grill.grader import CARD_CHECKS, CASE_RULES, EXEMPTIONS, swap_ids
 from grill.grader.context import TRIGGERS
 from grill.grader.derive import RULES
 from grill.grader.match import MATCH_RULES
+from grill.grader.text import NOTATION
 
 HERE = Path(__file__).parent
 DEFAULT_SETS = [HERE / f"{n}.jsonl" for n in ("holdout", "holdout2", "holdout3")]
@@ -61,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     files = args.files or DEFAULT_SETS
     csv = args.csv or HERE / "seed-questions.csv"
     rules = [t.id for t in TRIGGERS] + swap_ids() + list(MATCH_RULES) + list(RULES)
-    rules += list(CARD_CHECKS) + list(CASE_RULES) + list(EXEMPTIONS)
+    rules += list(CARD_CHECKS) + list(CASE_RULES) + list(EXEMPTIONS) + [NOTATION]
     rules = [r for r in rules if r.startswith(args.only)]
 
     def measure(without: str) -> list[dict[str, float]]:

@@ -303,6 +303,7 @@ TUNING = (
     "fresh85",
     "fresh87",
     "fresh89",
+    "fresh93",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

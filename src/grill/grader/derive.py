@@ -1430,7 +1430,7 @@ _SWITCH_SAID = "(switch|mov|migrat|convert|chang|go|drop|fall back|revert)"
 
 def _kept(answer: str) -> list[str]:
     """What the card's answer changes ("Scale LR") said to stay as it is ("keep the LR
-    fixed", "the LR stays the same")."""
+    fixed", "the LR stays the same", "lr unchanged")."""
     if not _on("derive.kept"):
         return []
     out: list[str] = []
@@ -1438,6 +1438,7 @@ def _kept(answer: str) -> list[str]:
         out += [
             f"(keep|leav|hold) {thing} (fix|sam|constant|unchang)",
             f"{thing} (stay|remain|stays|remains) (fix|sam|constant|unchang)",
+            f"{thing} (unchang|untouch)",  # "lr unchanged", as a formula's aside says it
         ]
     return out
 

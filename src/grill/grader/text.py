@@ -117,6 +117,10 @@ _UNICODE = str.maketrans(
         "\u00f7": " divided by ",
         "\u00b2": " squared ",  # "(B_new / B_old)²": NFKC would read it as a digit 2
         "\u00b3": " cubed ",
+        "\u2207": " grad ",  # nabla: "∇L"
+        "\u03b8": " theta ",  # the weights' usual symbol: "θ_old"
+        "\u0394": " change ",  # "a tiny late Δ"
+        "\u03b4": " change ",
     }
 )
 _Repl = str | Callable[[re.Match[str]], str]
@@ -1511,13 +1515,107 @@ are read as words (a word needs two small letters before the capital: `PyTorch`,
 `ReLU` stay whole)."""
 
 
+_NORM_BARS = re.compile(r"(?:\|\||‖)\s*([^|‖\n]{1,24}?)\s*(?:\|\||‖)(?:_?\{?2\}?(?![\d.]))?")
+"""A norm typed as math: `||g||`, `||g_l||_2`, `‖θ‖` (a 2 just after the bars names the L2
+norm, it is no value)."""
+_GRADIENT = re.compile(r"(?:g|grad\w*|gradients?|∇\s*\w*)(?:_(\w+))?", re.I)
+_WEIGHTS = re.compile(r"(?:w|θ|theta|weights?|params?)(?:_(\w+))?", re.I)
+_PER_PART = frozenset({"l", "i", "k", "layer", "layers", "j"})
+_MATH = r"[=*/·~<>^(←]|proportional to|\bvs\.?|\b(?:on|of|with|per|by)"
+_MATH_AFTER = r"[=*/·~<>^)→←]|proportional to|\b(?:vs|by)\b"
+_SYMBOLS = {"B": "batch size", "L": "loss", "g": "grad"}
+_SUBSCRIPTS = {"crit": "critical", "opt": "optimal", "eff": "effective", "tr": "train"}
+_VARIABLE = re.compile(r"(?<![\w.'-])(?P<v>[BLg])(?:_(?P<sub>[a-z]+))?(?![\w'])(?!-[A-Za-z])")
+_SCALED = re.compile(
+    r"(?P<x>\b[a-z][\w]*)\s*(?:(?P<op>\*=|/=)\s*(?P<k>\d+(?:\.\d+)?)"
+    r"|(?:←|<-|:?=)\s*(?:(?P<k2>\d+(?:\.\d+)?)\s*[*·x×]?\s*(?P=x)|(?P=x)\s*[*·×]\s*(?P<k3>\d+(?:\.\d+)?))"
+    r")(?![\w.])",
+    re.I,
+)
+_COMMENT = re.compile(
+    r"(?<=\S)[ \t]*#+[ \t]*(?:(?P<no>no|nope|not|never|don'?t)\b[ \t]*[:,-]?[ \t]*)?"
+)
+
+
+def _norm_bars(m: re.Match[str]) -> str:
+    inner = m.group(1).strip()
+    if g := _GRADIENT.fullmatch(inner):
+        per = (g.group(1) or "").lower() in _PER_PART
+        return " per-layer grad norm " if per else " grad norm "
+    if w := _WEIGHTS.fullmatch(inner):
+        per = (w.group(1) or "").lower() in _PER_PART
+        return " per-layer weight norm " if per else " weight norm "
+    return f" {inner} norm "
+
+
+def _mathy(m: re.Match[str]) -> bool:
+    """Whether math is around a one-letter symbol: a subscript, an operator or a preposition
+    before it, an operator after it ("A/B" is a test, not a batch)."""
+    before = m.string[max(0, m.start() - 18) : m.start()]
+    if m.group("v") == "B" and re.search(r"\bA\s*/\s*$", before):
+        return False
+    return (
+        m.group("sub") is not None
+        or re.search(rf"(?:{_MATH})\s*$", before) is not None
+        or re.match(rf"\s*(?:{_MATH_AFTER})", m.string[m.end() : m.end() + 3]) is not None
+    )
+
+
+def _variables(text: str) -> str:
+    """One-letter symbols read as what they stand for in the field's formulas (`η ∝ B`: the
+    batch size; `L_val`: the validation loss; `g/S`: the gradient). A letter is a symbol where
+    math is around it, and then wherever it stands alone in the answer ("B below B_crit")."""
+    symbols = {m.group("v") for m in _VARIABLE.finditer(text) if _mathy(m)}
+    if not symbols:
+        return text
+
+    def read(m: re.Match[str]) -> str:
+        v, sub = m.group("v"), m.group("sub")
+        if v not in symbols or (v == "B" and re.search(r"\bA\s*/\s*$", text[: m.start()])):
+            return m.group(0)
+        if text.startswith(":", m.end()) and re.search(r"(?:^|[\n.?!])\s*$", text[: m.start()]):
+            return m.group(0)  # "B: ..." opens a speaker's turn
+        return f"{_SUBSCRIPTS.get(sub, sub)} {_SYMBOLS[v]}" if sub else _SYMBOLS[v]
+
+    return _VARIABLE.sub(read, text)
+
+
+def _scaled(m: re.Match[str]) -> str:
+    """`lr *= 0.5`, `bs ← 2·bs`, `x = x * 4`: the thing raised or lowered by the factor."""
+    k = float(m.group("k") or m.group("k2") or m.group("k3"))
+    if m.group("op") == "/=":
+        k = 1 / k if k else k
+    if k > 1:
+        return f"{m.group('x')} increased {k:g}x"
+    if 0 < k < 1:
+        return f"{m.group('x')} decreased to {k:g}x"
+    return m.group(0)
+
+
+NOTATION = "text.notation"
+"""The id of `_notation`, for ablation (`GRILL_GRADER_WITHOUT`)."""
+
+
+def _notation(text: str) -> str:
+    """Math and code read as the words they stand for, before case is folded away: norms
+    (`||g||_2`), one-letter symbols where math is around them (`η ∝ B`), a thing multiplied in
+    place (`lr *= 0.5`), and a code comment as a clause of its own (`# no: restart` turns the
+    restart down)."""
+    if NOTATION in disabled():
+        return text
+    text = _NORM_BARS.sub(_norm_bars, text)
+    text = _SCALED.sub(_scaled, text)
+    text = _variables(text)
+    return _COMMENT.sub(lambda m: ", not " if m.group("no") else ", ", text)
+
+
 @lru_cache(maxsize=512)
 def _fold(text: str) -> str:
     """The text as the grader reads it: Unicode folded, lowercased, and `_PRE` applied. Cached:
     one grade folds its answer several times (the tokens, each card-text check, each flag's
     quote) and the card's own texts once per answer."""
     text = unicodedata.normalize("NFKC", text.translate(_UNICODE)).translate(_UNICODE)
-    text = _CAMEL.sub(" ", text).lower()
+    text = _CAMEL.sub(" ", _notation(text)).lower()
     for pattern, repl in _PRE:
         text = pattern.sub(repl, text)
     return text
