@@ -138,6 +138,10 @@ MIN_PER_CARD = {
     "fresh92": 5,
     "fresh93": 5,
     "fresh94": 5,
+    "fresh95": 5,
+    "fresh96": 5,
+    "fresh97": 5,
+    "fresh98": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -244,6 +248,10 @@ MIN_CASE = {
     "fresh92": 24,
     "fresh93": 24,
     "fresh94": 24,
+    "fresh95": 24,
+    "fresh96": 24,
+    "fresh97": 24,
+    "fresh98": 24,
 }
 
 
