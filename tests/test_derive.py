@@ -1668,14 +1668,19 @@ def test_one_that_stands_for_a_thing_named_before_is_no_number() -> None:
     assert "{1}" in normalise("just the one, on the global norm")[0]
 
 
-def _seed_card(question: str) -> Card:
-    """A card of the deck `grill decks new` makes from the seed CSV (tests/grading)."""
+def _seed_cards() -> dict[str, Card]:
+    """The cards of the deck `grill decks new` makes from the seed CSV (tests/grading), by
+    question, derived under the rules on now."""
     from grill.export.csv_deck import deck_data, read_csv
 
     seed = Path(__file__).parent / "grading" / "seed-questions.csv"
     made = parse_deck(dump_deck(deck_data("seed", "Seed", read_csv(seed))), "seed.yaml")
-    [card] = [c for c in made.cards if c.question == question]
-    return card
+    return {c.question: c for c in made.cards}
+
+
+def _seed_card(question: str) -> Card:
+    """A card of the deck `grill decks new` makes from the seed CSV (tests/grading)."""
+    return _seed_cards()[question]
 
 
 def test_the_global_norm_said_as_all_the_parameters_together() -> None:
@@ -1710,3 +1715,32 @@ def test_saturation_said_as_what_stops_paying() -> None:
     built = load_library(user_decks=False).card("qf-critical-batch")
     said = "The batch size past which bigger batches stop buying a proportional speed-up."
     assert grade(built, said).verdict is Verdict.CORRECT
+
+
+def test_a_card_with_an_explanation_reads_the_claims_of_the_card_beside_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a neighbouring card says is true of the same thing: the deck `decks new` makes from
+    the seed CSV lets "Mitigations?" read "Validation gap widening?" (regularise more: weight
+    decay up), "Prevention for spikes?" read the recovery card (lower the LR) and "LR too high
+    symptoms?" the too-low card (its norms decay), for their claims turned round."""
+    cases = (
+        ("Mitigations?", "Lower the weight decay, add dropout, stop early and get more data."),
+        (
+            "Prevention for spikes?",
+            "Clip at 1.0, warm up, use bf16, and nudge the step size up whenever things look calm.",
+        ),
+        (
+            "LR too high symptoms?",
+            "Loss bouncing, NaNs showing up, and grad norms quietly sinking toward zero.",
+        ),
+    )
+    cards = _seed_cards()
+    for question, said in cases:
+        assert _verdict(cards[question], said) == "wrong", question
+    right = "More weight decay, dropout, early stopping, more data."
+    assert _verdict(cards["Mitigations?"], right) == "correct"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.sibling-claims")
+    cards = _seed_cards()
+    for question, said in cases:
+        assert _verdict(cards[question], said) != "wrong", question

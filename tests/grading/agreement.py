@@ -304,6 +304,7 @@ TUNING = (
     "fresh87",
     "fresh89",
     "fresh93",
+    "fresh97",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

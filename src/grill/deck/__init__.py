@@ -394,7 +394,8 @@ _CARD = _Record(
             _Text(
                 slug=True,
                 doc="a card of this deck whose answer and explanation the grader checks this"
-                " card's answers against when it has no explanation of its own",
+                " card's answers against when it has no explanation of its own (a generated"
+                " rubric also reads that card's claims turned round)",
             ),
             False,
         ),

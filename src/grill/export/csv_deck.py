@@ -151,12 +151,15 @@ def _content(text: str) -> set[str]:
 
 
 def _sibling(card: CsvCard, cards: list[CsvCard]) -> int | None:
-    """For a card without an explanation ("FP16 needs?", "Loss scaling."), the index of the
-    card that asks the most about the same thing ("FP16 needs loss scaling?"), whose answer and
-    explanation its checks read (derive.sibling; `see` in the deck): the words of the questions
-    shared count twice, those of question and answer once. None unless one card clearly
-    leads."""
-    if card.explanation or "derive.sibling" in disabled():
+    """The index of the card that asks the most about the same thing as this one, whose answer
+    and explanation its checks read (`see` in the deck): for a card without an explanation
+    ("FP16 needs?", "Loss scaling.") all its checks (derive.sibling), for one with an
+    explanation the claims of that card turned round (derive.sibling-claims: "LR too high
+    symptoms?" reads what "LR too low symptoms?" says). The words of the questions shared count
+    twice, those of question and answer once. None unless one card clearly leads."""
+    if "derive.sibling" in disabled():
+        return None
+    if card.explanation and "derive.sibling-claims" in disabled():
         return None
     asked, said = _content(card.question), _content(f"{card.question} {card.answer}")
     scored = sorted(
@@ -178,7 +181,7 @@ def _sibling(card: CsvCard, cards: list[CsvCard]) -> int | None:
 
 def deck_data(name: str, title: str, cards: list[CsvCard]) -> dict[str, Any]:
     """The deck as plain data: one section, cards numbered in row order, derived rubrics; a
-    card without an explanation `see`s the card that says most about the same thing."""
+    card `see`s the card that says most about the same thing (`_sibling`)."""
     taken: set[str] = set()
     ids = [_slug(c.question, taken, 5, f"card-{n}") for n, c in enumerate(cards, start=1)]
     out = []
@@ -215,7 +218,8 @@ def _common(cards: list[CsvCard]) -> frozenset[str]:
 
 def _derived(card: CsvCard, seen: CsvCard | None, common: frozenset[str]) -> dict[str, Any]:
     """A card's rubric derived from its text (and, for a card that `see`s another, that card's
-    answer and explanation, for the claims it turns round)."""
+    answer and explanation: for the claims it turns round, and for every check of a card
+    without an explanation)."""
     context = None if seen is None else seen_text(seen.answer, seen.explanation)
     return derive_rubric(card.question, card.answer, card.explanation, common, context=context)
 

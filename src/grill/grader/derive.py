@@ -110,6 +110,7 @@ RULES = (
     "derive.minima",  # "toward flat minima" said as "toward sharp minima"
     "derive.hardware",  # "Hopper/Blackwell native" said as "native on Ampere"
     "derive.sibling",  # a card without an explanation reads its sibling's claims
+    "derive.sibling-claims",  # ... and one with an explanation too, for claims turned round
     "derive.overdone-missing",  # "missing gradient clip" said as "clipping set too tight"
     "derive.lost-swapped",  # "new task wipes out old" said as "forgets the new data"
     "derive.absent",  # "missing gradient clip" also said "no grad clipping", "w/o clipping"
@@ -894,6 +895,13 @@ def derive_rubric(
         says = f"ranks the other way round from the card's text (“{ranked}”)"
         wrong.append({"id": _slug("ranked other way", taken), "says": says, "match": phrases})
     wrong += _turned_claims(question, answer, told, asked)
+    if explanation and context and _on("derive.sibling-claims"):
+        # a card that asks most about the same thing says what else is true of it
+        seen_answer, _, seen_explanation = context.partition("\n")
+        ids = {w["id"] for w in wrong}
+        for w in _turned_claims(question, seen_answer, seen_explanation or None, asked):
+            w["id"] = _slug(f"seen {w['id']}", taken) if w["id"] in ids else w["id"]
+            wrong.append(w)
     reversed_ = _reversed([words for _, _, words in items], common)
     if reversed_:
         says = "a direction the card gives, said the other way"

@@ -93,6 +93,9 @@ def render_rubric(console: Console, card: Card, warnings: list[str]) -> None:
     if card.see and card.context and not card.explanation:
         seen = f"Also checked against what card {card.see} says (its answer and explanation)."
         body.append(Text(seen, style="dim"))
+    elif card.see and card.explanation and rubric.generated:
+        seen = f"Also wrong: what card {card.see} says, said the other way round."
+        body.append(Text(seen, style="dim"))
     if rubric.generated:
         body.append(Text("Derived from the card's text, not yet reviewed.", style="yellow"))
     body += [Text(f"warning: {w}", style="yellow") for w in warnings]
