@@ -1740,6 +1740,9 @@ def test_a_card_with_an_explanation_reads_the_claims_of_the_card_beside_it(
         assert _verdict(cards[question], said) == "wrong", question
     right = "More weight decay, dropout, early stopping, more data."
     assert _verdict(cards["Mitigations?"], right) == "correct"
+    # the reason says whose claim it is
+    [flag] = grade(cards["Mitigations?"], cases[0][1]).flags
+    assert flag.says.endswith("(as the card beside it has it)")
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.sibling-claims")
     cards = _seed_cards()
     for question, said in cases:

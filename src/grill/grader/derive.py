@@ -901,6 +901,7 @@ def derive_rubric(
         ids = {w["id"] for w in wrong}
         for w in _turned_claims(question, seen_answer, seen_explanation or None, asked):
             w["id"] = _slug(f"seen {w['id']}", taken) if w["id"] in ids else w["id"]
+            w["says"] = f"{w['says']} (as the card beside it has it)"
             wrong.append(w)
     reversed_ = _reversed([words for _, _, words in items], common)
     if reversed_:
