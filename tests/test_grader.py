@@ -2688,6 +2688,12 @@ def test_a_spoken_self_correction_says_only_what_replaces_it() -> None:
     assert _built_in("qf-decay-to", "A tenth - no, ten percent of the peak.").verdict is (
         Verdict.CORRECT
     )
+    # ... however long the clause before the correction runs
+    preamble = "on very large runs that go on for months with thousands of accelerators " * 4
+    long_run = _built_in(
+        "clip-value", f"{preamble}we clip the weights - no, the global norm, at 1.0"
+    )
+    assert long_run.verdict is Verdict.CORRECT and not long_run.flags
 
 
 def test_math_and_code_are_read_as_the_words_they_stand_for() -> None:

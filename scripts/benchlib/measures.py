@@ -46,6 +46,14 @@ REPORT_SECONDS = 5.0
 PEAK_MB = 300.0
 ANSWERS_PER_RUN = 40
 GRADE_ANSWERS = 1000
+LONG_ANSWER_MS = 1000.0
+LONG_ANSWERS = {
+    "prose, no punctuation": "the loss goes down slowly because the lr is too low and " * 200,
+    "math, one symbol repeated": "x / B " * 1700,
+    "self-corrections": "the lr is too high - no, too low, " * 300,
+}
+"""The longest answers grill accepts (MAX_ANSWER_CHARS), in shapes whose scans once grew with
+the square of the length."""
 DEV_SET = ROOT / "tests" / "grading" / "dev.jsonl"
 
 HELLO = """\
@@ -329,6 +337,33 @@ def grade(ctx: Context) -> list[Row]:
             result=_verdict(median * 1000 <= GRADE_MS),
         )
     ]
+
+
+@measurement("grade-long", "grading the longest answers accepted (10,000 characters)")
+def grade_long(ctx: Context) -> list[Row]:
+    if _grader() is None:
+        return [_not_built("grade-long", "per answer")]
+    from grill.answers import MAX_ANSWER_CHARS
+    from grill.deck import load_library
+    from grill.grader import grade_ref
+
+    rows = []
+    with _environment(GRILL_HOME=str(ctx.small_home())):
+        library = load_library(user_decks=False)
+        for what, text in LONG_ANSWERS.items():
+            start = time.perf_counter()
+            grade_ref(library, "qf-linear-scaling", text[:MAX_ANSWER_CHARS])
+            took = time.perf_counter() - start
+            rows.append(
+                Row(
+                    "grade-long",
+                    what,
+                    _ms(took),
+                    target=f"<= {LONG_ANSWER_MS:g} ms",
+                    result=_verdict(took * 1000 <= LONG_ANSWER_MS),
+                )
+            )
+    return rows
 
 
 ODDS_CARDS = 2000

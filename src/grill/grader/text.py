@@ -402,13 +402,17 @@ def _ends_phrase(m: re.Match[str]) -> bool:
 
 
 _REPAIR = re.compile(
-    r"(?P<said>(?:(?!\s+-\s)[^,;.:!?\n])+?)[ \t]*(?:[ \t]+-[ \t]+|,)[ \t]*"
+    r"(?P<said>(?:(?!\s+-\s)[^,;.:!?\n]){1,200}?)[ \t]*(?:[ \t]+-[ \t]+|,)[ \t]*"
     r"(?P<mark>(?:(?:no|nope|sorry|wait|oops|scratch that)[ \t]*(?:[,:!]|[ \t]+-[ \t]+)[ \t]*"
     r"|(?:no|nope)[ \t]+(?=(?:wait|sorry)\b)|(?:sorry|wait|oops)[ \t]+)+)"
     r"(?P<repair>[a-z0-9](?:[\w'’-]|\.(?=\d))*)"
 )
+_REPAIR_MARK = re.compile(r"(?:[ \t]-[ \t]+|,[ \t]*)(?:no|nope|sorry|wait|oops|scratch that)")
+"""What `_REPAIR` cannot match without: a text with no self-correction is not scanned by it."""
 _REPAIR_REACH = 6
-"""Words back from a self-correction a repair's first word is looked for."""
+"""Words back from a self-correction a repair's first word is looked for (`_REPAIR` reads at
+most 200 characters before the mark, far more than these words: a clause that never corrects
+itself is then scanned once per 200 characters, not once per character)."""
 
 
 _SLOT_WORDS = frozenset(
@@ -1571,9 +1575,11 @@ def _variables(text: str) -> str:
 
     def read(m: re.Match[str]) -> str:
         v, sub = m.group("v"), m.group("sub")
-        if v not in symbols or (v == "B" and re.search(r"\bA\s*/\s*$", text[: m.start()])):
+        before = text[max(0, m.start() - 12) : m.start()]  # a window: no rescan of the text
+        if v not in symbols or (v == "B" and re.search(r"\bA\s*/\s*$", before)):
             return m.group(0)
-        if text.startswith(":", m.end()) and re.search(r"(?:^|[\n.?!])\s*$", text[: m.start()]):
+        opens = before.strip(" \t") == "" and m.start() <= 12 or re.search(r"[\n.?!]\s*$", before)
+        if text.startswith(":", m.end()) and opens:
             return m.group(0)  # "B: ..." opens a speaker's turn
         return f"{_SUBSCRIPTS.get(sub, sub)} {_SYMBOLS[v]}" if sub else _SYMBOLS[v]
 
@@ -1617,7 +1623,8 @@ def _fold(text: str) -> str:
     text = unicodedata.normalize("NFKC", text.translate(_UNICODE)).translate(_UNICODE)
     text = _CAMEL.sub(" ", _notation(text)).lower()
     for pattern, repl in _PRE:
-        text = pattern.sub(repl, text)
+        if pattern is not _REPAIR or _REPAIR_MARK.search(text):
+            text = pattern.sub(repl, text)
     return text
 
 
@@ -2487,10 +2494,13 @@ def _join_asides(toks: list[_Tok]) -> list[_Tok]:
     clauses = sorted({t.clause for t in toks})
     if len(clauses) < 3:
         return toks
+    by_clause: dict[int, list[_Tok]] = {}
+    for t in toks:
+        by_clause.setdefault(t.clause, []).append(t)
     merge: dict[int, int] = {}
     for a, b, c in zip(clauses, clauses[1:], clauses[2:], strict=False):
-        words = [t.word for t in toks if t.clause == b]
-        if all(t.neg for t in toks if t.clause == a):
+        words = [t.word for t in by_clause[b]]
+        if all(t.neg for t in by_clause[a]):
             continue  # "no, honestly, I'd just halve the LR": the "no" is a clause of its own
         if words and len(words) <= 3 and all(w in _ASIDE_STEMS for w in words):
             target = merge.get(a, a)
