@@ -311,21 +311,28 @@ def _take_back(store: Store, session_id: int | None) -> None:
     conn.close()
 
 
-@measurement("grade", f"grading alone: {GRADE_ANSWERS:,} answers in one process")
-def grade(ctx: Context) -> list[Row]:
-    if _grader() is None:
-        return [_not_built("grade", "per answer")]
+def _grading_times(
+    ctx: Context, answers: Callable[[Library], list[tuple[str, str]]]
+) -> list[float]:
+    """Seconds to grade each (card ref, answer) pair, on the built-in deck in a small home."""
     from grill.deck import load_library
     from grill.grader import grade_ref
 
     with _environment(GRILL_HOME=str(ctx.small_home())):
         library = load_library(user_decks=False)
-        pairs = _answers(library, GRADE_ANSWERS)
         times = []
-        for ref, text in pairs:
+        for ref, text in answers(library):
             start = time.perf_counter()
             grade_ref(library, ref, text)
             times.append(time.perf_counter() - start)
+    return times
+
+
+@measurement("grade", f"grading alone: {GRADE_ANSWERS:,} answers in one process")
+def grade(ctx: Context) -> list[Row]:
+    if _grader() is None:
+        return [_not_built("grade", "per answer")]
+    times = _grading_times(ctx, lambda library: _answers(library, GRADE_ANSWERS))
     median = statistics.median(times)
     p90 = statistics.quantiles(times, n=10)[-1]
     return [
@@ -344,26 +351,19 @@ def grade_long(ctx: Context) -> list[Row]:
     if _grader() is None:
         return [_not_built("grade-long", "per answer")]
     from grill.answers import MAX_ANSWER_CHARS
-    from grill.deck import load_library
-    from grill.grader import grade_ref
 
-    rows = []
-    with _environment(GRILL_HOME=str(ctx.small_home())):
-        library = load_library(user_decks=False)
-        for what, text in LONG_ANSWERS.items():
-            start = time.perf_counter()
-            grade_ref(library, "qf-linear-scaling", text[:MAX_ANSWER_CHARS])
-            took = time.perf_counter() - start
-            rows.append(
-                Row(
-                    "grade-long",
-                    what,
-                    _ms(took),
-                    target=f"<= {LONG_ANSWER_MS:g} ms",
-                    result=_verdict(took * 1000 <= LONG_ANSWER_MS),
-                )
-            )
-    return rows
+    texts = [text[:MAX_ANSWER_CHARS] for text in LONG_ANSWERS.values()]
+    times = _grading_times(ctx, lambda _: [("qf-linear-scaling", text) for text in texts])
+    return [
+        Row(
+            "grade-long",
+            what,
+            _ms(took),
+            target=f"<= {LONG_ANSWER_MS:g} ms",
+            result=_verdict(took * 1000 <= LONG_ANSWER_MS),
+        )
+        for what, took in zip(LONG_ANSWERS, times, strict=True)
+    ]
 
 
 ODDS_CARDS = 2000
