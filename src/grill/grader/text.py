@@ -1525,8 +1525,9 @@ norm, it is no value)."""
 _GRADIENT = re.compile(r"(?:g|grad\w*|gradients?|∇\s*\w*)(?:_(\w+))?", re.I)
 _WEIGHTS = re.compile(r"(?:w|θ|theta|weights?|params?)(?:_(\w+))?", re.I)
 _PER_PART = frozenset({"l", "i", "k", "layer", "layers", "j"})
-_MATH = r"[=*/·~<>^(←]|proportional to|\bvs\.?|\b(?:on|of|with|per|by)"
-_MATH_AFTER = r"[=*/·~<>^)→←]|proportional to|\b(?:vs|by)\b"
+_MATH_BEFORE = re.compile(r"(?:[=*/·~<>^(←]|proportional to|\bvs\.?|\b(?:on|of|with|per|by))\s*$")
+_MATH_AFTER = re.compile(r"\s*(?:[=*/·~<>^)→←]|proportional to|\b(?:vs|by)\b)")
+_AB = re.compile(r"\bA\s*/\s*$")  # "A/B" before a B: a test, not a batch
 _SYMBOLS = {"B": "batch size", "L": "loss", "g": "grad"}
 _SUBSCRIPTS = {"crit": "critical", "opt": "optimal", "eff": "effective", "tr": "train"}
 _VARIABLE = re.compile(r"(?<![\w.'-])(?P<v>[BLg])(?:_(?P<sub>[a-z]+))?(?![\w'])(?!-[A-Za-z])")
@@ -1543,12 +1544,10 @@ _COMMENT = re.compile(
 
 def _norm_bars(m: re.Match[str]) -> str:
     inner = m.group(1).strip()
-    if g := _GRADIENT.fullmatch(inner):
-        per = (g.group(1) or "").lower() in _PER_PART
-        return " per-layer grad norm " if per else " grad norm "
-    if w := _WEIGHTS.fullmatch(inner):
-        per = (w.group(1) or "").lower() in _PER_PART
-        return " per-layer weight norm " if per else " weight norm "
+    for symbol, thing in ((_GRADIENT, "grad"), (_WEIGHTS, "weight")):
+        if said := symbol.fullmatch(inner):
+            per = (said.group(1) or "").lower() in _PER_PART
+            return f" per-layer {thing} norm " if per else f" {thing} norm "
     return f" {inner} norm "
 
 
@@ -1556,13 +1555,18 @@ def _mathy(m: re.Match[str]) -> bool:
     """Whether math is around a one-letter symbol: a subscript, an operator or a preposition
     before it, an operator after it ("A/B" is a test, not a batch)."""
     before = m.string[max(0, m.start() - 18) : m.start()]
-    if m.group("v") == "B" and re.search(r"\bA\s*/\s*$", before):
+    if _ab_test(m, before):
         return False
     return (
         m.group("sub") is not None
-        or re.search(rf"(?:{_MATH})\s*$", before) is not None
-        or re.match(rf"\s*(?:{_MATH_AFTER})", m.string[m.end() : m.end() + 3]) is not None
+        or _MATH_BEFORE.search(before) is not None
+        or _MATH_AFTER.match(m.string, m.end(), m.end() + 3) is not None
     )
+
+
+def _ab_test(m: re.Match[str], before: str) -> bool:
+    """Whether the letter is the B of "A/B"."""
+    return m.group("v") == "B" and _AB.search(before) is not None
 
 
 def _variables(text: str) -> str:
@@ -1576,7 +1580,7 @@ def _variables(text: str) -> str:
     def read(m: re.Match[str]) -> str:
         v, sub = m.group("v"), m.group("sub")
         before = text[max(0, m.start() - 12) : m.start()]  # a window: no rescan of the text
-        if v not in symbols or (v == "B" and re.search(r"\bA\s*/\s*$", before)):
+        if v not in symbols or _ab_test(m, before):
             return m.group(0)
         opens = before.strip(" \t") == "" and m.start() <= 12 or re.search(r"[\n.?!]\s*$", before)
         if text.startswith(":", m.end()) and opens:
