@@ -142,6 +142,8 @@ MIN_PER_CARD = {
     "fresh96": 5,
     "fresh97": 5,
     "fresh98": 5,
+    "fresh99": 5,
+    "fresh100": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -252,6 +254,8 @@ MIN_CASE = {
     "fresh96": 24,
     "fresh97": 24,
     "fresh98": 24,
+    "fresh99": 24,
+    "fresh100": 24,
 }
 
 
