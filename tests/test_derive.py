@@ -1747,3 +1747,108 @@ def test_a_card_with_an_explanation_reads_the_claims_of_the_card_beside_it(
     cards = _seed_cards()
     for question, said in cases:
         assert _verdict(cards[question], said) != "wrong", question
+
+
+def test_two_steps_the_card_orders_told_the_other_way_round_are_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    too_high = _card(
+        "What happens when the LR is far too high?",
+        "Loss bounces, grad norm spikes, NaN.",
+        "The loss bounces and won't settle, gradient norms spike, and eventually you get NaNs.",
+    )
+    wrong = (
+        "first it NaNs, then the loss bounces and grad norms spike",
+        "the loss bounces and grad norms spike only after it NaNs",
+        "NaN -> loss bounces -> grad norm spikes",
+    )
+    _judged(
+        too_high,
+        right=(
+            "loss bounces, grad norm spikes, then eventually NaN",
+            "the loss bounces and grad norms spike; after a while it NaNs",
+            "NaN, loss bouncing, grad norm spikes",  # a list tells no order
+            "if you see NaN, then the lr was too high: loss bounces, grad norms spike",
+            "it does not NaN first and then bounce. the loss bounces, grad norms spike, then NaN",
+        ),
+        wrong=wrong,
+        flag="sequence",
+    )
+    # an order the card ranks by cost is a priority: another one is no false sequence
+    fixes = _card(
+        "Overfitting fixes?",
+        "Weight decay, dropout, more data.",
+        "Weight decay and dropout are the cheap first moves, then more data.",
+    )
+    assert _verdict(fixes, "more data first, then weight decay and dropout") == "correct"
+    # a card whose text orders nothing checks nothing
+    plain = _card("LR too high symptoms?", "Loss bounces, grad norm spikes, NaN.")
+    assert _verdict(plain, "first it NaNs, then the loss bounces and grad norms spike") == (
+        "correct"
+    )
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "sequence")
+    for answer in wrong:
+        assert _verdict(too_high, answer) == "correct", answer
+
+
+def test_the_built_in_card_reads_its_order_from_its_explanation() -> None:
+    card = next(c for c in load_library(user_decks=False).cards() if c.id == "lr-too-high")
+    assert grade(card, "first it NaNs, then later the loss starts bouncing").verdict is (
+        Verdict.WRONG
+    )
+    assert grade(card, "the loss bounces, grad norms spike, and eventually NaN").verdict is (
+        Verdict.CORRECT
+    )
+
+
+def test_a_thing_the_card_says_there_is_almost_none_of_said_to_be_ample_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fp8 = _card(
+        "FP8 training?",
+        "Hopper/Blackwell native; needs per-tensor scaling.",
+        "FP8 is native on Hopper and Blackwell. The catch is that 8 bits has almost no dynamic"
+        " range, so you need per-tensor scaling factors.",
+    )
+    wrong = (
+        "native on hopper/blackwell, needs per-tensor scaling, and has more dynamic range than"
+        " bf16",
+        "native on Hopper and Blackwell; it has plenty of dynamic range, so per-tensor scaling"
+        " is just a safety net",
+    )
+    _judged(
+        fp8,
+        right=(
+            "native on hopper and blackwell, needs per-tensor scaling: little dynamic range",
+            # said of the other format, or turned down, it is not said of FP8
+            "native on hopper; bf16 has far more dynamic range, so fp8 needs per-tensor scaling",
+            "native on hopper and blackwell, per-tensor scaling; it does not have more dynamic"
+            " range than bf16",
+        ),
+        wrong=wrong,
+        flag="degree",
+    )
+    masters = _card(
+        "Why FP32 master weights?",
+        "Precision for accumulated updates.",
+        "Updates are tiny relative to the weights, so in BF16 they round away.",
+    )
+    assert _verdict(
+        masters, "precision for accumulating updates: they are tiny next to the weights"
+    ) == ("correct")
+    (flag,) = grade(
+        masters, "precision for accumulated updates: the updates are huge relative to the weights"
+    ).flags
+    assert flag.rule == "degree" and "“Updates are tiny”" in flag.says
+    # only a card that says a great deal or very little is read for it: "small" is no claim
+    plain = _card(
+        "Why FP32 master weights?",
+        "Precision for accumulated updates.",
+        "Updates are small relative to the weights, so in BF16 they round away.",
+    )
+    assert _verdict(
+        plain, "precision for accumulated updates: the updates are huge relative to the weights"
+    ) == ("correct")
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "degree")
+    for answer in wrong:
+        assert _verdict(fp8, answer) == "correct", answer

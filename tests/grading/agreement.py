@@ -305,6 +305,7 @@ TUNING = (
     "fresh89",
     "fresh93",
     "fresh97",
+    "fresh99",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -216,6 +216,10 @@ def grade(card: Card, answer: str) -> Grade:
         flags.extend(_change_flags(own, analysed))
     if "pairing" not in off:
         flags.extend(_pairing_flags(own, analysed))
+    if "sequence" not in off:
+        flags.extend(_sequence_flags(own, analysed))
+    if "degree" not in off:
+        flags.extend(_degree_flags(own, analysed))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -521,6 +525,8 @@ CARD_CHECKS = (
     "object",
     "change",
     "pairing",
+    "sequence",
+    "degree",
     "replaced",
     "see",
 )
@@ -1336,6 +1342,239 @@ def _pairing_flags(card: Card, answer: _Answer) -> list[Flag]:
             says = f"pairs two things the other way round from the card's text (“{said[1]}”)"
             span = _original_span(answer.text, sentence[p].start, sentence[q].end)
             return [Flag("reversed", says, span, "pairing")]
+    return []
+
+
+_THEN = re.compile(
+    r"\b(?:then|eventually|finally|afterwards?|followed by|(?:and|only|much) later|after (?:that"
+    r"|a while|a bit|some time|a few \w+))\b"
+    r"|> to\b|\bbefore\b"
+)
+"""What the folded text says comes next: "X, then Y", "X and eventually Y", "X -> Y", "X before
+Y", "X, and after a while Y"."""
+_AFTER = re.compile(r"\bafter\b(?! (?:that|a while|a bit|some time|a few)\b)")
+"""What it says came first: "Y after X"; opening a clause ("after X, Y") the comma is the step."""
+_AFTER_OPENS = re.compile(r"(?:^|[.;:!?(]\s*)after\b[^,.;:!?]*(,)")
+_UNSTEPPED = frozenset(
+    {"first", "eventual", "final", "later", "afterward", "next", "onc", "then", "time", "start"}
+    | {"befor", "after", "while", "bit", "few", "som"}
+    | {"begin", "end", "initial", "early", "late", "long", "short", "quick", "fast", "slow"}
+    | {"mor", "less", "increas", "decreas", "up", "down", "high", "low"}
+)
+"""Words that name no step: order, time and direction ("falls early", "a long descent")."""
+_IF_THEN = re.compile(r"(?:^|[.;:!?]\s*)(?:if|say|suppose|assuming|whenever)\b[^.;:!?]*$")
+"""A "then" that closes a condition ("if it blows up at 1e-2, then take 1e-3") orders nothing."""
+_RANKED = re.compile(r"\b(?:cheap|cost|expensive|prefer|last resort|order of)")
+"""A sentence of the card's that ranks options by cost or preference: another order is a
+different priority, not a false sequence ("the cheap first moves, then augmentation")."""
+
+
+def _steps(
+    answer: _Answer, asked: frozenset[str]
+) -> list[tuple[frozenset[str], frozenset[str], tuple[int, int]]]:
+    """The steps a text puts one before the other: (words of the earlier, words of the later,
+    the span of the folded text that says both), from its sequence words (`_THEN`,
+    `_AFTER`). A step's words are its substantive stems, less the question's own, those that
+    name no step (`_UNSTEPPED`) and those denied; a sentence that ranks (`_RANKED`) orders
+    nothing."""
+    folded = _fold(answer.text)
+    marks: list[tuple[int, int]] = []  # (offset, +1: what follows is later, -1: earlier, 0: none)
+    opened = {m.start(1) for m in _AFTER_OPENS.finditer(folded)}
+    for m in _THEN.finditer(folded):
+        if not _IF_THEN.search(folded, 0, m.start()):
+            marks.append((m.start(), 1))
+    for m in _AFTER.finditer(folded):
+        opens = any(m.start() < c and not folded[m.end() : c].count(",") for c in opened)
+        marks.append((m.start(), 0 if opens else -1))
+    marks += [(c, 1) for c in opened]
+    marks.sort()
+    ranked = [m.span() for m in _RANKED.finditer(folded)]
+    # each step: its relation to the one before, its words, where it starts, and how many of
+    # its words it has as a later step (which ends with its clause: "... before the mix: yes,
+    # multiply ..."); as an earlier step it reaches back to the step before
+    steps: list[tuple[int, list[_Tok], tuple[int, int], list[int]]] = []
+    for s, sentence in enumerate(answer.sentences):
+        ranks = any(sentence[0].start <= a and b <= sentence[-1].end for a, b in ranked)
+        for p, tok in enumerate(sentence):
+            before = steps[-1][1][-1].end if steps and steps[-1][1] else -1
+            between = [way for at, way in marks if before <= at <= tok.start]
+            if p == 0 or between:
+                way = 0 if ranks else between[-1] if between else 0
+                steps.append((way, [], (s, p), []))
+            step = steps[-1]
+            if not _unasserted(answer, s, (p,), condition=False):
+                step[1].append(tok)
+                if sentence[step[2][1]].clause == tok.clause:
+                    step[3].append(len(step[1]))
+
+    def words(toks: list[_Tok]) -> frozenset[str]:
+        return frozenset(
+            t.word
+            for t in toks
+            if _substantive(t)
+            and t.word not in asked
+            and t.word not in GENERIC
+            and t.word not in _UNSTEPPED
+            and not t.neg
+        )
+
+    out = []
+    for (_, a, _, _), (way, b, _, kept) in itertools.pairwise(steps):
+        said = b[: max(kept, default=0)] if way == 1 else b
+        span = (a[0].start, said[-1].end) if a and said else (0, 0)
+        if way == 1:
+            out.append((words(a), words(said), span))
+        elif way == -1:
+            out.append((words(b), words(a), span))
+    return [(a, b, span) for a, b, span in out if a and b]
+
+
+@lru_cache(maxsize=256)
+def _told_steps(
+    question: str, *texts: str | None
+) -> list[tuple[frozenset[str], frozenset[str], tuple[int, int]]]:
+    """The steps a card's own text (short answer, explanation, context) puts in order."""
+    asked = frozenset(w for s in normalise(question) for w in s)
+    return _steps(_analyse(" ".join(t for t in texts if t)), asked)
+
+
+def _sequence_flags(card: Card, answer: _Answer) -> list[Flag]:
+    """Two steps the card's text puts in an order ("gradient norms that spike ..., and eventually
+    NaNs", "hit a minimum, then blow up"), told the other way round: "first it NaNs, then the loss
+    bounces". Each step of the answer is known by the card's step it shares most words with (and
+    none of the other of the two); an order the card's text also tells the answer's way round is
+    no reversal."""
+    told = _told_steps(card.question, card.answer, card.explanation, card.context)
+    if not told:
+        return []
+    asked = frozenset(w for s in normalise(card.question) for w in s)
+    known = {step for a, b, _ in told for step in (a, b)}
+
+    def named(step: frozenset[str], card_step: frozenset[str]) -> bool:
+        """The answer's step is that one of the card's: none shares more words with it."""
+        shared = len(step & card_step)
+        return shared > 0 and all(len(step & k) <= shared for k in known)
+
+    for early, late, (start, end) in _steps(answer, asked):
+        for first, then, _ in told:
+            if not (named(early, then) and named(late, first)) or early & first or late & then:
+                continue
+            if any(early & a and late & b for a, b, _ in told):
+                continue  # the card's text tells it this way too
+            says = "puts two steps in the reverse of the card's order"
+            return [Flag("order", says, _original_span(answer.text, start, end), "sequence")]
+    return []
+
+
+_AMPLE = frozenset({"plenty", "lots", "ample", "wide", "wider", "widest", "abundant"})
+_SCANT = re.compile(
+    r"\b(?:almost|nearly|virtually|practically) no\b|\bhardly any\b|\bvery little\b"
+)
+"""Said of a thing, "plenty of range" is more of it and "almost no range" less (`_degrees`)."""
+_THAN = frozenset({"than", "vs", "versus", "compar", "relativ", "unlik", "like"})
+
+
+_STRONG = frozenset(
+    {"tiny", "negligible", "minuscule", "huge", "enormous", "massive", "vast", "plenty", "lots"}
+)
+"""Words that say a great deal or very little, as the card's text must to be read for a degree
+("updates are tiny relative to the weights"; "almost no dynamic range", `_SCANT`)."""
+
+
+def _degrees(
+    answer: _Answer, asked: frozenset[str], strong: bool = False
+) -> list[tuple[int, int, int, str, int]]:
+    """What each clause says there is a lot or little of, as (sentence, position of the degree
+    word, position of the thing, the thing, +1 a lot / -1 little): "tiny updates" and "updates
+    are tiny" (update, -1), "plenty of dynamic range" and "more dynamic range" (dynamic and
+    range, +1), "almost no dynamic range" (-1). A clause that names first another thing than
+    the card asks about ("BF16 has more range") says it of that thing, and is left out."""
+    folded = _fold(answer.text)
+    scant = [m.span() for m in _SCANT.finditer(folded)]
+    named = partners()
+    out = []
+    for s, sentence in enumerate(answer.sentences):
+        for p, tok in enumerate(sentence):
+            sign = (
+                1
+                if tok.word in _MORE or tok.word in _AMPLE
+                else -1
+                if tok.word in _LESS or (tok.neg and any(a <= tok.start < b for a, b in scant))
+                else 0
+            )
+            if not sign:
+                continue
+            surface = folded[tok.start : tok.end]
+            if strong and surface not in _STRONG and not any(a <= tok.start < b for a, b in scant):
+                continue
+            clause = [q for q, t in enumerate(sentence) if t.clause == tok.clause]
+            if any(
+                sentence[q].word in named
+                and sentence[q].word not in asked
+                and (q == 0 or sentence[q - 1].word not in _THAN)
+                for q in clause
+                if q < p
+            ):
+                continue  # "BF16 has more range": said of the other thing
+            around = [q for q in (p - 1, p + 1, p + 2) if q in clause]
+            for q in around:
+                t = sentence[q]
+                if q == p + 2 and not (
+                    _substantive(sentence[p + 1]) and sentence[p + 1].word not in GENERIC
+                ):
+                    continue  # two words on only through a word of substance ("more dynamic range")
+                if (
+                    _substantive(t)
+                    and t.word not in GENERIC
+                    and t.word not in asked
+                    and t.word not in _MORE | _LESS | _AMPLE | _THAN
+                    and t.word not in named
+                ):
+                    out.append((s, p, q, t.word, sign))
+    return out
+
+
+@lru_cache(maxsize=256)
+def _card_degrees(question: str, *texts: str | None) -> dict[str, tuple[int, str]]:
+    """What the card's text says there is a lot or little of, and never the other way, with the
+    words that say it."""
+    asked = frozenset(w for s in normalise(question) for w in s)
+    text = " ".join(t for t in texts if t)
+    read = _analyse(text)
+    ways: dict[str, set[int]] = {}
+    said: dict[str, str] = {}
+    for _, _, _, thing, sign in _degrees(read, asked):
+        ways.setdefault(thing, set()).add(sign)
+    for s, p, q, thing, _ in _degrees(read, asked, strong=True):
+        sentence = read.sentences[s]
+        start, end = sentence[min(p, q)].start, sentence[max(p, q)].end
+        said.setdefault(thing, _original_span(text, start, end))
+    return {t: (w.pop(), said[t]) for t, w in ways.items() if len(w) == 1 and t in said}
+
+
+def _degree_flags(card: Card, answer: _Answer) -> list[Flag]:
+    """A thing the card's text says there is little of said to be ample, or the other way round:
+    "FP8 has plenty of dynamic range" where the card says "8 bits has almost no dynamic range",
+    "the updates are huge relative to the weights" where it says "updates are tiny relative to
+    the weights". Only what the answer claims; a clause that names another thing first ("BF16
+    has more range") is about that thing."""
+    told = _card_degrees(card.question, card.answer, card.explanation, card.context)
+    if not told:
+        return []
+    asked = frozenset(w for s in normalise(card.question) for w in s)
+    for s, p, _, thing, sign in _degrees(answer, asked):
+        way = told.get(thing)
+        if way is None or way[0] == sign:
+            continue
+        if _unasserted(answer, s, (p,), condition=False) or _supposed(answer, s, (p,)):
+            continue
+        sentence = answer.sentences[s]
+        says = (
+            f"says there is {'plenty' if sign > 0 else 'very little'} of what the card's text"
+            f" says there is {'very little' if sign > 0 else 'plenty'} of (“{way[1]}”)"
+        )
+        span = _original_span(answer.text, sentence[p].start, sentence[p].end)
+        return [Flag("reversed", says, span, "degree")]
     return []
 
 

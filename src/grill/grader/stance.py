@@ -40,7 +40,7 @@ from grill.grader.text import _asks, _Tok
 __all__ = ["VETO", "WEIGHTS", "committed", "features", "probability"]
 
 WEIGHTS = Path(__file__).with_name("stance.json")
-VETO = 0.40
+VETO = 0.41
 """An idea the rules keep is turned down when the model gives it a chance under this of being
 put forward. Leave-one-set-out on the tuning sets through fresh42 (1030 ideas,
 `tests/grading/train_stance.py --cv`), 0.5 missed 13 committed red flags against the rules' 9;
@@ -106,7 +106,8 @@ self-correction: "I'd roll back - no, honestly, just halve the LR"): 0.38 (0.39,
 let "Blaming cosmic-ray bit flips is my best guess." through). Retrained with fresh89 (questions
 asked of oneself: "Restart from scratch? No."): 0.39 (0.40 fails a pair). Retrained with fresh93
 (formulas and notation, with math read as words: "B: ..." still opens a speaker's turn): 0.41
-(0.42 fails a pair). Retrained with fresh97 (analogy first): 0.40 (0.41 fails a pair)."""
+(0.42 fails a pair). Retrained with fresh97 (analogy first): 0.40 (0.41 fails a pair). Retrained
+with fresh99 (chat shorthand: "no restart from 0 pls"): 0.41 (0.42 fails a pair)."""
 NEXT_WORDS = 6
 _RETRACTIONS = frozenset({"retraction", "retraction.words"})
 
