@@ -144,6 +144,8 @@ MIN_PER_CARD = {
     "fresh98": 5,
     "fresh99": 5,
     "fresh100": 5,
+    "fresh101": 5,
+    "fresh102": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -256,6 +258,8 @@ MIN_CASE = {
     "fresh98": 24,
     "fresh99": 24,
     "fresh100": 24,
+    "fresh101": 24,
+    "fresh102": 24,
 }
 
 
