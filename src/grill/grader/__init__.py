@@ -1345,6 +1345,13 @@ def _pairing_flags(card: Card, answer: _Answer) -> list[Flag]:
     return []
 
 
+@lru_cache(maxsize=256)
+def _asked(question: str) -> frozenset[str]:
+    """The words (canonical stems) a card's question says: an answer seldom repeats them, and a
+    step or a thing named by them alone is no step or thing of the answer's own."""
+    return frozenset(w for s in normalise(question) for w in s)
+
+
 _THEN = re.compile(
     r"\b(?:then|eventually|finally|afterwards?|followed by|(?:and|only|much) later|after (?:that"
     r"|a while|a bit|some time|a few \w+))\b"
@@ -1434,8 +1441,7 @@ def _told_steps(
     question: str, *texts: str | None
 ) -> list[tuple[frozenset[str], frozenset[str], tuple[int, int]]]:
     """The steps a card's own text (short answer, explanation, context) puts in order."""
-    asked = frozenset(w for s in normalise(question) for w in s)
-    return _steps(_analyse(" ".join(t for t in texts if t)), asked)
+    return _steps(_analyse(" ".join(t for t in texts if t)), _asked(question))
 
 
 def _sequence_flags(card: Card, answer: _Answer) -> list[Flag]:
@@ -1447,7 +1453,7 @@ def _sequence_flags(card: Card, answer: _Answer) -> list[Flag]:
     told = _told_steps(card.question, card.answer, card.explanation, card.context)
     if not told:
         return []
-    asked = frozenset(w for s in normalise(card.question) for w in s)
+    asked = _asked(card.question)
     known = {step for a, b, _ in told for step in (a, b)}
 
     def named(step: frozenset[str], card_step: frozenset[str]) -> bool:
@@ -1495,17 +1501,17 @@ def _degrees(
     out = []
     for s, sentence in enumerate(answer.sentences):
         for p, tok in enumerate(sentence):
+            scanty = any(a <= tok.start < b for a, b in scant)
             sign = (
                 1
                 if tok.word in _MORE or tok.word in _AMPLE
                 else -1
-                if tok.word in _LESS or (tok.neg and any(a <= tok.start < b for a, b in scant))
+                if tok.word in _LESS or (tok.neg and scanty)
                 else 0
             )
             if not sign:
                 continue
-            surface = folded[tok.start : tok.end]
-            if strong and surface not in _STRONG and not any(a <= tok.start < b for a, b in scant):
+            if strong and folded[tok.start : tok.end] not in _STRONG and not scanty:
                 continue
             clause = [q for q, t in enumerate(sentence) if t.clause == tok.clause]
             if any(
@@ -1538,7 +1544,7 @@ def _degrees(
 def _card_degrees(question: str, *texts: str | None) -> dict[str, tuple[int, str]]:
     """What the card's text says there is a lot or little of, and never the other way, with the
     words that say it."""
-    asked = frozenset(w for s in normalise(question) for w in s)
+    asked = _asked(question)
     text = " ".join(t for t in texts if t)
     read = _analyse(text)
     ways: dict[str, set[int]] = {}
@@ -1561,7 +1567,7 @@ def _degree_flags(card: Card, answer: _Answer) -> list[Flag]:
     told = _card_degrees(card.question, card.answer, card.explanation, card.context)
     if not told:
         return []
-    asked = frozenset(w for s in normalise(card.question) for w in s)
+    asked = _asked(card.question)
     for s, p, _, thing, sign in _degrees(answer, asked):
         way = told.get(thing)
         if way is None or way[0] == sign:
