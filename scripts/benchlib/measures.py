@@ -164,6 +164,17 @@ def _verdict(*checks: bool) -> str:
     return "ok" if all(checks) else "MISSED"
 
 
+def _within_ms(name: str, what: str, seconds: float, limit_ms: float) -> Row:
+    """A row for a time measured against a limit in milliseconds."""
+    return Row(
+        name,
+        what,
+        _ms(seconds),
+        target=f"<= {limit_ms:g} ms",
+        result=_verdict(seconds * 1000 <= limit_ms),
+    )
+
+
 def _not_built(name: str, what: str) -> Row:
     return Row(name, what, "", result="n/a (not built)")
 
@@ -287,16 +298,7 @@ def answer(ctx: Context) -> list[Row]:
     if not times:
         return [Row("answer", "per answer", "", result="n/a (nothing due)")]
     what = "per answer: next card, grade, intervals, commit" if grader else "per answer (no grader)"
-    median = statistics.median(times)
-    return [
-        Row(
-            "answer",
-            what,
-            _ms(median),
-            target=f"<= {ANSWER_MS:g} ms",
-            result=_verdict(median * 1000 <= ANSWER_MS),
-        )
-    ]
+    return [_within_ms("answer", what, statistics.median(times), ANSWER_MS)]
 
 
 def _take_back(store: Store, session_id: int | None) -> None:
@@ -335,15 +337,7 @@ def grade(ctx: Context) -> list[Row]:
     times = _grading_times(ctx, lambda library: _answers(library, GRADE_ANSWERS))
     median = statistics.median(times)
     p90 = statistics.quantiles(times, n=10)[-1]
-    return [
-        Row(
-            "grade",
-            f"per answer (p90 {p90 * 1000:.1f} ms)",
-            _ms(median),
-            target=f"<= {GRADE_MS:g} ms",
-            result=_verdict(median * 1000 <= GRADE_MS),
-        )
-    ]
+    return [_within_ms("grade", f"per answer (p90 {p90 * 1000:.1f} ms)", median, GRADE_MS)]
 
 
 @measurement("grade-long", "grading the longest answers accepted (10,000 characters)")
@@ -355,13 +349,7 @@ def grade_long(ctx: Context) -> list[Row]:
     texts = [text[:MAX_ANSWER_CHARS] for text in LONG_ANSWERS.values()]
     times = _grading_times(ctx, lambda _: [("qf-linear-scaling", text) for text in texts])
     return [
-        Row(
-            "grade-long",
-            what,
-            _ms(took),
-            target=f"<= {LONG_ANSWER_MS:g} ms",
-            result=_verdict(took * 1000 <= LONG_ANSWER_MS),
-        )
+        _within_ms("grade-long", what, took, LONG_ANSWER_MS)
         for what, took in zip(LONG_ANSWERS, times, strict=True)
     ]
 
