@@ -52,3 +52,19 @@ def test_the_log_and_the_states_agree(home: Path) -> None:
         assert len(store.states(due_by=SPEC.moment)) == SPEC.due_now
         assert all(r.reviewed_at < SPEC.moment for r in reviews)
         assert max(Counter(r.session_id for r in reviews).values()) < SPEC.reviews
+
+
+def test_the_answer_measurement_drives_the_drill_it_times(home: Path, tmp_path: Path) -> None:
+    """`scripts/bench --only answer` runs the drill's own steps on the fixture (no timing is
+    asserted here) and leaves the fixture's log as it found it."""
+    from benchlib.measures import Context, answer
+
+    def logged() -> int:
+        with Store.open(home / "grill.db", now=SPEC.moment) as store:
+            return len(store.reviews())
+
+    before = logged()
+    ctx = Context(runs=1, spec=SPEC, scratch=tmp_path, _homes={"large": home})
+    (row,) = answer(ctx)
+    assert row.measurement == "answer" and row.result in ("ok", "MISSED"), row
+    assert logged() == before

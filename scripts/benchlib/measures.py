@@ -287,10 +287,10 @@ def answer(ctx: Context) -> list[Row]:
                     if grader is not None:
                         text = card.answer if i % 3 else card.answer[: len(card.answer) // 2]
                         drill.submit(card, text, 15_000)
-                        drill.intervals()
+                        drill.dues()
                         drill.rate(drill.proposed or Rating.GOOD)
                     else:
-                        drill.intervals()
+                        drill.dues()
                         drill.rate(Rating.GOOD)
                     times.append(time.perf_counter() - start)
                     clock.now += timedelta(seconds=30)
