@@ -146,6 +146,8 @@ MIN_PER_CARD = {
     "fresh100": 5,
     "fresh101": 5,
     "fresh102": 5,
+    "fresh103": 5,
+    "fresh104": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -260,6 +262,8 @@ MIN_CASE = {
     "fresh100": 24,
     "fresh101": 24,
     "fresh102": 24,
+    "fresh103": 24,
+    "fresh104": 24,
 }
 
 
