@@ -1852,3 +1852,26 @@ def test_a_thing_the_card_says_there_is_almost_none_of_said_to_be_ample_is_wrong
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "degree")
     for answer in wrong:
         assert _verdict(fp8, answer) == "correct", answer
+
+
+def test_a_degree_said_in_a_setting_or_through_an_intensifier_is_the_things() -> None:
+    """ "in BF16 the updates are huge" says it of the updates (BF16 is where, not what), and "the
+    updates are too large" of the updates, with "too" between; "BF16 has more range" is still
+    said of BF16."""
+    masters = _card(
+        "Why FP32 master weights?",
+        "Precision for accumulated updates.",
+        "Updates are tiny relative to the weights, so in BF16 they round away.",
+    )
+    for answer in (
+        "precision for accumulated updates: in bf16 the updates are huge relative to the weights",
+        "precision for accumulated updates: the updates are too large relative to the weights",
+    ):
+        (flag,) = grade(masters, answer).flags
+        assert flag.rule == "degree", answer
+    assert _verdict(
+        masters, "precision for accumulated updates: in bf16 the updates are tiny next to them"
+    ) == ("correct")
+    assert _verdict(
+        masters, "precision for accumulated updates; bf16 has more range but rounds them away"
+    ) == ("correct")

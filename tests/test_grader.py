@@ -1627,10 +1627,13 @@ def test_an_exception_ends_a_leading_negation() -> None:
         assert [f.id for f in grade(c, typed).flags] == ["ls"], typed
 
 
-def test_only_then_is_a_time_not_a_new_clause() -> None:
+def test_only_then_is_a_time_not_an_only() -> None:
+    # "and only then lower the LR" says when, not that nothing else is done; what follows it is
+    # still said ("only then unscale" states the unscaling)
     c = card(pt("u", "unscale"), wrong=(pt("o", "only unscale"),))
-    assert verdict(c, "scale the loss, backprop, and only then unscale") == "wrong"
+    assert verdict(c, "scale the loss, backprop, and only then unscale") == "correct"
     assert verdict(c, "scale the loss, backprop, then unscale") == "correct"
+    assert verdict(c, "scale the loss, backprop, and only unscale") == "wrong"
 
 
 def test_a_named_ratio_reads_as_shares() -> None:
@@ -4079,3 +4082,99 @@ def test_a_negated_lead_in_then_a_clause_of_its_own_is_a_correction_not_a_reject
     case = load_library_case()
     assert not grade_case(case, "What I would not do: restart from scratch.").red_flags
     assert not grade_case(case, "Myth: it's always a bit flip.").red_flags
+
+
+def _library_card(ref: str) -> Card:
+    from grill.deck import load_library
+
+    return load_library(user_decks=False).card(ref)
+
+
+def test_a_waste_said_of_the_act_just_turned_down_is_no_restart() -> None:
+    """ "Not a restart from scratch - that throws away the run": the run thrown away is what the
+    restart would cost; the team that throws away the run restarts it."""
+    case = load_library_case()
+    kept = "Not a restart from scratch — that throws away the run. I'd check the grad-norm logs"
+    kept += " first, then roll back to the last stable checkpoint and enable clipping."
+    assert not grade_case(case, kept).red_flags
+    assert not grade_case(case, "Restarting throws away the run; roll back and clip.").red_flags
+    done = "The team throws away the run and launches it again from step zero."
+    assert [f.id for f in grade_case(case, done).red_flags] == ["restart_from_scratch"]
+
+
+def test_only_then_lowering_the_lr_is_not_only_lowering_it() -> None:
+    case = load_library_case()
+    late = "Roll back to the last healthy checkpoint, enable clipping, switch to bf16, and only"
+    late += " then consider a smaller lr."
+    assert not grade_case(case, late).red_flags
+    only = "Roll back to the last healthy checkpoint and only lower the lr."
+    assert [f.id for f in grade_case(case, only).red_flags] == ["only_lower_lr"]
+
+
+def test_a_lead_in_that_denies_what_can_be_known_turns_no_list_down() -> None:
+    """ "you can't trust anything after a spike: kill the job, ..." says what to do, and the
+    thing asked about as the subject ("It can't skip it:") makes a claim; a person's refusal
+    ("What I would not do:", "I wouldn't double the batch:") still turns its list down."""
+    case = load_library_case()
+    lead = "Without a clean slate you can't trust anything after a spike: kill the job,"
+    lead += " re-initialise, and start again from step zero."
+    assert [f.id for f in grade_case(case, lead).red_flags] == ["restart_from_scratch"]
+    refused = "What I would not do: restart from scratch, blame bit flips. Roll back and clip."
+    assert not grade_case(case, refused).red_flags
+    why = "And I wouldn't double the batch to smooth it out: bigger batches shrink the range of"
+    why += " learning rates that are safe, so roll back to the checkpoint and clip."
+    assert not grade_case(case, why).red_flags
+    bf16 = _library_card("qf-bf16-needs")
+    claim = grade(bf16, "It can't skip it: bf16 wants dynamic loss scaling exactly like fp16 does.")
+    assert claim.verdict is Verdict.WRONG
+    assert grade(bf16, "Nothing extra: no loss scaling.").verdict is Verdict.CORRECT
+
+
+def test_a_lexicon_entry_with_a_number_word_is_read() -> None:
+    assert normalise("small grads flush to zero") == normalise("small grads underflow")
+    assert normalise("the grads flush to 0") == normalise("the grads underflow")
+    assert normalise("zero to peak in 10 steps") == [["{0}", "to", "peak", "{10}", "step"]]
+
+
+def test_a_key_point_denied_in_a_counterfactual_is_not_contradicted() -> None:
+    """ "Without a log axis ... you can't see small differences" says what happens without it:
+    no contradiction of "small differences visible". Said of the log axis itself, it is one."""
+    c = card(pt("early", "early drop"), pt("small", "see .. small differ"))
+    supposed = "Without a log axis the early drop swamps everything, and you can't see small"
+    supposed += " differences."
+    assert verdict(c, supposed) == "partial"
+    assert not grade(c, "If you skipped the log axis you couldn't see small differences.").flags
+    denied = grade(c, "On a log axis you can't see small differences.")
+    assert [f.id for f in denied.flags] == ["small"]
+
+
+def test_a_remedy_supposed_away_is_not_denied() -> None:
+    """ "Without grad clipping you're exposed" says clipping is needed; it denies nothing."""
+    prevention = _library_card("spike-prevention")
+    g = grade(prevention, "Without grad clipping you're exposed, so turn that on.")
+    assert g.verdict is Verdict.PARTIAL and not g.flags
+
+
+def test_a_misconception_supposed_and_then_denied_is_not_claimed() -> None:
+    """ "if both are still going down, it isn't overfitting yet" states the rule the
+    misconception breaks; "it's when ..." is a definition, and one not denied is claimed."""
+    signal = _library_card("overfitting-signal")
+    rule = "Train loss keeps falling while val loss stalls and then turns upward; if both are"
+    rule += " still going down, it isn't overfitting yet."
+    assert grade(signal, rule).verdict is Verdict.CORRECT
+    assert grade(signal, "if both are still going down, that's overfitting.").verdict is (
+        Verdict.WRONG
+    )
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "Not really for LLMs. Step decay is the standard: cut the LR 10x and end at 10%",
+        "Is it the common decay? Not anymore; step decay to 10% is the norm.",
+    ],
+)
+def test_a_verdict_word_after_a_setting_or_a_question_asked_back(typed: str) -> None:
+    g = grade(YES_CARD, typed)
+    assert [f.id for f in g.flags] == ["verdict"], typed
+    assert grade(YES_CARD, "Is it common? Yes, to 10%").verdict.label == "correct"

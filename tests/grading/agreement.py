@@ -306,6 +306,7 @@ TUNING = (
     "fresh93",
     "fresh97",
     "fresh99",
+    "fresh103",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

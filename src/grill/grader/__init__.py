@@ -41,6 +41,7 @@ from grill.grader.lexicon import (
     _stem,
 )
 from grill.grader.match import (
+    COUNTERFACTUAL,
     _Hit,
     _hit_text,
     _match_point_phrases,
@@ -231,6 +232,8 @@ def grade(card: Card, answer: str) -> Grade:
                 continue  # "on a 400k-step run": the run's length, not a count the card asks for
             if "example" not in off and _worked_example(view, hit, hits):
                 continue  # "clip at 1.0: if the norm comes out at 5, ...": a case, not the value
+            if "supposed-denied" not in off and _supposed_denied(view, hit):
+                continue  # "if both are still going down, it isn't overfitting": a rule, kept
             flags.append(Flag(wrong.id, wrong.says, _hit_text(view, hit)))
     flags.extend(_order_flags(rubric, starts, view))
     if flags:
@@ -239,6 +242,25 @@ def grade(card: Card, answer: str) -> Grade:
     score = min(1.0, (len(matched) + 0.5 * vague) / n) if n else 0.0
     verdict = verdict_of(rubric, (p.id for p in matched), vague=vague > 0)
     return result(verdict, score, matched, flags)
+
+
+_IF = re.compile(r"\bif\b")
+
+
+def _supposed_denied(view: _View, hit: _Hit) -> bool:
+    """Rule supposed-denied: a misconception said only inside an "if" clause whose sentence goes
+    on to deny something ("if both are still going down, it isn't overfitting yet") is supposed
+    to be turned down, not claimed: the answer states the rule the misconception breaks."""
+    sentence = view.answer.sentences[hit.sentence]
+    scope = view.answer.scopes[hit.sentence]
+    if not all(scope.cond[p] for p in hit.positions):
+        return False
+    begin = view.answer.sentences[hit.sentence - 1][-1].end if hit.sentence else 0
+    if not _IF.search(view.folded, begin, sentence[min(hit.positions)].start):
+        return False  # "it's when the old knowledge crowds out the new": a definition
+    last = max(hit.positions)
+    after = [p for p in range(last + 1, len(sentence)) if not scope.cond[p]]
+    return bool(after) and any(sentence[p].neg == 1 for p in after)
 
 
 _RECITED = 6  # words after a misconception's match that say what the explanation says of it
@@ -295,8 +317,15 @@ _OPENER = (
     r"(?:(?:honestly|frankly|well|so|um+|uh+|hmm+|ok(?:ay)?|actually|short answer)[\s,:;.!-]+)?"
 )
 """A word that may come before the verdict word ("Honestly, no." or "Well, yes: ...")."""
-_TRAILER = r"(?:\s+(?:tbh|imo|imho|honestly|frankly|tho|though))?"
-"""A hedge that may come after the verdict word ("not really tbh, ...", "yes imo: ...")."""
+_TRAILER = (
+    r"(?:\s+(?:tbh|imo|imho|honestly|frankly|tho|though))?"
+    r"(?:\s+(?:for|in|with|on|at)(?:\s+[a-z0-9-]+){1,2})?"
+)
+"""A hedge that may come after the verdict word ("not really tbh, ...", "yes imo: ..."), and a
+short setting ("not really for LLMs.", "yes, in practice.")."""
+_ASKED_BACK = re.compile(r"^[^?.!:;\n]{1,80}\?\s*")
+"""A question the answer opens by asking back ("Is cosine the common decay? Not anymore"): its
+verdict comes after it."""
 _VERDICT_WORDS = {
     "yes": re.compile(rf"^[\s\W]*{_OPENER}{_YES}(?:{_TRAILER}\s*(?:[,.;:!\-]|$)|\s+(?=[a-z]))"),
     "no": re.compile(
@@ -391,10 +420,14 @@ def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
     other word ("no," "nope", "not really.") states the opposite of the core, whatever follows.
     """
     expected = _fold(short_answer).strip()
+    folded = _fold(answer)
+    asked = _ASKED_BACK.match(folded)
+    if asked:
+        folded = folded[asked.end() :]
     for word, opposite in (("yes", "no"), ("no", "yes")):
         if _VERDICT_WORDS[word].match(expected):
-            m = _VERDICT_WORDS[opposite].match(_fold(answer))
-            if m and not _VERDICT_WORDS[word].match(_TAKEN_BACK.sub("", _fold(answer)[m.end() :])):
+            m = _VERDICT_WORDS[opposite].match(folded)
+            if m and not _VERDICT_WORDS[word].match(_TAKEN_BACK.sub("", folded[m.end() :])):
                 says = f"answers {opposite} where the answer is {word}"
                 return [Flag("verdict", says, m.group(0).strip(" ,.;:!-"), "verdict")]
     return []
@@ -533,9 +566,11 @@ CARD_CHECKS = (
 """The checks against the card's own text, by the id a flag names; each can be turned off for
 an ablation run (`GRILL_GRADER_WITHOUT=restriction`, scripts/ablate)."""
 
-EXEMPTIONS = ("example",)
+EXEMPTIONS = ("example", "supposed-denied")
 """Rules that excuse a misconception's match, by id, for an ablation run: `example`, a case
-worked under an "if" in an answer that gives the card's own number."""
+worked under an "if" in an answer that gives the card's own number; `supposed-denied`, one said
+only in an "if" clause whose sentence goes on to deny ("if both are falling, it isn't
+overfitting")."""
 
 
 def _unasserted(answer: _Answer, s: int, positions: Iterable[int], condition: bool) -> bool:
@@ -831,12 +866,17 @@ def _denial_flags(card: Card, answer: _Answer) -> list[Flag]:
             if places is None:
                 continue
             scope = answer.scopes[s]
-            if any(scope.sub[p] for p in places) or not all(
-                any(
-                    span.category in _DENYING and span.start <= p < span.end
-                    for span in (*scope.key[p], *scope.carried)
+            supposed = scope.counterfactual and COUNTERFACTUAL not in disabled()
+            if (
+                supposed
+                or any(scope.sub[p] for p in places)
+                or not all(
+                    any(
+                        span.category in _DENYING and span.start <= p < span.end
+                        for span in (*scope.key[p], *scope.carried)
+                    )
+                    for p in places
                 )
-                for p in places
             ):
                 denied = None
                 break  # said (or only supposed) somewhere: not a denial
@@ -1478,6 +1518,11 @@ _SCANT = re.compile(
 )
 """Said of a thing, "plenty of range" is more of it and "almost no range" less (`_degrees`)."""
 _THAN = frozenset({"than", "vs", "versus", "compar", "relativ", "unlik", "like"})
+_INTENSIFIERS = frozenset({"too", "way", "far", "so", "overly", "extremely"})
+"""Words between a thing and its degree that leave it the thing's: "updates are too large"."""
+_SETTING = re.compile(r"\b(?:in|with|under|using|on)\s+(?:pure\s+|plain\s+)?$")
+"""A thing named after one of these is where the clause is set, not what it is about: "in BF16
+the updates are huge" says it of the updates."""
 
 
 _STRONG = frozenset(
@@ -1518,11 +1563,13 @@ def _degrees(
                 sentence[q].word in named
                 and sentence[q].word not in asked
                 and (q == 0 or sentence[q - 1].word not in _THAN)
+                and not _SETTING.search(folded, 0, sentence[q].start)
                 for q in clause
                 if q < p
             ):
                 continue  # "BF16 has more range": said of the other thing
-            around = [q for q in (p - 1, p + 1, p + 2) if q in clause]
+            before = p - 2 if p >= 2 and sentence[p - 1].word in _INTENSIFIERS else p - 1
+            around = [q for q in (before, p + 1, p + 2) if q in clause]
             for q in around:
                 t = sentence[q]
                 if q == p + 2 and not (

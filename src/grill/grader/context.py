@@ -104,7 +104,8 @@ _PREDICATES = """need needed required require requires necessary help helps matt
     sensible realistic sign signs symptom symptoms indicator indicators"""
 _HELPING = "help helps fix fixes solve solves smooth cure save rescue work"
 _BAD_OUTCOMES = """diverge explode nan overflow underflow unstable spike fail crash break collapse
-    worse degrade hurt suffer forget stall die garbage corrupt"""
+    worse degrade hurt suffer forget stall die garbage corrupt exposed vulnerable risk doomed
+    trouble blow"""
 
 _JUDGED = """lazy cop copout excuse scapegoat handwave handwavy superstition folklore unfounded
     baseless unjustified unwarranted speculative premature overkill counterexample

@@ -500,8 +500,14 @@ class _Lexicon:
 
 def _key(text: str) -> tuple[str, ...]:
     """A lexicon key: the stems of a variant's words, filler words left out."""
-    words = _WORD_SPLIT.findall(text.lower())
+    words = [_as_read(w) for w in _WORD_SPLIT.findall(text.lower())]
     return tuple(_stem(w) for w in words if w not in _STOPWORDS) or tuple(map(_stem, words))
+
+
+def _as_read(word: str) -> str:
+    """A number word as the tokenizer reads it inside an entry ("flush to zero": `{0}`)."""
+    n = _NUMBER_WORDS.get(word)
+    return word if n is None else "{" + str(n) + "}"
 
 
 def _build_lexicon() -> _Lexicon:

@@ -40,7 +40,7 @@ from grill.grader.text import (
     _Tok,
 )
 
-__all__ = ["MATCH_RULES", "negation_rule", "partners", "swap_ids", "swap_rule"]
+__all__ = ["COUNTERFACTUAL", "MATCH_RULES", "negation_rule", "partners", "swap_ids", "swap_rule"]
 
 # ---------------------------------------------------------------- matching
 
@@ -380,7 +380,8 @@ def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
             main = not any(scope.sub[p] for p in positions)
             refused, retracted = _carried(view, s, positions, strict)
             rule = rule or refused
-            contradiction = one_clause and main and not retracted
+            supposed = scope.counterfactual and COUNTERFACTUAL not in disabled()
+            contradiction = one_clause and main and not retracted and not supposed
             result = _Hit(s, positions, bool(rule or retracted), contradiction, rule or retracted)
             if not result.negated:
                 return result  # a hit taken back by a retraction gives way to a later one,
@@ -448,7 +449,8 @@ _NOTHING = "phrase.nothing-clause"
 _EXCEPTED = "phrase.excepted"
 _LISTED = "phrase.listed"
 _FRAMED = "phrase.framed"
-MATCH_RULES = (_NOTHING, _EXCEPTED, _LISTED, _FRAMED)
+COUNTERFACTUAL = "phrase.counterfactual"
+MATCH_RULES = (_NOTHING, _EXCEPTED, _LISTED, _FRAMED, COUNTERFACTUAL)
 """The phrase language's own rules with an id, for ablation (`GRILL_GRADER_WITHOUT`)."""
 _NOTHING_WORDS = frozenset({"nothing", "none", "nada", "zilch", "nothin"})
 

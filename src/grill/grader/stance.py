@@ -107,7 +107,9 @@ let "Blaming cosmic-ray bit flips is my best guess." through). Retrained with fr
 asked of oneself: "Restart from scratch? No."): 0.39 (0.40 fails a pair). Retrained with fresh93
 (formulas and notation, with math read as words: "B: ..." still opens a speaker's turn): 0.41
 (0.42 fails a pair). Retrained with fresh97 (analogy first): 0.40 (0.41 fails a pair). Retrained
-with fresh99 (chat shorthand: "no restart from 0 pls"): 0.41 (0.42 fails a pair)."""
+with fresh99 (chat shorthand: "no restart from 0 pls"): 0.41 (0.42 fails a pair). Retrained
+with fresh103 (counterfactual framing: "restarting from step 0 would throw away weeks"): 0.41
+still (0.42 fails a pair); one tuning answer of fresh40 went from partial to wrong."""
 NEXT_WORDS = 6
 _RETRACTIONS = frozenset({"retraction", "retraction.words"})
 

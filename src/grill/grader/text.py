@@ -1304,6 +1304,16 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         "is a waste of ",
     ),
+    # "not a restart: that throws away the run", "restarting wastes the run": said of an act
+    # named before it (a pronoun or a verb in -ing), the run thrown away judges that act ("the
+    # team throws away the run" does it)
+    (
+        re.compile(
+            r"\b(that|which|this|it|[a-z]{3,}ing) (?:throws|wastes|bins|squanders) (?:away )?"
+            r"(?=(?:the |this |our |a |)(?:run|training)\b)"
+        ),
+        r"\1 is a waste of ",
+    ),
     # "goes in the register, unfunded, until the error counters say otherwise": put off until
     # evidence comes, as "not without evidence" is
     (
@@ -1365,6 +1375,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r"i would not \1",
     ),
+    # "and only then lower the LR": "only" says when, not that nothing else is done
+    (re.compile(r"\bonly then\b"), "then"),
     # "the fool's path", "a fool's errand": a poor idea
     (re.compile(r"\bfool'?s (?:path|errand|game|move|gold|choice)\b"), " foolish "),
     # "don't tell me to just lower the LR": the act is refused, not proposed
@@ -1401,6 +1413,16 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(?:double|triple)[- ]?(?=check)"), ""),
     (re.compile(r"!=|=/="), " not "),
     (re.compile(r"\bw/o\b"), "without"),
+    # "without a log axis the early drop swamps everything": a sentence that opens by supposing a
+    # thing away names it in a few words, and the clause that says what then happens starts at
+    # a determiner or a subject (a comma typed fast is left out; the negator stays on the thing)
+    (
+        re.compile(
+            r"(?m)((?:^|[.;!?]\s)\W*without\s+(?:[\w-]+\s+){0,2}?[\w-]+)"
+            r"\s+(?=(?:the|your|its|my|our|their|you|we|i|they|every|each)\s)"
+        ),
+        r"\1, ",
+    ),
     # "in place of clipping, use loss scaling": what is put aside, as "instead of" says it
     (re.compile(r"\bin (?:place|lieu) of\b"), "instead of"),
     (re.compile(r"\bw/"), "with "),
@@ -1961,14 +1983,23 @@ def _range(lo: _Raw, hi: _Raw) -> _Raw:
     return _Raw("#", lo.start, hi.end, _Num(a, b, kind))
 
 
+def _number_word(r: _Raw) -> str:
+    """A whole plain number inside a lexicon entry, as the entry's key reads it ("flush to
+    zero": `{0}`); any other number ends an entry."""
+    n = r.num
+    if r.sep or n is None or n.kind or n.lo != n.hi or n.lo != int(n.lo):
+        return ""
+    return "{" + str(int(n.lo)) + "}"
+
+
 def _canonical(raws: list[_Raw]) -> list[_Raw]:
     """Stem words and fold lexicon entries (longest match first) to their canonical words."""
-    words = ["" if r.sep or r.num is not None else _stem(r.text) for r in raws]
+    words = [_number_word(r) if r.num is not None else "" if r.sep else _stem(r.text) for r in raws]
     out: list[_Raw] = []
     i = 0
     while i < len(raws):
         r = raws[i]
-        if not words[i]:
+        if not words[i] or r.num is not None:
             out.append(r)
             i += 1
             continue
@@ -2661,6 +2692,10 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
             continue
         if _IMPERATIVE.match(text, begin, m.start()):
             continue  # "Don't clip though: clipping just hides it" explains; it lists nothing
+        if _NEGATED_CLAIM.search(text, begin, m.start()) and not _OPEN_END.search(
+            text, begin, m.start()
+        ):
+            continue  # "you can't trust anything after a spike: kill the job" says why first
         if _BARE_NO.match(text, begin, m.start()):
             continue  # "No: large batches do" answers the question; it rejects no list
         if _CONDITION_LEAD.match(text, begin, m.start()):
@@ -2719,6 +2754,23 @@ _IMPERATIVE = re.compile(
     r"[a-z]+\b[^:|]{0,12}$"
 )
 """A lead-in that forbids one act ("Don't clip though"): what follows its colon says why."""
+
+
+_NEGATED_CLAIM = re.compile(
+    r"(?:\b(?:you|we|i|they|it|that|this)\s+(?:can'?t|cannot|won'?t|(?:can|could|would|will"
+    r"|should|do|does|did)(?:n'?t| not))\s+(?:trust|tell|know|rely|see|say|predict|explain"
+    r"|guarantee)\s+(?:anything|everything|it|this|that|them|the|a|an|any|much|you|us|on)\b"
+    r"|(?:^|[.;!?]\s*)\W*(?:it|that|this)\s+(?:can'?t|cannot|won'?t|(?:can|could|would|will"
+    r"|should|does|did|is|was)(?:n'?t| not))\s+[a-z]+\s+(?:it|this|that|them)\b)[^:|]*$"
+)
+"""A lead-in that denies what can be known ("you can't trust anything after a spike:", "it won't
+tell you much:"), or one whose subject is the thing asked about, not a person ("It can't skip
+it:"): what follows its colon is a claim of its own, not a list it turns down. A person's
+negated act ("I wouldn't double the batch:") still turns down what it names, and its colon the
+reason after it."""
+_OPEN_END = re.compile(r"\b(?:on|with|about|for|of|to|at|into|in|by|over|following|these)\s*$")
+"""A lead-in that ends on a preposition ("I won't spend a minute on:") names its object after
+the colon: the list is what it turns down."""
 
 
 _CONDITION_LEAD = re.compile(r"[\W_]*(?:when|whenever|if|once)\b", re.IGNORECASE)
@@ -2866,6 +2918,18 @@ class _Answer:
         return not any(self.sentences)
 
 
+_SUPPOSED_AWAY = re.compile(
+    r"[\W_]*(?:(?:and|so|but)\s+)?(?:without|w/o|w/out|absent"
+    r"|if (?:you|we|i|they|one|someone) (?:skip|skipped|skips|drop|dropped|remove|removed|disable"
+    r"|disabled|omit|omitted|forgo|forgot|forget|leave out|left out|turn off|turned off|switch off"
+    r"|switched off|don'?t|didn'?t|do not|did not|never|had no|have no|went without|go without)"
+    r"|had (?:you|we|i|they) not)\b"
+)
+"""A sentence that opens by supposing a thing away ("Without warmup, ...", "If you skipped
+clipping, ..."): what it goes on to say happens in that case, so a key point it denies is not
+contradicted (`phrase.counterfactual`: "without a log axis you can't see small differences")."""
+
+
 def _analyse(text: str) -> _Answer:
     """An answer read: its sentences' tokens, and the scope of every context trigger in them."""
     folded = _fold(text)
@@ -2889,6 +2953,10 @@ def _analyse(text: str) -> _Answer:
             wide[s - 1].append(replace(span, start=0))  # red flags: the whole sentence
     scopes = tuple(
         Scope.of(len(toks), k, w) for (toks, _), k, w in zip(read, key, wide, strict=True)
+    )
+    scopes = tuple(
+        replace(scope, counterfactual=True) if _SUPPOSED_AWAY.match(piece) else scope
+        for scope, (_, piece) in zip(scopes, pieces, strict=True)
     )
     return _Answer(text, tuple(tuple(toks) for toks, _ in read), scopes)
 
