@@ -41,7 +41,6 @@ from grill.grader.lexicon import (
     _stem,
 )
 from grill.grader.match import (
-    COUNTERFACTUAL,
     _Hit,
     _hit_text,
     _match_point_phrases,
@@ -866,9 +865,8 @@ def _denial_flags(card: Card, answer: _Answer) -> list[Flag]:
             if places is None:
                 continue
             scope = answer.scopes[s]
-            supposed = scope.counterfactual and COUNTERFACTUAL not in disabled()
             if (
-                supposed
+                scope.counterfactual
                 or any(scope.sub[p] for p in places)
                 or not all(
                     any(

@@ -33,6 +33,7 @@ from grill.grader.phrases import (
 )
 from grill.grader.scope import Scope, Span
 from grill.grader.text import (
+    COUNTERFACTUAL,
     _analyse_sentence,
     _Answer,
     _fold,
@@ -380,8 +381,7 @@ def _match_variant(view: _View, variant: _Variant, strict: bool) -> _Hit | None:
             main = not any(scope.sub[p] for p in positions)
             refused, retracted = _carried(view, s, positions, strict)
             rule = rule or refused
-            supposed = scope.counterfactual and COUNTERFACTUAL not in disabled()
-            contradiction = one_clause and main and not retracted and not supposed
+            contradiction = one_clause and main and not retracted and not scope.counterfactual
             result = _Hit(s, positions, bool(rule or retracted), contradiction, rule or retracted)
             if not result.negated:
                 return result  # a hit taken back by a retraction gives way to a later one,
@@ -449,7 +449,6 @@ _NOTHING = "phrase.nothing-clause"
 _EXCEPTED = "phrase.excepted"
 _LISTED = "phrase.listed"
 _FRAMED = "phrase.framed"
-COUNTERFACTUAL = "phrase.counterfactual"
 MATCH_RULES = (_NOTHING, _EXCEPTED, _LISTED, _FRAMED, COUNTERFACTUAL)
 """The phrase language's own rules with an id, for ablation (`GRILL_GRADER_WITHOUT`)."""
 _NOTHING_WORDS = frozenset({"nothing", "none", "nada", "zilch", "nothin"})

@@ -269,7 +269,7 @@ class Scope:
     suspect: tuple[bool, ...]  # under a check: a negator here does not deny a key point
     carried: tuple[Span, ...]  # clause-shaped spans (retraction, refusal): read on a whole hit
     carried_wide: tuple[Span, ...] = ()  # the same, for misconceptions and red flags
-    counterfactual: bool = False  # the sentence opens with "without X" or "if you skip X"
+    counterfactual: bool = False  # opens with "without X", "if you skip X": nothing contradicted
 
     @classmethod
     def of(cls, n: int, key: Sequence[Span], wide: Sequence[Span]) -> Scope:

@@ -2918,6 +2918,8 @@ class _Answer:
         return not any(self.sentences)
 
 
+COUNTERFACTUAL = "phrase.counterfactual"
+"""The rule id of `_SUPPOSED_AWAY`, for ablation (one of grill.grader.match.MATCH_RULES)."""
 _SUPPOSED_AWAY = re.compile(
     r"[\W_]*(?:(?:and|so|but)\s+)?(?:without|w/o|w/out|absent"
     r"|if (?:you|we|i|they|one|someone) (?:skip|skipped|skips|drop|dropped|remove|removed|disable"
@@ -2954,10 +2956,11 @@ def _analyse(text: str) -> _Answer:
     scopes = tuple(
         Scope.of(len(toks), k, w) for (toks, _), k, w in zip(read, key, wide, strict=True)
     )
-    scopes = tuple(
-        replace(scope, counterfactual=True) if _SUPPOSED_AWAY.match(piece) else scope
-        for scope, (_, piece) in zip(scopes, pieces, strict=True)
-    )
+    if COUNTERFACTUAL not in disabled():
+        scopes = tuple(
+            replace(scope, counterfactual=True) if _SUPPOSED_AWAY.match(piece) else scope
+            for scope, (_, piece) in zip(scopes, pieces, strict=True)
+        )
     return _Answer(text, tuple(tuple(toks) for toks, _ in read), scopes)
 
 
