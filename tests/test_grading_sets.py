@@ -148,6 +148,8 @@ MIN_PER_CARD = {
     "fresh102": 5,
     "fresh103": 5,
     "fresh104": 5,
+    "fresh105": 5,
+    "fresh106": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -264,6 +266,8 @@ MIN_CASE = {
     "fresh102": 24,
     "fresh103": 24,
     "fresh104": 24,
+    "fresh105": 24,
+    "fresh106": 24,
 }
 
 
