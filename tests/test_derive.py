@@ -1875,3 +1875,23 @@ def test_a_degree_said_in_a_setting_or_through_an_intensifier_is_the_things() ->
     assert _verdict(
         masters, "precision for accumulated updates; bf16 has more range but rounds them away"
     ) == ("correct")
+
+
+_FORMATS = (
+    "FP16 vs BF16?",
+    "BF16 has FP32-equivalent exponent range; no loss scaling needed; safer.",
+    "FP16 gives you more mantissa — more precision — with a narrow exponent range. BF16"
+    " keeps FP32's range and needs no scaling. For training, range matters far more than"
+    " precision.",
+)
+
+
+def test_a_direction_said_of_a_partner_or_compared_is_no_change_to_reverse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ "FP16 gives you more precision" describes FP16 and "range matters more than precision"
+    compares: neither is a change the card makes, so "BF16: less precision" reverses nothing."""
+    right = "BF16 has FP32's range, less precision, and needs no loss scaling; safer."
+    assert _verdict(_card(*_FORMATS), right) == "correct"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.described")
+    assert [f.id for f in grade(_card(*_FORMATS), right).flags] == ["reversed-remedy"]

@@ -4178,3 +4178,37 @@ def test_a_verdict_word_after_a_setting_or_a_question_asked_back(typed: str) -> 
     g = grade(YES_CARD, typed)
     assert [f.id for f in g.flags] == ["verdict"], typed
     assert grade(YES_CARD, "Is it common? Yes, to 10%").verdict.label == "correct"
+
+
+def test_a_phrase_fronted_by_with_ends_at_the_main_clause_subject() -> None:
+    """ "With almost no dynamic range you need per-tensor scales": the `no` is the fronted
+    phrase's, not a denial of the need; said in one clause, the need is denied."""
+    c = card(pt("scale", "need per tensor scal"), wrong=(pt("none", "not need scal"),))
+    said = "With almost no dynamic range you need per-tensor scaling factors."
+    assert verdict(c, said) == "correct"
+    assert verdict(c, "You need no per-tensor scaling factors with that range.") == "wrong"
+
+
+def test_empty_call_parentheses_are_read_as_code_not_a_pause() -> None:
+    """ "optimizer.step() after each micro-batch" says the step comes after each micro-batch."""
+    c = card(pt("acc", "accumul"), wrong=(pt("each", "step after each micro batch"),))
+    assert verdict(c, "accumulation: call optimizer.step() after each micro-batch") == "wrong"
+    assert verdict(c, "accumulation: sum micro-batch grads, then optimizer.step() once") == (
+        "correct"
+    )
+
+
+def test_a_lead_in_that_sets_one_thing_aside_for_another_lists_what_it_names() -> None:
+    """ "Vanishing gradients rather than convergence: A, B or C" names the causes; each is said,
+    a false one among them too."""
+    c = card(
+        pt("vanish", "vanish"),
+        pt("dead", "dead"),
+        wrong=(pt("lr", "lr too high"),),
+        correct=2,
+    )
+    lead = "That's vanishing gradients rather than convergence: dead ReLUs, or an lr too high."
+    assert verdict(c, lead) == "wrong"
+    assert verdict(c, "Vanishing gradients, not convergence: dead ReLUs, saturation.") == (
+        "correct"
+    )

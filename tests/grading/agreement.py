@@ -307,6 +307,7 @@ TUNING = (
     "fresh97",
     "fresh99",
     "fresh103",
+    "fresh106",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

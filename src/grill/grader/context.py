@@ -548,6 +548,8 @@ TRIGGERS: tuple[Trigger, ...] = (
         "it this that they these those we you i",
         "unlike a bad batch it's persistent: the main clause starts at `it`",
         "if you never hit the plateau you're compute-limited",
+        "with almost no dynamic range you need per-tensor scales: `no` is the fronted phrase's",
+        near="with given under",  # a phrase they open at a clause's start ends at the subject
     ),
     _t(
         "continuation.place",

@@ -50,7 +50,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -96,6 +96,7 @@ RULES = (
     "derive.comparatives",  # "FP16 has more mantissa" said of BF16, or as fewer, is wrong
     "derive.remedies",  # "more weight decay" said as "weight decay down" is wrong
     "derive.remedies-inline",  # ... also inside a sentence ("the best lever is fewer epochs")
+    "derive.described",  # ... but not one said of a partner ("FP16 gives you more precision")
     "derive.reversed-direction",  # "steady decrease" said as "climbs steadily" is wrong
     "derive.preferences",  # the card's "BF16" turned down for "FP16" ("FP16 rather than BF16")
     "derive.units",  # the card's number counted in another unit ("2-8k tokens" for steps)
@@ -1078,10 +1079,22 @@ def _claims(texts: Sequence[str], asked: frozenset[str]) -> list[_Claim]:
                     and not w.startswith("{")
                 )
                 lead = all(w in _JOINERS for w in words[:i])  # "or a smaller model"
+                if entity is None and not lead and _described(words, i, partners):
+                    continue  # "FP16 gives you more precision", "range matters more than X"
                 if not attribute and lead and _on("derive.remedy-generic"):
                     attribute = tuple(w for w in after[:1] if w in GENERIC)  # "smaller model"
                 out.append((entity, sign, attribute, lead))
     return out
+
+
+def _described(words: Sequence[str], i: int, partners: Mapping[str, frozenset[str]]) -> bool:
+    """Rule derive.described: a direction said in a piece that already names one of two
+    partners describes that partner ("FP16 gives you more mantissa, more precision"), and one
+    followed by "than" compares ("range matters far more than precision"); neither is a change
+    the card makes, so its reverse ("BF16: less precision") is no reversed remedy."""
+    if not _on("derive.described"):
+        return False
+    return words[i + 1 : i + 2] == ["than"] or any(w in partners for w in words[:i])
 
 
 def _comparatives(claims: list[_Claim], card_words: list[str]) -> list[str]:

@@ -1525,8 +1525,11 @@ _LEX_TOKEN = re.compile(
     r"(?P<suf>bn|k|m|b|x|%)?(?![a-z0-9])"
     r"|(?P<numword>\d+(?:\.\d+)?)(?=[a-z])"
     r"|(?P<word>[a-z][a-z0-9_]*(?:'[a-z]+)?)"
+    r"|(?P<call>(?<=[a-z0-9_])\(\))"
     r"|(?P<sep>[,:()\[\]{}/<>+&|*-]|%|(?<= )=(?= ))"
 )
+"""(A call's empty parentheses are code, not a pause: "optimizer.step() after each micro-batch"
+is read as "optimizer step after each micro-batch".)"""
 
 
 def _asks(folded: str, sentence: Sequence[_Tok]) -> bool:
@@ -1682,6 +1685,8 @@ def _raw_tokens(text: str, offset: int) -> list[_Raw]:
             out.append(_Raw(m.group(0), s, e, _Num(value, value, "")))
         elif m.group("word") is not None:
             out.extend(_split_word(m.group("word"), s))
+        elif m.group("call") is not None:
+            continue
         else:
             sep = m.group("sep")
             if sep == "-":
@@ -2142,6 +2147,8 @@ _NOT_YET = context_words("suspect.not-yet")
 _COPULA = near("continuation.relative")
 # A subject after `unlike X` starts the main clause: "unlike a bad batch it's persistent".
 _SUBJECTS = context_words("termination.subject")
+# So does one after a phrase fronted by `with`: "with no dynamic range you need scales".
+_FRONTING = _stems_of(near("termination.subject"))
 # An exception ends the scope of a negation before it: "nothing extra except loss scaling".
 _EXCEPT_STEMS = _stems_of(context_words("termination.except"))
 _APART_STEMS = _stems_of(context_words("termination.apart"))
@@ -2198,6 +2205,7 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
     out: list[_Tok] = []
     clause = side = 0
     unlike = False
+    fronted = -1  # the clause a `with` phrase opens
     lead = _Leads()
     conds: set[int] = set()
     opens: dict[int, str] = {}  # each clause's first word, read or dropped
@@ -2394,9 +2402,14 @@ def _tokens(raws: list[_Raw]) -> list[_Tok]:
         if unlike and r.text in _SUBJECTS and out and out[-1].word != "unlik":
             clause, unlike = clause + 1, False  # "unlike a bad batch it's a single event"
             lead.carry()
+        elif fronted == clause and r.text in _SUBJECTS and out and out[-1].clause == clause:
+            clause, fronted = clause + 1, -1  # "with no dynamic range you need scales"
+            lead.carry()
         if clause in conds and r.text in _SUBJECTS and out and out[-1].clause == clause:
             clause += 1  # "if you never hit the plateau you're ...": the main clause
             lead.split()
+        if word in _FRONTING and (not out or out[-1].clause != clause):
+            fronted = clause  # a phrase fronted at the clause's start: its subject comes later
         unlike = unlike or word == "unlik"
         prev = word
         if r.stop:
@@ -2705,6 +2718,8 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
             continue  # "You don't fix hail after it falls, you plant for it: ..." lists the plan
         if _CONTRAST_LEAD.match(text, begin, m.start()):
             continue  # "What matters is the shape, not the value: ..." says what matters
+        if _SET_ASIDE_LEAD.match(text, begin, m.start()) and not any(map(_dismisses, lead)):
+            continue  # "Vanishing gradients rather than convergence: ..." says what it is
         if _SUBJECT_AFTER.match(text, m.end()) and not any(map(_dismisses, lead)):
             continue  # "It isn't one fixed number: it depends on the task" says what it is
         negators = [t for t in lead if _rejects(t)]
@@ -2734,6 +2749,14 @@ _CONTRAST_LEAD = re.compile(
 """A lead-in that says what a thing is and then what it is not ("What matters is the shape, not
 the value:", "The fix is the data, not the optimizer:"): its colon opens what it is, not a list
 it turns down."""
+_SET_ASIDE_LEAD = re.compile(
+    r"(?![^,:|]*(?:\b(?:not?|never|nothing|none|without)\b|n't))[^,:|]*\w[^,:|]*"
+    r"(?:,\s*(?:and\s+|but\s+)?not|\s+rather\s+than|\s+instead\s+of)\s+[^,:|]*$",
+    re.IGNORECASE,
+)
+"""A lead-in that names a thing, with no negator of its own, and then sets another aside
+("Vanishing gradients rather than convergence:", "That's overfitting, not noise:"): its colon
+opens what the thing is, not a list it turns down."""
 _WITH_BEFORE = re.compile(r"\bwith\s+$")
 
 
