@@ -150,6 +150,8 @@ MIN_PER_CARD = {
     "fresh104": 5,
     "fresh105": 5,
     "fresh106": 5,
+    "fresh107": 5,
+    "fresh108": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -268,6 +270,8 @@ MIN_CASE = {
     "fresh104": 24,
     "fresh105": 24,
     "fresh106": 24,
+    "fresh107": 24,
+    "fresh108": 24,
 }
 
 
