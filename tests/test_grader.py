@@ -4212,3 +4212,30 @@ def test_a_lead_in_that_sets_one_thing_aside_for_another_lists_what_it_names() -
     assert verdict(c, "Vanishing gradients, not convergence: dead ReLUs, saturation.") == (
         "correct"
     )
+
+
+def test_a_contrast_said_of_what_the_explanation_sets_against_is_not_turned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ "distinguishable from batch noise because it's periodic rather than random": "batch
+    noise looks random, not periodic" agrees; said of the oscillation itself it is turned."""
+    c = replace(
+        card(pt("lr", "lr too high"), correct=1),
+        explanation="It's distinguishable from ordinary batch noise because it's periodic rather"
+        " than random.",
+    )
+    assert verdict(c, "LR too high. Ordinary batch noise looks random, not periodic.") == (
+        "correct"
+    )
+    assert verdict(c, "LR too high. The oscillation is random, not periodic.") == "wrong"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "contrast.foil")
+    assert verdict(c, "LR too high. Ordinary batch noise looks random, not periodic.") == "wrong"
+
+
+def test_mitigating_with_a_lower_lr_among_other_steps_is_not_only_lowering_it() -> None:
+    case = load_library_case()
+    plan = "Roll back to the last stable checkpoint; then mitigate with a lower LR, clipping at"
+    plan += " 1.0 and BF16 instead of FP16."
+    assert not grade_case(case, plan).red_flags
+    only = "Roll back to the last checkpoint. The fix is to lower the LR."
+    assert [f.id for f in grade_case(case, only).red_flags] == ["only_lower_lr"]

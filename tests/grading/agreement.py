@@ -308,6 +308,7 @@ TUNING = (
     "fresh99",
     "fresh103",
     "fresh106",
+    "fresh107",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -432,7 +432,8 @@ def _verdict_flags(short_answer: str, answer: str) -> list[Flag]:
     return []
 
 
-_Contrast = tuple[frozenset[str], frozenset[str]]
+_Contrast = tuple[frozenset[str], frozenset[str], frozenset[str]]
+_FOIL_WORDS = frozenset({"from", "unlike", "than", "vs", "versus"})
 
 
 @lru_cache(maxsize=1024)
@@ -463,7 +464,18 @@ def _contrasts(explanation: str | None) -> tuple[_Contrast, ...]:
                 if not t.neg and t.num is None and t.clause == tok.clause
             }
             if before - after and after - before:
-                out.append((frozenset(before - after), frozenset(after - before)))
+                foil = (
+                    {
+                        t.word
+                        for k, f in enumerate(toks[:p])
+                        if f.word in _FOIL_WORDS
+                        for t in toks[k + 1 : k + 4]
+                        if t.clause == f.clause and not t.neg
+                    }
+                    - before
+                    - after
+                )
+                out.append((frozenset(before - after), frozenset(after - before), frozenset(foil)))
     return tuple(out)
 
 
@@ -473,7 +485,7 @@ def _contrast_flags(explanation: str | None, answer: _Answer) -> list[Flag]:
     The B word stands at most 3 words before a negator and the A word at most 3 after it, in
     the negator's clause ("it's the optimiser, not the data"; "random rather than periodic").
     """
-    for a_all, b_all in _contrasts(explanation):
+    for a_all, b_all, foil in _contrasts(explanation):
         # the contrast's own content, not only its direction words: "raises the ceiling rather
         # than lowering the variance" is not turned around by "smaller rather than bigger"
         a_words = a_all - _DIRECTION_STEMS or a_all
@@ -488,6 +500,10 @@ def _contrast_flags(explanation: str | None, answer: _Answer) -> list[Flag]:
                 ) and any(
                     t.word in a_words and t.clause == tok.clause for t in sentence[n + 1 : n + 4]
                 ):
+                    if "contrast.foil" not in disabled() and any(
+                        t.word in foil for t in sentence[:n]
+                    ):
+                        continue  # said of what the explanation sets the thing against
                     start = min(t.start for t in sentence[max(0, n - 3) : n + 4])
                     end = max(t.end for t in sentence[max(0, n - 3) : n + 4])
                     says = "turns around a contrast of the explanation"
@@ -546,6 +562,7 @@ _NOT_ASSERTED = (
 CARD_CHECKS = (
     "verdict",
     "contrast",
+    "contrast.foil",
     "restriction",
     "absolute",
     "partner",
