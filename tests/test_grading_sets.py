@@ -152,6 +152,8 @@ MIN_PER_CARD = {
     "fresh106": 5,
     "fresh107": 5,
     "fresh108": 5,
+    "fresh109": 5,
+    "fresh110": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -272,6 +274,8 @@ MIN_CASE = {
     "fresh106": 24,
     "fresh107": 24,
     "fresh108": 24,
+    "fresh109": 24,
+    "fresh110": 24,
 }
 
 
