@@ -795,3 +795,20 @@ def test_an_explosion_in_the_attention_layers_names_the_culprit(case: Case) -> N
     assert {p.part for p in got.parts if p.covered} == {"culprits"}
     got = grade_case(case, "The loss exploded; I checked the data loader.")
     assert not any(p.covered for p in got.parts if p.part == "culprits")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Go back to the checkpoint from just before the spike, enable clipping and halve the LR.",
+        "Roll back to the last good checkpoint and, beyond just dropping the LR, tighten the clip.",
+        "On top of merely halving the LR, clip at 1.0 and roll back to the last checkpoint.",
+    ],
+)
+def test_just_as_a_time_or_after_beyond_limits_nothing(case: Case, answer: str) -> None:
+    assert "only_lower_lr" not in {f.id for f in grade_case(case, answer).red_flags}
+
+
+def test_just_lowering_the_lr_is_still_the_whole_answer(case: Case) -> None:
+    got = grade_case(case, "Roll back to the checkpoint and just halve the LR.")
+    assert "only_lower_lr" in {f.id for f in got.red_flags}

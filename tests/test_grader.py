@@ -4239,3 +4239,17 @@ def test_mitigating_with_a_lower_lr_among_other_steps_is_not_only_lowering_it() 
     assert not grade_case(case, plan).red_flags
     only = "Roll back to the last checkpoint. The fix is to lower the LR."
     assert [f.id for f in grade_case(case, only).red_flags] == ["only_lower_lr"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "blamed"),
+    [
+        ("The LR is probably an order of magnitude smaller than it should be.", "lr-too-low"),
+        ("My bet: the learning rate is way lower than it needs to be.", "lr-too-low"),
+        ("The LR is ten times higher than it should be.", "lr-too-high"),
+    ],
+)
+def test_a_comparison_with_what_should_be_says_too(answer: str, blamed: str) -> None:
+    # "smaller than it should be" is "too small": it blames a low LR, not a lowered one
+    flags = [f.id for f in _built_in("flat-early-loss", answer).flags]
+    assert ("lr-too-high" in flags) is (blamed == "lr-too-high")

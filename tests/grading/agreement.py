@@ -309,6 +309,7 @@ TUNING = (
     "fresh103",
     "fresh106",
     "fresh107",
+    "fresh109",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -239,6 +239,8 @@ order magnitude: order of magnitude, orders of magnitude, oom
 forget: forgetting, forgets, forgot, forgotten, lose, loses, losing, erase, erases, wipe out,
     wipes out, overwrite, overwrites, overwriting, overwritten, overwrote
 only: just, simply, merely, solely
+before: just before
+after: just after
 pick: choose, chose, chosen, select, selected, selecting, take, taking, took, taken,
     grab, grabbing, grabbed
 minimum: lowest point, low point, bottom of the curve, bottom of the loss curve,

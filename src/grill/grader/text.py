@@ -448,6 +448,20 @@ def _repaired(m: re.Match[str]) -> str:
     return m.group(0)
 
 
+_PLAIN = {
+    "bigger": "big",
+    "larger": "large",
+    "smaller": "small",
+    "higher": "high",
+    "lower": "low",
+    "longer": "long",
+    "shorter": "short",
+    "faster": "fast",
+    "slower": "slow",
+    "quicker": "quick",
+}
+"""A comparative's plain form: "smaller than it should be" is "too small"."""
+
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # "a couple o' thousand": the dropped "f" of "of"
     (re.compile(r"\bo'(?=\s)"), "of"),
@@ -463,6 +477,25 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # a checklist claims only its checked items: "[ ] bigger model" is not said, "[x] dropout" is
     (re.compile(r"(?m)^[ \t]*(?:[-*+•][ \t]*)?(?:\[ ?\]|☐)[^\n]*"), " "),
     (re.compile(r"(?m)^[ \t]*(?:[-*+•][ \t]*)?(?:\[[x✓✔]\]|☑|✅)[ \t]*"), "\n- "),
+    # a comparison with what should be is "too": "the lr is ten times smaller than it should be"
+    # blames a low lr, "the loss falls more slowly than it should" a slow one
+    (
+        re.compile(
+            r"\b(?:much |far |way |a lot )?(?:more (\w+ly)|(bigger|larger|smaller|higher|lower"
+            r"|longer|shorter|faster|slower|quicker)) than (?:it|they|you|we|one|that|this)"
+            r"(?:'d| would)? (?:should|ought to|needs? to|has to|have to|expect(?:ed)?|want(?:ed)?)"
+            r"(?: be)?\b"
+        ),
+        lambda m: "too " + (m.group(1) or _PLAIN[m.group(2)]),
+    ),
+    # "beyond just X", "on top of merely X": X and more, so the "just" restricts nothing
+    (
+        re.compile(
+            r"\b(beyond|besides|on top of|in addition to|as well as|more than) "
+            r"(?:just|only|merely|simply|solely)\b"
+        ),
+        r"\1",
+    ),
     # a year is a date, not a value: "1.0 on the global norm, our default since 2018"
     (
         re.compile(
