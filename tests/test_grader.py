@@ -406,6 +406,25 @@ def test_a_sequence_is_out_of_order_only_when_no_choice_of_places_runs_in_order(
     assert _built_in("loss-curve-phases", told_twice).verdict is Verdict.WRONG
 
 
+def test_a_sentence_that_states_the_wrong_order_is_not_undone_by_a_later_mention() -> None:
+    stated = "A healthy run goes plateau first, then warmup, then the long steady descent"
+    for rest in ("; the flat stretch comes before the model gets going.", ". It plateaus early."):
+        got = _built_in("loss-curve-phases", stated + rest)
+        assert [f.rule for f in got.flags] == ["order"], rest
+    right = "Warmup, then a long steady descent, then a plateau; the flat stretch comes last."
+    assert _built_in("loss-curve-phases", right).verdict is Verdict.CORRECT
+
+
+def test_dont_try_to_x_forbids_one_act_and_lists_what_to_do_instead() -> None:
+    plan = "roll back to the last good checkpoint, skip the batch, lower the LR."
+    assert _built_in("spike-recovery", "Don't try to ride it out: " + plan).verdict is (
+        Verdict.CORRECT
+    )
+    assert "keep-going" in [
+        f.id for f in _built_in("spike-recovery", "Ride it out, then " + plan).flags
+    ]
+
+
 def test_a_bad_batch_in_slang_is_a_bad_batch() -> None:
     for word in ("dodgy", "dud", "nasty", "cursed", "wonky", "janky", "iffy", "sketchy", "borked"):
         assert normalise(f"a {word} batch") == normalise("a bad batch"), word

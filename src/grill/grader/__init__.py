@@ -1709,12 +1709,40 @@ def _in_order_somewhere(rubric: Rubric, present: Sequence[str], view: _View) -> 
     return True
 
 
+def _misordered_in_a_sentence(rubric: Rubric, present: Sequence[str], view: _View) -> bool:
+    """Does one sentence name three or more of the sequence's points, all of those the answer
+    names, with no choice of their places in it that runs in order? That sentence states the
+    order ("plateau first, then warmup, then the descent"), and a mention of a point in a later
+    sentence does not undo it."""
+    if len(present) < 3:
+        return False
+    points = {p.id: p for p in rubric.points}
+    places: dict[int, dict[str, list[int]]] = {}
+    for pid in present:
+        for s, at in placements(view, _valid(points[pid].match)):
+            places.setdefault(s, {}).setdefault(pid, []).append(at)
+    for said in places.values():
+        if len(said) < len(present):
+            continue
+        last = -1
+        for pid in present:
+            later = [at for at in said[pid] if at > last]
+            if not later:
+                return True
+            last = min(later)
+    return False
+
+
 def _order_flags(rubric: Rubric, starts: dict[str, tuple[int, int]], view: _View) -> list[Flag]:
     present = [pid for pid in rubric.order if pid in starts]
     seq = [starts[pid] for pid in present]
     if all(a < b for a, b in zip(seq, seq[1:], strict=False)):
         return []
-    if "order.any" not in disabled() and _in_order_somewhere(rubric, present, view):
+    if (
+        "order.any" not in disabled()
+        and not _misordered_in_a_sentence(rubric, present, view)
+        and _in_order_somewhere(rubric, present, view)
+    ):
         return []
     says = "out of order: should be " + " -> ".join(rubric.order)
     first = min(seq)

@@ -2806,10 +2806,11 @@ follows is a statement, the negated lead-in's correction or reason, not a list f
 (a list names things or acts: "What I would not do: restart, blame bit flips"). A dismissal still
 turns it down: "Myth: it's always a bit flip"."""
 _IMPERATIVE = re.compile(
-    r"\s*(?:but |so |and )?(?:don'?t|do not|never) (?!do\b|try\b|bother\b|even\b)"
-    r"[a-z]+\b[^:|]{0,12}$"
+    r"\s*(?:but |so |and )?(?:don'?t|do not|never) (?:try to |bother to )?"
+    r"(?!do\b|try\b|bother\b|even\b)[a-z]+\b[^:|]{0,12}$"
 )
-"""A lead-in that forbids one act ("Don't clip though"): what follows its colon says why."""
+"""A lead-in that forbids one act ("Don't clip though", "Don't try to ride it out"): what
+follows its colon says why, or what to do instead."""
 
 
 _NEGATED_CLAIM = re.compile(
