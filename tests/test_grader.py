@@ -4272,3 +4272,32 @@ def test_a_comparison_with_what_should_be_says_too(answer: str, blamed: str) -> 
     # "smaller than it should be" is "too small": it blames a low LR, not a lowered one
     flags = [f.id for f in _built_in("flat-early-loss", answer).flags]
     assert ("lr-too-high" in flags) is (blamed == "lr-too-high")
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "restricted"),
+    [
+        (
+            "per-layer-grad-norm",
+            "It finds which layer explodes or vanishes, but it's only worth doing below a"
+            " billion parameters.",
+            True,
+        ),
+        (
+            "fp8-training",
+            "Native on Hopper and Blackwell, halves memory again versus BF16; per-tensor scale"
+            " factors are only needed if you stay in FP8 beyond a few thousand steps.",
+            True,
+        ),
+        (
+            "fp8-training",
+            "Native on Hopper and Blackwell, halves memory again versus BF16; per-tensor scale"
+            " factors are only needed for FP8, which has almost no dynamic range.",
+            False,
+        ),
+    ],
+)
+def test_only_worth_it_or_only_needed_under_a_condition_the_card_never_makes(
+    ref: str, answer: str, restricted: bool
+) -> None:
+    assert ("restriction" in [f.id for f in _built_in(ref, answer).flags]) is restricted

@@ -516,7 +516,8 @@ _ONLY = re.compile(
     r"\bonly\s+(?:(?:happens?|appl(?:y|ies)|matters?|works?|helps?|kicks? in|occurs?|pays? off"
     r"|needed|shows? up|turns? up|appears?|arises?|bites?|starts?|comes? up"
     r"|need(?:ed)? it|is needed|makes sense|(?:goes|comes|kicks|gets|goes in|comes in"
-    r"|useful|relevant|counts|valid|true|safe|holds?)(?: as (?:an? )?[a-z]+)?)\s+)?"
+    r"|useful|relevant|counts|valid|true|safe|holds?)(?: as (?:an? )?[a-z]+)?"
+    r"|worth(?: doing| it| having| using| the (?:effort|cost|trouble))?)\s+)?"
     r"(?:when|if|for|on|from|once|with|in|above|below|past|after|during|beyond|under|over|to"
     r"|at(?!\s+(?:an?\s+|the\s+)?(?:[\w']+\s+){0,2}?(?:pace|speed|rate|crawl|trickle)\b))\b"
 )
@@ -529,6 +530,13 @@ _ONLY_AFTER = re.compile(
 )
 """A condition with "only" after it, closing its clause: "this rule is for SGD only", "on GPUs
 only."; not "on a scale that only reads whole kilos"."""
+_ONLY_NEEDED = re.compile(
+    r"\b(?:is|are)\s+only\s+(?:needed|required|necessary|worth\s+[a-z]+)\s+"
+    r"(?:if|when|once|for|above|below|past|beyond|after|during|with|in|on)\b"
+)
+"""A thing the answer names said to be needed only under a condition: "per-tensor scale
+factors are only needed if you stay in FP8 for long" restricts the answer's own claim, whatever
+names the thing; "scale factors are only for FP8" (no need said) is about them."""
 _PROVIDED = re.compile(
     r"\b(?:provided|providing|so long as|as long as|on condition)(?: that)?\s"
     r"(?!(?:(?:you|we|they|i|it)\s+)?(?:want|wants|like|likes|need|needs|wish|please|possible"
@@ -673,6 +681,8 @@ def _restriction_flags(card: Card, answer: _Answer) -> list[Flag]:
         if _RESTRICTS.fullmatch((lead.strip() + " ").lstrip()):
             spans.append((m.start(), m.end(), None, None, False))
         # else "not only", "if only"; "scale factors are only for fp8" is about them
+    for m in _ONLY_NEEDED.finditer(folded):
+        spans.append((m.start(), m.end(), None, None, False))
     for m in _ONLY_AFTER.finditer(folded):
         spans.append((m.start(), m.start(1), m.end(1), m.end(), False))
     for m in _PROVIDED.finditer(folded):
