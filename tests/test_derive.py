@@ -1895,3 +1895,30 @@ def test_a_direction_said_of_a_partner_or_compared_is_no_change_to_reverse(
     assert _verdict(_card(*_FORMATS), right) == "correct"
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.described")
     assert [f.id for f in grade(_card(*_FORMATS), right).flags] == ["reversed-remedy"]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "deepened", "relieved"),
+    [
+        (
+            "LR too low symptoms?",
+            "Loss decreases very slowly; underutilized compute.",
+            "loss decreases very slowly, compute underused; the fix is to drop the LR further",
+            "loss decreases very slowly, compute underused; the fix is to raise the LR",
+        ),
+        (
+            "Batch too small?",
+            "Noisy gradients, unstable loss.",
+            "noisy gradients and an unstable loss, so shrink the batch further",
+            "noisy gradients and an unstable loss, so increase the batch",
+        ),
+    ],
+)
+def test_a_setting_the_question_calls_too_low_or_high_moved_further_is_wrong(
+    monkeypatch: pytest.MonkeyPatch, question: str, answer: str, deepened: str, relieved: str
+) -> None:
+    c = _card(question, answer)
+    assert [f.id for f in grade(c, deepened).flags] == ["deepened-premise"]
+    assert "deepened-premise" not in [f.id for f in grade(c, relieved).flags]
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.premise")
+    assert "deepened-premise" not in [f.id for f in grade(_card(question, answer), deepened).flags]

@@ -123,6 +123,7 @@ RULES = (
     "derive.from-zero",  # "not restart from scratch" denied: "from step zero" is the same
     "derive.opposites",  # "reveals early dynamics" said as "hides the early phase"
     "derive.vague",  # an item's own word, or the card's opening "yes", alone is partial credit
+    "derive.premise",  # "LR too low symptoms?": "lower the LR" makes it worse, so it is wrong
     "derive.operations",  # "multiply loss" said as "divide the loss"
     "derive.restate-direction",  # a clause with a direction the item lacks restates nothing
     "derive.remedy-generic",  # "smaller model": a remedy of a generic word, reversed, is wrong
@@ -1124,6 +1125,27 @@ def _comparatives(claims: list[_Claim], card_words: list[str]) -> list[str]:
     return out
 
 
+_PREMISE_WAY = {"low": -1, "high": 1}
+"""How a question's "too" puts a setting: "LR too low", "batch too small" (read "low")."""
+
+
+def _premise(question: str) -> list[str]:
+    """A question whose premise is a setting too high or too low ("LR too low symptoms?",
+    "Batch too large?"): moving that setting further the same way ("lower the LR further") is
+    no remedy, whatever the card's text says of the fix."""
+    if not _on("derive.premise"):
+        return []
+    out: list[str] = []
+    for sentence in normalise(question):
+        for i in range(1, len(sentence) - 1):
+            way = _PREMISE_WAY.get(sentence[i + 1]) if sentence[i] == "too" else None
+            if way and sentence[i - 1] not in _PREMISE_WAY:
+                phrase = f"= {_said(way)} {sentence[i - 1]}"
+                if phrase not in out:
+                    out.append(phrase)
+    return out
+
+
 def _remedies(claims: list[_Claim]) -> list[str]:
     """A remedy's direction reversed: "turning weight decay down" where the card says "more
     regularisation, weight decay or dropout"; "halve the learning rate" where it says "double".
@@ -1198,6 +1220,11 @@ def _turned_claims(
             "reversed-remedy",
             "a change the card makes, made the other way",
             _remedies(claims),
+        ),
+        (
+            "deepened-premise",
+            "the setting the question says is too high or too low, moved further that way",
+            _premise(question),
         ),
         (
             "other-partner-chosen",
