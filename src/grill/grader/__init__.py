@@ -1706,41 +1706,31 @@ def _outweighed(hit: _Hit | None, against: _Hit | None) -> bool:
     return len(against.positions) > len(hit.positions)
 
 
-def _in_order_somewhere(rubric: Rubric, present: Sequence[str], view: _View) -> bool:
-    """Can each point said be given one of its places so that they run in the card's order?
-    (Greedy: each point takes its earliest place after the one before.)"""
-    points = {p.id: p for p in rubric.points}
+def _in_order(choices: Sequence[Sequence[tuple[int, int]]]) -> bool:
+    """Can each point be given one of its places, (sentence, position) sorted, so that they run
+    in order? (Greedy: each point takes its earliest place after the one before.)"""
     last = (-1, -1)
-    for pid in present:
-        later = [at for at in placements(view, _valid(points[pid].match)) if at > last]
+    for options in choices:
+        later = [at for at in options if at > last]
         if not later:
             return False
         last = later[0]
     return True
 
 
-def _misordered_in_a_sentence(rubric: Rubric, present: Sequence[str], view: _View) -> bool:
+def _misordered_in_a_sentence(places: Sequence[Sequence[tuple[int, int]]]) -> bool:
     """Does one sentence name three or more of the sequence's points, all of those the answer
     names, with no choice of their places in it that runs in order? That sentence states the
     order ("plateau first, then warmup, then the descent"), and a mention of a point in a later
     sentence does not undo it."""
-    if len(present) < 3:
+    if len(places) < 3:
         return False
-    points = {p.id: p for p in rubric.points}
-    places: dict[int, dict[str, list[int]]] = {}
-    for pid in present:
-        for s, at in placements(view, _valid(points[pid].match)):
-            places.setdefault(s, {}).setdefault(pid, []).append(at)
-    for said in places.values():
-        if len(said) < len(present):
-            continue
-        last = -1
-        for pid in present:
-            later = [at for at in said[pid] if at > last]
-            if not later:
-                return True
-            last = min(later)
-    return False
+    sentences = {s for point in places for s, _ in point}
+    return any(
+        all(in_s := [[at for at in point if at[0] == s] for point in places])
+        and not _in_order(in_s)
+        for s in sentences
+    )
 
 
 def _order_flags(rubric: Rubric, starts: dict[str, tuple[int, int]], view: _View) -> list[Flag]:
@@ -1748,12 +1738,13 @@ def _order_flags(rubric: Rubric, starts: dict[str, tuple[int, int]], view: _View
     seq = [starts[pid] for pid in present]
     if all(a < b for a, b in zip(seq, seq[1:], strict=False)):
         return []
-    if (
-        "order.any" not in disabled()
-        and not _misordered_in_a_sentence(rubric, present, view)
-        and _in_order_somewhere(rubric, present, view)
-    ):
-        return []
+    if "order.any" not in disabled():
+        # each point's places, the first of each phrase in each sentence: the answer may name a
+        # point in passing before it runs through the sequence ("falls hard ... a quick early fall")
+        points = {p.id: p for p in rubric.points}
+        places = [placements(view, _valid(points[pid].match)) for pid in present]
+        if _in_order(places) and not _misordered_in_a_sentence(places):
+            return []
     says = "out of order: should be " + " -> ".join(rubric.order)
     first = min(seq)
     last = max(seq)
