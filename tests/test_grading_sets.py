@@ -154,6 +154,8 @@ MIN_PER_CARD = {
     "fresh108": 5,
     "fresh109": 5,
     "fresh110": 5,
+    "fresh111": 5,
+    "fresh112": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -276,6 +278,8 @@ MIN_CASE = {
     "fresh108": 24,
     "fresh109": 24,
     "fresh110": 24,
+    "fresh111": 24,
+    "fresh112": 24,
 }
 
 
