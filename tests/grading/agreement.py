@@ -310,6 +310,7 @@ TUNING = (
     "fresh106",
     "fresh107",
     "fresh109",
+    "fresh111",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}
