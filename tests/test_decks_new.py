@@ -278,3 +278,17 @@ def test_rederive_keeps_comments_unless_forced_and_names_a_missing_file(tmp_path
     assert "look at this one" not in deck.read_text(encoding="utf-8")
     code, _, exc = _rederive(str(tmp_path / "nope.yaml"))
     assert code != 0 and isinstance(exc, UsageError) and "cannot read" in str(exc)
+
+
+def test_a_card_beside_another_gets_no_check_twice() -> None:
+    # each card sees the other; the premise each reads from its own question is not added again
+    rows = [
+        CsvCard(1, "LR too low symptoms?", "Loss decreases very slowly.", "Training barely moves."),
+        CsvCard(
+            2, "LR too high symptoms?", "Loss bounces; NaNs.", "Updates overshoot the minimum."
+        ),
+    ]
+    for card in deck_data("mine", "Mine", rows)["cards"]:
+        matches = [tuple(w["match"]) for w in card["rubric"].get("wrong", [])]
+        assert len(matches) == len(set(matches)), card["question"]
+        assert any("deepened-premise" == w["id"] for w in card["rubric"]["wrong"])

@@ -901,7 +901,10 @@ def derive_rubric(
         # a card that asks most about the same thing says what else is true of it
         seen_answer, _, seen_explanation = context.partition("\n")
         ids = {w["id"] for w in wrong}
+        held = {tuple(w["match"]) for w in wrong}
         for w in _turned_claims(question, seen_answer, seen_explanation or None, asked):
+            if tuple(w["match"]) in held:
+                continue  # the card's own check already (a premise read from its own question)
             w["id"] = _slug(f"seen {w['id']}", taken) if w["id"] in ids else w["id"]
             w["says"] = f"{w['says']} (as the card beside it has it)"
             wrong.append(w)
