@@ -156,6 +156,8 @@ MIN_PER_CARD = {
     "fresh110": 5,
     "fresh111": 5,
     "fresh112": 5,
+    "fresh113": 5,
+    "fresh114": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -280,6 +282,8 @@ MIN_CASE = {
     "fresh110": 24,
     "fresh111": 24,
     "fresh112": 24,
+    "fresh113": 24,
+    "fresh114": 24,
 }
 
 
