@@ -4301,3 +4301,14 @@ def test_only_worth_it_or_only_needed_under_a_condition_the_card_never_makes(
     ref: str, answer: str, restricted: bool
 ) -> None:
     assert ("restriction" in [f.id for f in _built_in(ref, answer).flags]) is restricted
+
+
+def test_an_outcome_after_the_last_step_is_no_step_in_the_sequence() -> None:
+    # "->" after the last step can say what it buys: a clause that denies a verb tells what
+    # does not happen, not a step that comes after the optimizer step
+    steps = "loss*S before backward, grads/S before opt step"
+    for outcome in (" -> tiny grads don't underflow", ", then tiny grads don't vanish"):
+        got = _built_in("fp16-loss-scaling", "yes: " + steps + outcome)
+        assert got.verdict is Verdict.CORRECT and not got.flags, outcome
+    reversed_ = "yes: multiply the loss by S, take the optimizer step, then divide the grads by S"
+    assert [f.rule for f in _built_in("fp16-loss-scaling", reversed_).flags] == ["sequence"]

@@ -1448,7 +1448,8 @@ def _steps(
     the span of the folded text that says both), from its sequence words (`_THEN`,
     `_AFTER`). A step's words are its substantive stems, less the question's own, those that
     name no step (`_UNSTEPPED`) and those denied; a sentence that ranks (`_RANKED`) orders
-    nothing."""
+    nothing, and a later step whose own clause denies a verb tells an outcome, not a step
+    ("grads/S before the optimizer step -> tiny grads don't underflow")."""
     folded = _fold(answer.text)
     marks: list[tuple[int, int]] = []  # (offset, +1: what follows is later, -1: earlier, 0: none)
     opened = {m.start(1) for m in _AFTER_OPENS.finditer(folded)}
@@ -1465,6 +1466,7 @@ def _steps(
     # its words it has as a later step (which ends with its clause: "... before the mix: yes,
     # multiply ..."); as an earlier step it reaches back to the step before
     steps: list[tuple[int, list[_Tok], tuple[int, int], list[int]]] = []
+    denied: set[int] = set()  # steps whose own clause denies a verb: what does not happen
     for s, sentence in enumerate(answer.sentences):
         ranks = any(sentence[0].start <= a and b <= sentence[-1].end for a, b in ranked)
         for p, tok in enumerate(sentence):
@@ -1474,6 +1476,8 @@ def _steps(
                 way = 0 if ranks else between[-1] if between else 0
                 steps.append((way, [], (s, p), []))
             step = steps[-1]
+            if tok.verbal and sentence[step[2][1]].clause == tok.clause:
+                denied.add(len(steps) - 1)
             if not _unasserted(answer, s, (p,), condition=False):
                 step[1].append(tok)
                 if sentence[step[2][1]].clause == tok.clause:
@@ -1491,12 +1495,16 @@ def _steps(
         )
 
     out = []
-    for (_, a, _, _), (way, b, _, kept) in itertools.pairwise(steps):
+    for i, ((_, a, _, _), (way, b, _, kept)) in enumerate(itertools.pairwise(steps)):
         said = b[: max(kept, default=0)] if way == 1 else b
         span = (a[0].start, said[-1].end) if a and said else (0, 0)
         if way == 1:
+            if i + 1 in denied:
+                continue  # an outcome, not a step: "... before the step -> grads don't vanish"
             out.append((words(a), words(said), span))
         elif way == -1:
+            if i in denied:
+                continue
             out.append((words(b), words(a), span))
     return [(a, b, span) for a, b, span in out if a and b]
 
