@@ -4312,3 +4312,11 @@ def test_an_outcome_after_the_last_step_is_no_step_in_the_sequence() -> None:
         assert got.verdict is Verdict.CORRECT and not got.flags, outcome
     reversed_ = "yes: multiply the loss by S, take the optimizer step, then divide the grads by S"
     assert [f.rule for f in _built_in("fp16-loss-scaling", reversed_).flags] == ["sequence"]
+
+
+def test_a_setting_that_stays_put_is_unchanged() -> None:
+    for kept in ("stays put", "stays where it is", "stays as it was"):
+        assert normalise(f"the LR {kept}") == normalise("the LR stays unchanged"), kept
+    assert normalise("leave the LR untouched") == normalise("leave the LR unchanged")
+    got = _built_in("linear-scaling-rule", "Double the batch, double the warmup; the LR stays put.")
+    assert "lr-unchanged" in [f.id for f in got.flags]

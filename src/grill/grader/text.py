@@ -1440,6 +1440,15 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         r"\1 \2unchanged",
     ),
+    # "the LR stays put", "it stays where it was", "leave the LR untouched": kept as it is
+    (re.compile(r"\b(stay(?:s|ed|ing)?) put\b"), r"\1 unchanged"),
+    (
+        re.compile(
+            r"\b(stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:where|as) (?:it|they) (?:is|are|was|were)\b"
+        ),
+        r"\1 unchanged",
+    ),
+    (re.compile(r"\buntouched\b"), "unchanged"),
     # "ten-ish", "10ish": about that number
     (re.compile(r"(?<=[0-9a-z])-ish\b|(?<=[0-9])ish\b"), ""),
     # "double-check the lr" checks it: not a multiplier ("double the lr")
