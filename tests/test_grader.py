@@ -4320,3 +4320,13 @@ def test_a_setting_that_stays_put_is_unchanged() -> None:
     assert normalise("leave the LR untouched") == normalise("leave the LR unchanged")
     got = _built_in("linear-scaling-rule", "Double the batch, double the warmup; the LR stays put.")
     assert "lr-unchanged" in [f.id for f in got.flags]
+
+
+def test_an_arrow_into_a_denied_verb_says_what_the_step_buys() -> None:
+    for arrow in ("->", "→", "=>"):
+        said = f"warmup {arrow} the loss doesn't blow up"
+        assert normalise(said) == normalise("warmup, so the loss doesn't blow up"), arrow
+    assert normalise("warmup -> the loss blows up") != normalise("warmup, so the loss blows up")
+    steps = "yes: loss*S before backward, grads/S before opt step -> tiny grads don't underflow"
+    made, ids = _csv_deck()
+    assert grade(made.card(ids["fp16-loss-scaling"]), steps).verdict is Verdict.CORRECT

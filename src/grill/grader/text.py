@@ -695,6 +695,15 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     (re.compile(r"(?m)^[ \t]*\[[a-z][a-z0-9 _.-]{0,20}\][ \t]*"), ". "),
     (re.compile(r"(?:^|(?<=[.!?]\s))(?:it'?s )?(?:the )?other way (?:a?round|about)\b"), "no,"),
+    # "grads/S before the step -> tiny grads don't underflow": an arrow ("→" is ">" by now) into a
+    # clause that denies a verb says what the step buys, as "so" does: no next step, no denial
+    (
+        re.compile(
+            r"\s*(?:->|=>|(?<![>=-])>(?!>))\s*(?=(?:[a-z0-9'/*-]+\s+){0,4}?(?:[a-z]+n't|(?:do|does|did|will"
+            r"|would|can|could|should) not|cannot|never)\b)"
+        ),
+        ", so ",
+    ),
     # "B < B_crit", "B >> B_crit": below and above, when the sign stands between words (a lone
     # ">" is an arrow, as "→" is: "warmup > descent")
     (re.compile(r"(?<=\w)\s+(?:<<|<)\s+(?=[\w~])"), " below "),
