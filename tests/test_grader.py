@@ -4330,3 +4330,13 @@ def test_an_arrow_into_a_denied_verb_says_what_the_step_buys() -> None:
     steps = "yes: loss*S before backward, grads/S before opt step -> tiny grads don't underflow"
     made, ids = _csv_deck()
     assert grade(made.card(ids["fp16-loss-scaling"]), steps).verdict is Verdict.CORRECT
+
+
+def test_what_is_regularised_toward_its_old_values_is_what_is_regularised() -> None:
+    # the CSV deck's EWC card says "Regularize toward old weights": the weights are regularised
+    made, ids = _csv_deck()
+    card = made.card(ids["ewc"])
+    wrong = "It regularises the model's activations toward their old values, Fisher-weighted."
+    assert "object" in [f.rule for f in grade(card, wrong).flags]
+    right = "It regularises the weights toward their old values, Fisher-weighted."
+    assert grade(card, right).verdict is Verdict.CORRECT

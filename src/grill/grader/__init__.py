@@ -1041,6 +1041,9 @@ _NOT_OBJECT = frozenset(
 )
 """Words after which a quantity is no longer what the operation acts on."""
 _LIST_GAP = re.compile(r",|;|\band\b|\bor\b|\bnor\b|/|\+|&")
+_TOWARD = frozenset({"toward", "old"})
+"""Words between an operation and its quantity that leave the reach open ("regularize toward
+old weights": the weights are what is regularised)."""
 
 
 def _objects(
@@ -1056,12 +1059,17 @@ def _objects(
             if p and words[p - 1] in _QUANTITIES and not gap(s, p - 1, p):
                 yield s, p, w, words[p - 1]
                 continue
-            for k in range(p + 1, min(len(words), p + 2 + _OBJECT_REACH)):
+            reach = _OBJECT_REACH
+            for k in range(p + 1, len(words)):
+                if k > p + 1 + reach:
+                    break
                 if words[k] in _OPERATIONS or words[k] in _NOT_OBJECT or gap(s, p, k):
                     break  # "divided by the batch size": the batch divides, it is not divided
                 if words[k] in _QUANTITIES:
                     yield s, p, w, words[k]
                     break
+                if words[k] in _TOWARD:
+                    reach += 1  # "regularize toward old weights": what is pulled is the weights
 
 
 @lru_cache(maxsize=256)
