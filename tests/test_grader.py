@@ -4340,3 +4340,22 @@ def test_what_is_regularised_toward_its_old_values_is_what_is_regularised() -> N
     assert "object" in [f.rule for f in grade(card, wrong).flags]
     right = "It regularises the weights toward their old values, Fisher-weighted."
     assert grade(card, right).verdict is Verdict.CORRECT
+
+
+def test_the_first_action_put_after_another_is_not_first() -> None:
+    made, ids = _csv_deck()
+    card = made.card(ids["qf-spike-first-action"])
+    for late in (
+        "Lower the LR and keep going; only roll back to the checkpoint if it hasn't recovered.",
+        "Let it run a few thousand steps to see if it recovers, and then restore the checkpoint.",
+        "Drop the LR first, and only if it doesn't settle, restore the checkpoint.",
+        "Keep training a while and reload the checkpoint afterwards.",
+    ):
+        assert "first" in [f.rule for f in grade(card, late).flags], late
+    for first in (
+        "Restore the checkpoint, then skip the batch.",
+        "Roll back to the last good checkpoint; if it spikes again later, skip that batch.",
+        "If it's a real spike and not a blip, then roll back to the last good checkpoint.",
+        "double check grad norms, then restart from last good ckpt",
+    ):
+        assert grade(card, first).verdict is Verdict.CORRECT, first

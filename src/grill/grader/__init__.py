@@ -220,6 +220,8 @@ def grade(card: Card, answer: str) -> Grade:
         flags.extend(_sequence_flags(own, analysed))
     if "degree" not in off:
         flags.extend(_degree_flags(own, analysed))
+    if "first" not in off:
+        flags.extend(_first_flags(own, view, [h for h in hits.values() if h and not h.negated]))
     for wrong in rubric.wrong:
         hit = _match_point_phrases(view, _valid(wrong.match), strict=True)
         if hit is not None and not hit.negated:
@@ -584,6 +586,7 @@ CARD_CHECKS = (
     "pairing",
     "sequence",
     "degree",
+    "first",
     "replaced",
     "see",
 )
@@ -1550,6 +1553,62 @@ def _sequence_flags(card: Card, answer: _Answer) -> list[Flag]:
                 continue  # the card's text tells it this way too
             says = "puts two steps in the reverse of the card's order"
             return [Flag("order", says, _original_span(answer.text, start, end), "sequence")]
+    return []
+
+
+_FIRST = re.compile(r"\bfirst\b")
+_FAILED = re.compile(
+    r"\b(?:if not|failing that|if (?:that|this) fails|(?:if|unless) (?:it|that|this|the (?:loss"
+    r"|run|spike|curve))\s+(?:does ?n[o']t|has ?n[o']t|is ?n[o']t|won'?t|did ?n[o']t|fails?|still"
+    r"|keeps)|until (?:it|the (?:loss|run|spike|curve)) (?:recovers?|settles?|comes? back))\b"
+)
+"""A condition that the first attempt has failed: "only if it hasn't recovered", "failing that"."""
+_DELAYED = re.compile(
+    r"\b(?:only (?:then|after|if|once|later|when)|afterwards?|after that|later|as a (?:last"
+    r"|final) resort)\b"
+)
+"""Words that put an action after another: "only then", "afterwards", "as a last resort"."""
+_LOOK_FIRST = re.compile(
+    r"\W*(?:(?:quickly|first|double[- ]?)\s*)?(?:check|look|confirm|inspect|verify|glance|eyeball)"
+    r"\b"
+)
+"""A look before the action is no action before it: "double check grad norms, then restart"."""
+_CONDITIONAL_IF = re.compile(r"(?<!see )(?<!check )(?<!tell )(?<!whether )\bif\b")
+"""An "if" that opens a condition ("see if it recovers" asks whether, and waits)."""
+
+
+def _first_flags(card: Card, view: _View, hits: Sequence[_Hit]) -> list[Flag]:
+    """A question that asks for the first action ("Spike — first action?"), answered with the
+    card's action put after another or after waiting to see: "lower the LR and keep going; only
+    roll back to the checkpoint if it hasn't recovered". The key point is named, but not first.
+    Read in the key point's clause (a delay or a failed first attempt), the clause before it in
+    its sentence (the same, or a "then" not closing an "if"), and the clause after it (a failed
+    first attempt only: "roll back, and if it spikes again later, skip the batch" is first)."""
+    if not _FIRST.search(card.question.lower()):
+        return []
+    folded = view.folded
+    for hit in sorted(hits, key=lambda h: (h.sentence, h.positions[0])):
+        sentence = view.answer.sentences[hit.sentence]
+        at = sentence[hit.positions[0]]
+        own = [t for t in sentence if t.clause == at.clause]
+        before = [t for t in sentence if t.clause == at.clause - 1]
+        after = [t for t in sentence if t.clause == at.clause + 1]
+        begin = view.answer.sentences[hit.sentence - 1][-1].end if hit.sentence else 0
+        start = max(begin, (before or own)[0].start - 12)
+        end = max(t.end for t in own)
+        pre = folded[start : at.start]
+        late = bool(_DELAYED.search(folded, start, end) or _FAILED.search(folded, start, end))
+        opened = max(begin, sentence[0].start - 12)  # "if X, then Y": the "then" closes the "if"
+        late |= (
+            bool(re.search(r"\bthen\b", pre))
+            and not _CONDITIONAL_IF.search(folded, opened, at.start)
+            and not _LOOK_FIRST.match(folded, opened if opened > begin else begin)
+        )
+        late |= bool(after) and bool(_FAILED.search(folded, end, max(t.end for t in after)))
+        if late:
+            says = "puts the card's first action after another, or after waiting to see"
+            quote = _original_span(view.answer.text, (before or own)[0].start, end)
+            return [Flag("first", says, quote, "first")]
     return []
 
 
