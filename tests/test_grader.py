@@ -4359,3 +4359,13 @@ def test_the_first_action_put_after_another_is_not_first() -> None:
         "double check grad norms, then restart from last good ckpt",
     ):
         assert grade(card, first).verdict is Verdict.CORRECT, first
+
+
+def test_a_lead_in_that_says_what_a_sign_means_turns_nothing_down() -> None:
+    listed = (
+        "Flat from step one means the weights never get a command: the LR is too low, a layer is"
+        " frozen, or the batch is too large for the gradient signal to register."
+    )
+    assert "batch-blamed" in [f.id for f in _built_in("flat-early-loss", listed).flags]
+    refused = "What I would never blame: the batch being too large, or the model too small."
+    assert _built_in("flat-early-loss", refused).flags == ()

@@ -2764,6 +2764,9 @@ def _mark_rejected_list(toks: list[_Tok], text: str, offset: int) -> list[_Tok]:
             continue  # "No: large batches do" answers the question; it rejects no list
         if _CONDITION_LEAD.match(text, begin, m.start()):
             continue  # "When fine-tuning doesn't stick: the model ..." says when; it lists
+        if _MEANS_LEAD.search(text, begin, m.start()):
+            continue  # "Flat from step one means the weights never get a command: ..." says
+            # what it means, then why; it turns nothing down
         lead = [t for t in toks if begin <= t.start - offset and t.end - offset <= m.start()]
         if _AFFIRMED_AFTER.search(text, begin, m.start()):
             continue  # "You don't fix hail after it falls, you plant for it: ..." lists the plan
@@ -2849,6 +2852,13 @@ the colon: the list is what it turns down."""
 
 
 _CONDITION_LEAD = re.compile(r"[\W_]*(?:when|whenever|if|once)\b", re.IGNORECASE)
+_MEANS_LEAD = re.compile(
+    r"\b(?:means?|meant|implies|indicates?|tells? you|shows?)\s+(?:that\s+)?(?:the|a|an|your|its"
+    r"|their|some|it|nothing|no)\b[^:|]*$",
+    re.IGNORECASE,
+)
+"""A lead-in that says what a sign means ("A flat loss means the weights never get a command:"):
+its negator is inside the meaning, and what follows its colon explains it."""
 """A lead-in that opens with a condition: what follows its colon is what happens then."""
 
 
