@@ -2660,7 +2660,8 @@ def test_an_only_that_adds_no_condition_of_its_own_is_no_flag(ref: str, answer: 
 
 def test_what_others_say_agreed_with_is_said() -> None:
     endorsed = "Some folks say you should grow the batch first, and they're right: then roll back."
-    assert [f.id for f in _built_in("qf-spike-first-action", endorsed).flags] == ["increase-batch"]
+    # the batch grown first is endorsed (and the roll-back is put after it: `first` too)
+    assert [f.id for f in _built_in("qf-spike-first-action", endorsed).flags][0] == "increase-batch"
     rejected = "Some folks say you should grow the batch first; no: roll back to the last ckpt."
     assert _built_in("qf-spike-first-action", rejected).verdict is Verdict.CORRECT
 
@@ -4369,3 +4370,8 @@ def test_a_lead_in_that_says_what_a_sign_means_turns_nothing_down() -> None:
     assert "batch-blamed" in [f.id for f in _built_in("flat-early-loss", listed).flags]
     refused = "What I would never blame: the batch being too large, or the model too small."
     assert _built_in("flat-early-loss", refused).flags == ()
+
+
+def test_my_best_guess_is_my_answer() -> None:
+    assert normalise("bit flips are my best guess") == normalise("bit flips are my answer")
+    assert normalise("my bet is a bad batch") == normalise("my answer is a bad batch")

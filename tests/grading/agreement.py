@@ -311,6 +311,7 @@ TUNING = (
     "fresh107",
     "fresh109",
     "fresh111",
+    "fresh113",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -40,7 +40,7 @@ from grill.grader.text import _asks, _Tok
 __all__ = ["VETO", "WEIGHTS", "committed", "features", "probability"]
 
 WEIGHTS = Path(__file__).with_name("stance.json")
-VETO = 0.41
+VETO = 0.49
 """An idea the rules keep is turned down when the model gives it a chance under this of being
 put forward. Leave-one-set-out on the tuning sets through fresh42 (1030 ideas,
 `tests/grading/train_stance.py --cv`), 0.5 missed 13 committed red flags against the rules' 9;
@@ -109,7 +109,11 @@ asked of oneself: "Restart from scratch? No."): 0.39 (0.40 fails a pair). Retrai
 (0.42 fails a pair). Retrained with fresh97 (analogy first): 0.40 (0.41 fails a pair). Retrained
 with fresh99 (chat shorthand: "no restart from 0 pls"): 0.41 (0.42 fails a pair). Retrained
 with fresh103 (counterfactual framing: "restarting from step 0 would throw away weeks"): 0.41
-still (0.42 fails a pair); one tuning answer of fresh40 went from partial to wrong."""
+still (0.42 fails a pair); one tuning answer of fresh40 went from partial to wrong. Retrained
+with fresh113 (decision procedures: "if it recurs, then ..."), the rule gave 0.40 (0.41 let
+"Blaming cosmic-ray bit flips is my best guess." through); with "my best guess" and "my bet"
+read as "my answer" (`endorsed`), every pair holds up to 0.49 (0.50 fails one), and 0.49 it is:
+on every set, built-in, 5 tuning answers and 4 held-out ones moved to their label, none away."""
 NEXT_WORDS = 6
 _RETRACTIONS = frozenset({"retraction", "retraction.words"})
 
