@@ -1453,7 +1453,8 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     (re.compile(r"\b(stay(?:s|ed|ing)?) put\b"), r"\1 unchanged"),
     (
         re.compile(
-            r"\b(stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:where|as) (?:it|they) (?:is|are|was|were)\b"
+            r"\b(stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:where|as) (?:it|they)"
+            r" (?:is|are|was|were)\b"
         ),
         r"\1 unchanged",
     ),
