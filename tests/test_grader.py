@@ -4375,3 +4375,12 @@ def test_a_lead_in_that_says_what_a_sign_means_turns_nothing_down() -> None:
 def test_my_best_guess_is_my_answer() -> None:
     assert normalise("bit flips are my best guess") == normalise("bit flips are my answer")
     assert normalise("my bet is a bad batch") == normalise("my answer is a bad batch")
+
+
+def test_each_gradient_element_is_per_parameter() -> None:
+    for said in ("each gradient element", "every individual weight value", "each element"):
+        assert normalise(f"clip {said}") == normalise("clip per parameter"), said
+    made, ids = _csv_deck()
+    card = made.card(ids["qf-clip-value"])
+    assert grade(card, "1.0, applied to each gradient element.").verdict is Verdict.WRONG
+    assert grade(card, "1.0 on the global norm.").verdict is Verdict.CORRECT

@@ -136,7 +136,10 @@ lrwindow: safe learning rate range, range of safe learning rates, safe range of 
     safe lr range, stable lr range, range of safe lrs, range of stable lrs, safe lr window
 per tensor: tensorwise, per-tensor, each tensor, tensor-wise, tensor by tensor
 per param: per parameter, parameterwise, per-param, elementwise, element-wise, per element,
-    parameter by parameter, param by param
+    parameter by parameter, param by param, each element, every element, each gradient element,
+    every gradient element, each individual element, each individual gradient element,
+    each individual value, every individual value, each individual weight value,
+    every individual weight value, each gradient value, every gradient value
 param: parameter, params, parameters, weights, weight, theta, thetas, wts
 explode: explosion, explosions, blow up, blowup, blew up, blows up, blowing up, blown up
 spike: jump, jumps, jumped, jumping, surge, surges
