@@ -1459,7 +1459,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         r"\1 unchanged",
     ),
     (re.compile(r"\buntouched\b"), "unchanged"),
-    # "bit flips are my best guess", "my money's on bit flips": the speaker's own answer
+    # "bit flips are my best guess", "my bet is a bad batch": the speaker's own answer
     (re.compile(r"\b(?:my|our) (?:best |first |honest )?(?:guess|bet)\b"), "my answer"),
     # "ten-ish", "10ish": about that number
     (re.compile(r"(?<=[0-9a-z])-ish\b|(?<=[0-9])ish\b"), ""),
