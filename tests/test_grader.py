@@ -4384,3 +4384,19 @@ def test_each_gradient_element_is_per_parameter() -> None:
     card = made.card(ids["qf-clip-value"])
     assert grade(card, "1.0, applied to each gradient element.").verdict is Verdict.WRONG
     assert grade(card, "1.0 on the global norm.").verdict is Verdict.CORRECT
+
+
+def test_what_the_explanation_corrects_put_forward_as_the_reading_is_wrong() -> None:
+    # "That's usually not convergence, that's vanishing gradients"
+    made, ids = _csv_deck()
+    card = made.card(ids["grad-norm-zero"])
+    for said in (
+        "Vanishing gradients, saturation, dead neurons, or plain convergence.",
+        "Usually that's just the model converging, which is fine.",
+    ):
+        assert "denied-by-explanation" in [f.id for f in grade(card, said).flags], said
+    for said in (
+        "Vanishing gradients, saturation or dead neurons; not convergence.",
+        "Vanishing gradients, saturation, dead neurons. Genuine convergence keeps a small norm.",
+    ):
+        assert grade(card, said).verdict is Verdict.CORRECT, said

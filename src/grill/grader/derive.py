@@ -132,6 +132,7 @@ RULES = (
     "derive.unprefixed",  # "unimportant weights are free" said as "important weights are free"
     "derive.priority",  # "range matters far more than precision" said the other way round
     "derive.comma-not",  # "multiplicative, not additive": "improvements are additive" is wrong
+    "derive.not-that",  # "That's not convergence, that's vanishing": "usually convergence" is wrong
     "derive.needed-still",  # "no loss scaling needed" said as "it still needs loss scaling"
     "derive.object",  # "clip the global norm" said as "clip the learning rate"
 )
@@ -545,6 +546,33 @@ def _comma_not(explanation: str | None, asked: frozenset[str], common: frozenset
     return out
 
 
+_NOT_THAT = re.compile(
+    r"(?i)\b(?:that|it|this)(?:'s|’s|\s+is)\s+(?:(?:usually|often|almost\s+never|rarely"
+    r"|probably)\s+)?not\s+(?:an?\s+|the\s+)?([a-z][\w-]*),\s+(?:that|it|this)(?:'s|’s|\s+is)\b"
+)
+_READINGS = "(usually|just|simply|mostly|probably|likely|plain|typically|often|normal)"
+"""Words that put a reading forward as the likely one ("or simply convergence")."""
+
+
+def _not_that(explanation: str | None, asked: frozenset[str], common: frozenset[str]) -> list[str]:
+    """Misconception phrases from a correction in the explanation, "That's usually not B, that's
+    A" ("not convergence, that's vanishing gradients"): B put forward as the likely reading,
+    with a word that puts it forward ("usually convergence", "or simply convergence", "just the
+    model converging") or called fine (`derive.not-that`). B must be rare in the deck: the card
+    talks about it, so B named alone is no claim."""
+    if not explanation or not _on("derive.not-that"):
+        return []
+    out: list[str] = []
+    for m in _NOT_THAT.finditer(explanation):
+        said = [w for w in _words(m.group(1), asked) if w not in GENERIC]
+        if len(said) != 1 or said[0] in common:
+            continue
+        for phrase in (f"{_READINGS} (model|) {said[0]}", f"{said[0]} (fine|healthy|good new)"):
+            if phrase not in out:
+                out.append(phrase)
+    return out
+
+
 _PRIORITY = re.compile(
     r"(?i)\b([a-z][\w-]*)\s+(?:(?:matters?|counts?)\s+(?:(?:far|much|way|a lot)\s+)?more"
     r"|(?:is|are)\s+(?:(?:far|much|way)\s+)?more\s+important)\s+than\s+([a-z][\w-]*)"
@@ -890,6 +918,7 @@ def derive_rubric(
     )
     denied = _denials(told, asked, common) + _passed_over(told, asked, common, own)
     denied += [p for p in _comma_not(told, asked, common) if p not in denied]
+    denied += [p for p in _not_that(told, asked, common) if p not in denied]
     if denied:
         says = "what the explanation says is not so"
         wrong.append({"id": "denied-by-explanation", "says": says, "match": denied})
