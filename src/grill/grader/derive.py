@@ -550,16 +550,17 @@ _NOT_THAT = re.compile(
     r"(?i)\b(?:that|it|this)(?:'s|’s|\s+is)\s+(?:(?:usually|often|almost\s+never|rarely"
     r"|probably)\s+)?not\s+(?:an?\s+|the\s+)?([a-z][\w-]*),\s+(?:that|it|this)(?:'s|’s|\s+is)\b"
 )
-_READINGS = "(usually|just|simply|mostly|probably|likely|plain|typically|often|normal)"
+_READINGS = "(just|simply|mostly|plain|normal)"
 """Words that put a reading forward as the likely one ("or simply convergence")."""
 
 
 def _not_that(explanation: str | None, asked: frozenset[str], common: frozenset[str]) -> list[str]:
     """Misconception phrases from a correction in the explanation, "That's usually not B, that's
     A" ("not convergence, that's vanishing gradients"): B put forward as the likely reading,
-    with a word that puts it forward ("usually convergence", "or simply convergence", "just the
-    model converging") or called fine (`derive.not-that`). B must be rare in the deck: the card
-    talks about it, so B named alone is no claim."""
+    with a word that puts it forward ("or simply convergence", "just the model converging",
+    "plain convergence"; "usually" and "probably" are filler words to the phrase language) or
+    called fine (`derive.not-that`). B must be rare in the deck: the card talks about it, so B
+    named alone is no claim."""
     if not explanation or not _on("derive.not-that"):
         return []
     out: list[str] = []
