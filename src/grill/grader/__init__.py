@@ -1573,6 +1573,7 @@ _LOOK_FIRST = re.compile(
     r"\b"
 )
 """A look before the action is no action before it: "double check grad norms, then restart"."""
+_THEN_WORD = re.compile(r"\bthen\b")
 _CONDITIONAL_IF = re.compile(r"(?<!see )(?<!check )(?<!tell )(?<!whether )\bif\b")
 """An "if" that opens a condition ("see if it recovers" asks whether, and waits)."""
 
@@ -1600,9 +1601,9 @@ def _first_flags(card: Card, view: _View, hits: Sequence[_Hit]) -> list[Flag]:
         late = bool(_DELAYED.search(folded, start, end) or _FAILED.search(folded, start, end))
         opened = max(begin, sentence[0].start - 12)  # "if X, then Y": the "then" closes the "if"
         late |= (
-            bool(re.search(r"\bthen\b", pre))
+            bool(_THEN_WORD.search(pre))
             and not _CONDITIONAL_IF.search(folded, opened, at.start)
-            and not _LOOK_FIRST.match(folded, opened if opened > begin else begin)
+            and not _LOOK_FIRST.match(folded, opened)
         )
         late |= bool(after) and bool(_FAILED.search(folded, end, max(t.end for t in after)))
         if late:
