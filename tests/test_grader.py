@@ -2994,8 +2994,7 @@ def test_the_cards_number_in_the_other_unit_is_wrong() -> None:
     # the inverse said with its direction: "10x lower" is a tenth; "10% above" is not
     assert "unit" not in [f.rule for f in _built_in("cosine-decay", "yes, cosine, 10x lower").flags]
     above = "keep a moving average and skip the update when a batch is 10% above it"
-    made, ids = _csv_deck()
-    card = made.card(ids["bad-batch-detection"])
+    card = _csv_card("bad-batch-detection")
     assert "unit" in [f.rule for f in grade(card, above).flags]
     # a range from zero has no inverse (found by the fuzz test: a division by zero)
     assert "unit" not in [f.rule for f in _built_in("loss-curve-phases", "0-2%").flags]
@@ -3013,6 +3012,12 @@ def _csv_deck() -> tuple[Library, dict[str, str]]:
     builtin = load_library(user_decks=False)
     ids = {c.id: f"from-csv/{by_n[c.n]}" for c in builtin.cards() if c.n in by_n}
     return Library((*builtin.decks, made)), ids
+
+
+def _csv_card(ref: str) -> Card:
+    """A card of the deck made from the seed CSV, by the built-in card's id."""
+    made, ids = _csv_deck()
+    return made.card(ids[ref])
 
 
 def test_chats_openers_comparisons_and_phrasal_verbs_are_read() -> None:
@@ -4329,14 +4334,12 @@ def test_an_arrow_into_a_denied_verb_says_what_the_step_buys() -> None:
         assert normalise(said) == normalise("warmup, so the loss doesn't blow up"), arrow
     assert normalise("warmup -> the loss blows up") != normalise("warmup, so the loss blows up")
     steps = "yes: loss*S before backward, grads/S before opt step -> tiny grads don't underflow"
-    made, ids = _csv_deck()
-    assert grade(made.card(ids["fp16-loss-scaling"]), steps).verdict is Verdict.CORRECT
+    assert grade(_csv_card("fp16-loss-scaling"), steps).verdict is Verdict.CORRECT
 
 
 def test_what_is_regularised_toward_its_old_values_is_what_is_regularised() -> None:
     # the CSV deck's EWC card says "Regularize toward old weights": the weights are regularised
-    made, ids = _csv_deck()
-    card = made.card(ids["ewc"])
+    card = _csv_card("ewc")
     wrong = "It regularises the model's activations toward their old values, Fisher-weighted."
     assert "object" in [f.rule for f in grade(card, wrong).flags]
     right = "It regularises the weights toward their old values, Fisher-weighted."
@@ -4344,8 +4347,7 @@ def test_what_is_regularised_toward_its_old_values_is_what_is_regularised() -> N
 
 
 def test_the_first_action_put_after_another_is_not_first() -> None:
-    made, ids = _csv_deck()
-    card = made.card(ids["qf-spike-first-action"])
+    card = _csv_card("qf-spike-first-action")
     for late in (
         "Lower the LR and keep going; only roll back to the checkpoint if it hasn't recovered.",
         "Let it run a few thousand steps to see if it recovers, and then restore the checkpoint.",
@@ -4380,16 +4382,14 @@ def test_my_best_guess_is_my_answer() -> None:
 def test_each_gradient_element_is_per_parameter() -> None:
     for said in ("each gradient element", "every individual weight value", "each element"):
         assert normalise(f"clip {said}") == normalise("clip per parameter"), said
-    made, ids = _csv_deck()
-    card = made.card(ids["qf-clip-value"])
+    card = _csv_card("qf-clip-value")
     assert grade(card, "1.0, applied to each gradient element.").verdict is Verdict.WRONG
     assert grade(card, "1.0 on the global norm.").verdict is Verdict.CORRECT
 
 
 def test_what_the_explanation_corrects_put_forward_as_the_reading_is_wrong() -> None:
     # "That's usually not convergence, that's vanishing gradients"
-    made, ids = _csv_deck()
-    card = made.card(ids["grad-norm-zero"])
+    card = _csv_card("grad-norm-zero")
     for said in (
         "Vanishing gradients, saturation, dead neurons, or plain convergence.",
         "Usually that's just the model converging, which is fine.",
