@@ -2855,6 +2855,7 @@ the colon: the list is what it turns down."""
 
 
 _CONDITION_LEAD = re.compile(r"[\W_]*(?:when|whenever|if|once)\b", re.IGNORECASE)
+"""A lead-in that opens with a condition: what follows its colon is what happens then."""
 _MEANS_LEAD = re.compile(
     r"\b(?:means?|meant|implies|indicates?|tells? you|shows?)\s+(?:that\s+)?(?:the|a|an|your|its"
     r"|their|some|it|nothing|no)\b[^:|]*$",
@@ -2862,7 +2863,6 @@ _MEANS_LEAD = re.compile(
 )
 """A lead-in that says what a sign means ("A flat loss means the weights never get a command:"):
 its negator is inside the meaning, and what follows its colon explains it."""
-"""A lead-in that opens with a condition: what follows its colon is what happens then."""
 
 
 _BARE_NO = re.compile(
