@@ -158,6 +158,8 @@ MIN_PER_CARD = {
     "fresh112": 5,
     "fresh113": 5,
     "fresh114": 5,
+    "fresh115": 5,
+    "fresh116": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -284,6 +286,8 @@ MIN_CASE = {
     "fresh112": 24,
     "fresh113": 24,
     "fresh114": 24,
+    "fresh115": 24,
+    "fresh116": 24,
 }
 
 
