@@ -665,9 +665,17 @@ def test_a_remedy_of_a_generic_word_made_the_other_way_is_wrong(
         "weight decay, dropout, early stopping, and scale the model up",
     ):
         assert _verdict(card, trap) == "wrong", trap  # "more data" right after guards nothing
+    # a remedy the explanation alone gives ("or a smaller model"): only this rule turns it round
+    gap = (
+        "Validation gap widening?",
+        "Overfitting — regularize, more data, early stop.",
+        "The fixes in rough order of cost are: more data, more regularisation, early stopping at"
+        " the validation minimum, or a smaller model.",
+    )
+    trap = "overfitting: more data, early stopping, or a bigger model so it has the capacity"
+    assert _verdict(_card(*gap), trap) == "wrong"
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.remedy-generic")
-    trap = "weight decay, dropout, early stopping, and scale the model up"
-    assert _verdict(_card(*_MITIGATIONS), trap) == "correct"
+    assert _verdict(_card(*gap), trap) == "correct"
 
 
 _PREVENT = (

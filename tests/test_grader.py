@@ -1749,6 +1749,38 @@ def test_a_verb_first_decrease_reaches_two_things_joined() -> None:
     assert verdict(c, "turn the dropout down") == "wrong"
 
 
+def test_a_verb_first_increase_with_its_particle_last() -> None:
+    c = card(
+        pt("small", "decrease model"), wrong=(pt("bigger", "increase (model|model size)"),)
+    )
+    assert verdict(c, "scale the model up so it has the capacity") == "wrong"
+    assert verdict(c, "turn the model size up") == "wrong"
+    assert verdict(c, "use a smaller model") == "correct"
+    # loss scaling scales the loss up without making anything bigger in the run
+    assert normalise("scale the loss up") != normalise("increase the loss")
+    # "scale X up by a factor" multiplies it: the scaling check reads that
+    assert normalise("scale the weights up by a big constant") != normalise(
+        "increase the weights by a big constant"
+    )
+
+
+def test_a_comparative_correlative_is_one_clause() -> None:
+    c = card(
+        pt("fisher", "fisher"),
+        wrong=(pt("reversed", "decrease fisher harder anchor"),),
+    )
+    assert verdict(c, "weighted by Fisher; the lower a weight's Fisher, the harder it's anchored") == (
+        "wrong"
+    )
+    assert verdict(c, "weighted by Fisher; the higher the Fisher, the harder it's anchored") == (
+        "correct"
+    )
+    # a word that only ends in -er opens no half: its comma still ends a clause
+    named = card(pt("fisher", "fisher"), wrong=(pt("x", "optimizer harder"),))
+    assert verdict(named, "fisher. the optimizer, the harder part") == "correct"
+    assert verdict(named, "fisher. the optimizer the harder part") == "wrong"
+
+
 def test_a_double_negation_cancels() -> None:
     c = card(pt("needs", "fp16 need loss scal"), wrong=(pt("none", "fp16 not need loss scal"),))
     assert verdict(c, "It's not true that fp16 doesn't need loss scaling") == "correct"

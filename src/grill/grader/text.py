@@ -462,6 +462,13 @@ _PLAIN = {
 }
 """A comparative's plain form: "smaller than it should be" is "too small"."""
 
+_CORRELATIVE = (
+    "lower|higher|bigger|smaller|larger|harder|softer|faster|slower|noisier|longer|shorter"
+    "|greater|stronger|weaker|tighter|looser|more|less|fewer|wider|narrower|steeper|flatter"
+    "|sharper|earlier|later|heavier|lighter|closer|further|farther"
+)
+"""Comparatives that open each half of "the X-er ..., the Y-er ..." (`_PRE`)."""
+
 _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # "a couple o' thousand": the dropped "f" of "of"
     (re.compile(r"\bo'(?=\s)"), "of"),
@@ -572,6 +579,25 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
             r"(?: (?:and|&) (?:[a-z0-9-]+ )?[a-z0-9-]+)?) down\b"
         ),
         r"decrease \1",
+    ),
+    # "the lower a weight's Fisher value, the harder it's anchored": a comparative correlative is
+    # one claim, its two halves one clause (the comma between them ends nothing)
+    (
+        re.compile(
+            rf"\bthe ({_CORRELATIVE}) ([^,.;:!?]{{1,60}}?), the ({_CORRELATIVE})\b"
+        ),
+        r"the \1 \2 the \3",
+    ),
+    # "turn the model size up", "scale the model up": an increase, said with its verb first (not
+    # the loss or the gradients, which loss scaling scales up without changing the run)
+    (
+        re.compile(
+            r"\b(?:turn|turns|turning|turned|dial|dials|dialing|dialling|dialed|dialled|scale"
+            r"|scales|scaling|scaled)"
+            r" ((?!(?:the |your |our |its )?(?:loss|losses|gradients?|grads?|it|them)\b)"
+            r"(?:the |your |our |its )?(?:[a-z0-9-]+ )?[a-z0-9-]+) up\b(?! by)"
+        ),
+        r"increase \1",
     ),
     # "... lower the LR. That's the whole fix." (or "; that's all you need") speaks of the
     # sentence before: one sentence
