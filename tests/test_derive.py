@@ -1757,6 +1757,19 @@ def test_a_card_with_an_explanation_reads_the_claims_of_the_card_beside_it(
         assert _verdict(cards[question], said) != "wrong", question
 
 
+def test_a_card_without_an_explanation_reads_the_answer_of_the_card_it_sees(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ "Standard warmup? 2-8k steps." sees "Standard LLM warmup? ... Linear ramp from 0 to
+    peak.": the ramp's ends turned round are wrong on the quick-fire card too."""
+    trap = "2-8k steps, linear from the peak lr down to 0"
+    cards = _seed_cards()
+    assert _verdict(cards["Standard warmup?"], trap) == "wrong"
+    assert _verdict(cards["Standard warmup?"], "2-8k steps, linear from 0 up to peak") == "correct"
+    monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.sibling-claims")
+    assert _verdict(_seed_cards()["Standard warmup?"], trap) == "correct"
+
+
 def test_two_steps_the_card_orders_told_the_other_way_round_are_wrong(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -1823,11 +1836,16 @@ def test_a_thing_the_card_says_there_is_almost_none_of_said_to_be_ample_is_wrong
         " bf16",
         "native on Hopper and Blackwell; it has plenty of dynamic range, so per-tensor scaling"
         " is just a safety net",
+        "native on hopper, per-tensor scales because fp8 has too much dynamic range",
+        "native on hopper, per-tensor scales, since fp8 has so much dynamic range",
     )
     _judged(
         fp8,
         right=(
             "native on hopper and blackwell, needs per-tensor scaling: little dynamic range",
+            # a bare "much" says no degree of its own
+            "native on hopper and blackwell, per-tensor scaling: fp8 doesn't have much dynamic"
+            " range",
             # said of the other format, or turned down, it is not said of FP8
             "native on hopper; bf16 has far more dynamic range, so fp8 needs per-tensor scaling",
             "native on hopper and blackwell, per-tensor scaling; it does not have more dynamic"

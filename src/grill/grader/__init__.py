@@ -1617,7 +1617,9 @@ _AMPLE = frozenset({"plenty", "lots", "ample", "wide", "wider", "widest", "abund
 _SCANT = re.compile(
     r"\b(?:almost|nearly|virtually|practically) no\b|\bhardly any\b|\bvery little\b"
 )
-"""Said of a thing, "plenty of range" is more of it and "almost no range" less (`_degrees`)."""
+_PLENTY = re.compile(r"\b(?:too|so) much\b")
+"""Said of a thing, "plenty of range" (or "too much range") is more of it and "almost no range"
+less (`_degrees`); a bare "much" is not ("not much range", "much better")."""
 _THAN = frozenset({"than", "vs", "versus", "compar", "relativ", "unlik", "like"})
 _INTENSIFIERS = frozenset({"too", "way", "far", "so", "overly", "extremely"})
 """Words between a thing and its degree that leave it the thing's: "updates are too large"."""
@@ -1643,6 +1645,7 @@ def _degrees(
     the card asks about ("BF16 has more range") says it of that thing, and is left out."""
     folded = _fold(answer.text)
     scant = [m.span() for m in _SCANT.finditer(folded)]
+    plenty = [m.span() for m in _PLENTY.finditer(folded)]
     named = partners()
     out = []
     for s, sentence in enumerate(answer.sentences):
@@ -1650,7 +1653,9 @@ def _degrees(
             scanty = any(a <= tok.start < b for a, b in scant)
             sign = (
                 1
-                if tok.word in _MORE or tok.word in _AMPLE
+                if tok.word in _MORE
+                or tok.word in _AMPLE
+                or (tok.word == "much" and not tok.neg and any(a <= tok.start < b for a, b in plenty))
                 else -1
                 if tok.word in _LESS or (tok.neg and scanty)
                 else 0

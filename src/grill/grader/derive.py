@@ -927,8 +927,10 @@ def derive_rubric(
         says = f"ranks the other way round from the card's text (“{ranked}”)"
         wrong.append({"id": _slug("ranked other way", taken), "says": says, "match": phrases})
     wrong += _turned_claims(question, answer, told, asked)
-    if explanation and context and _on("derive.sibling-claims"):
-        # a card that asks most about the same thing says what else is true of it
+    if context and _on("derive.sibling-claims"):
+        # a card that asks most about the same thing says what else is true of it; a card
+        # without an explanation reads its answer's claims too ("Standard warmup? 2-8k steps."
+        # beside "Linear ramp from 0 to peak": not "from the peak down to 0")
         seen_answer, _, seen_explanation = context.partition("\n")
         ids = {w["id"] for w in wrong}
         held = {tuple(w["match"]) for w in wrong}
