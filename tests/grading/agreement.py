@@ -312,6 +312,7 @@ TUNING = (
     "fresh109",
     "fresh111",
     "fresh113",
+    "fresh115",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

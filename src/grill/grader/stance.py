@@ -40,7 +40,7 @@ from grill.grader.text import _asks, _Tok
 __all__ = ["VETO", "WEIGHTS", "committed", "features", "probability"]
 
 WEIGHTS = Path(__file__).with_name("stance.json")
-VETO = 0.49
+VETO = 0.48
 """An idea the rules keep is turned down when the model gives it a chance under this of being
 put forward. Leave-one-set-out on the tuning sets through fresh42 (1030 ideas,
 `tests/grading/train_stance.py --cv`), 0.5 missed 13 committed red flags against the rules' 9;
@@ -113,7 +113,12 @@ still (0.42 fails a pair); one tuning answer of fresh40 went from partial to wro
 with fresh113 (decision procedures: "if it recurs, then ..."), the rule gave 0.40 (0.41 let
 "Blaming cosmic-ray bit flips is my best guess." through); with "my best guess" and "my bet"
 read as "my answer" (`endorsed`), every pair holds up to 0.49 (0.50 fails one), and 0.49 it is:
-on every set, built-in, 5 tuning answers and 4 held-out ones moved to their label, none away."""
+on every set, built-in, 5 tuning answers and 4 held-out ones moved to their label, none away.
+Retrained with fresh115 (observables: what a candidate would see on a panel or in a log): 0.48 (0.49
+misses "We restarted from scratch, and the loss came back lower."); leave-one-set-out over 1859
+ideas, 85 refusals flagged and 19 put-forward ideas missed; one tuning answer of fresh40 went
+from correct to wrong ("note: if a plan's only move is a lower lr, that plan is shallow" is
+flagged), and no held-out verdict moved."""
 NEXT_WORDS = 6
 _RETRACTIONS = frozenset({"retraction", "retraction.words"})
 
