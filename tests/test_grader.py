@@ -1750,9 +1750,7 @@ def test_a_verb_first_decrease_reaches_two_things_joined() -> None:
 
 
 def test_a_verb_first_increase_with_its_particle_last() -> None:
-    c = card(
-        pt("small", "decrease model"), wrong=(pt("bigger", "increase (model|model size)"),)
-    )
+    c = card(pt("small", "decrease model"), wrong=(pt("bigger", "increase (model|model size)"),))
     assert verdict(c, "scale the model up so it has the capacity") == "wrong"
     assert verdict(c, "turn the model size up") == "wrong"
     assert verdict(c, "use a smaller model") == "correct"
@@ -1769,9 +1767,9 @@ def test_a_comparative_correlative_is_one_clause() -> None:
         pt("fisher", "fisher"),
         wrong=(pt("reversed", "decrease fisher harder anchor"),),
     )
-    assert verdict(c, "weighted by Fisher; the lower a weight's Fisher, the harder it's anchored") == (
-        "wrong"
-    )
+    assert verdict(
+        c, "weighted by Fisher; the lower a weight's Fisher, the harder it's anchored"
+    ) == ("wrong")
     assert verdict(c, "weighted by Fisher; the higher the Fisher, the harder it's anchored") == (
         "correct"
     )
@@ -1779,6 +1777,21 @@ def test_a_comparative_correlative_is_one_clause() -> None:
     named = card(pt("fisher", "fisher"), wrong=(pt("x", "optimizer harder"),))
     assert verdict(named, "fisher. the optimizer, the harder part") == "correct"
     assert verdict(named, "fisher. the optimizer the harder part") == "wrong"
+
+
+def test_it_after_a_change_is_the_setting_named_last() -> None:
+    c = card(pt("halve", "(halve|decrease) lr"))
+    assert verdict(c, "The LR is too high. Halve it and re-warm.") == "correct"
+    assert verdict(c, "The learning rate overshoots. Cut it in half.") == "correct"
+    # something else named after the setting may be what "it" is: left alone
+    assert verdict(c, "The LR is fine; the loss spiked, so halve it by rolling back.") != "correct"
+    # two settings named: which one is not said
+    assert verdict(c, "The LR is out of line with the batch size. Halve it.") != "correct"
+    # "won't cut it" is an idiom, no change
+    from grill.grader import text
+
+    assert text._it_resolved("The LR alone won't cut it.") == "The LR alone won't cut it."
+    assert text._it_resolved("The LR is high. Cut it.") == "The LR is high. Cut the lr."
 
 
 def test_a_double_negation_cancels() -> None:

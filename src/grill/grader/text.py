@@ -462,6 +462,53 @@ _PLAIN = {
 }
 """A comparative's plain form: "smaller than it should be" is "too small"."""
 
+_SETTINGS = (
+    (re.compile(r"\b(?:lr|learning[- ]rate|learnin' rate|step size)\b", re.I), "the lr"),
+    (re.compile(r"\bbatch size\b|\bbs\b", re.I), "the batch size"),
+    (re.compile(r"\bweight decay\b", re.I), "the weight decay"),
+    (re.compile(r"\bwarm-?up\b", re.I), "the warmup"),
+)
+"""The settings a bare "it" after a change can stand for (`_it_resolved`), as said in full."""
+_OTHER_THINGS = re.compile(
+    r"\b(?:loss|gradients?|grads?|norms?|spikes?|runs?|checkpoints?|ckpts?|models?|data|shards?"
+    r"|scales?|ratios?|thresholds?|clip(?:ping)?|share|fraction|replay|schedule|decay|batch"
+    r"|batches|dropout|steps?|problem|issue)\b",
+    re.I,
+)
+"""Things named after a setting that "it" may stand for instead: then it is left alone."""
+_CHANGED_IT = re.compile(
+    r"(?<!\bthe )\b(?:halv|lower|cut|reduc|drop|decreas|rais|increas|doubl|bump)\w*\s+it\b"
+    r"(?!\s+(?:off|out|short|close)\b)",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"[.!?\n]")
+_WONT = re.compile(
+    r"\b(?:won'?t|wouldn'?t|doesn'?t|didn'?t|don'?t|can'?t|not|never)\s+(?:\w+\s+)?$", re.I
+)
+
+
+def _it_resolved(text: str) -> str:
+    """ "The LR is too high. Halve it and keep going": the "it" a change acts on is the setting
+    named before it, in its sentence or the one before, when that is the only setting named there
+    and nothing else that "it" could be was named after it ("the loss spiked, so drop it" is left
+    alone, and so is the idiom "lowering the lr alone won't cut it")."""
+    out, last = [], 0
+    for m in _CHANGED_IT.finditer(text):
+        if _WONT.search(text, 0, m.start()):
+            continue
+        ends = [e.start() for e in _SENTENCE_END.finditer(text, 0, m.start())]
+        window = text[ends[-2] + 1 if len(ends) > 1 else 0 : m.start()]
+        named = [(f.start(), f.end(), said) for p, said in _SETTINGS for f in p.finditer(window)]
+        if len({said for _, _, said in named}) != 1:
+            continue  # none, or two ("the LR is out of line with the batch size"): which one?
+        _, end, said = max(named)
+        if _OTHER_THINGS.search(window, end):
+            continue
+        out.append(text[last : m.end() - 2] + said)
+        last = m.end()
+    return "".join(out) + text[last:]
+
+
 _CORRELATIVE = (
     "lower|higher|bigger|smaller|larger|harder|softer|faster|slower|noisier|longer|shorter"
     "|greater|stronger|weaker|tighter|looser|more|less|fewer|wider|narrower|steeper|flatter"
@@ -583,10 +630,17 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     # "the lower a weight's Fisher value, the harder it's anchored": a comparative correlative is
     # one claim, its two halves one clause (the comma between them ends nothing)
     (
-        re.compile(
-            rf"\bthe ({_CORRELATIVE}) ([^,.;:!?]{{1,60}}?), the ({_CORRELATIVE})\b"
-        ),
+        re.compile(rf"\bthe ({_CORRELATIVE}) ([^,.;:!?]{{1,60}}?), the ({_CORRELATIVE})\b"),
         r"the \1 \2 the \3",
+    ),
+    # "The LR is too high. Halve it": the setting named last is what the change acts on
+    (
+        re.compile(
+            r"(?s)\A(?=.*\b(?:halv|lower|cut|reduc|drop|decreas|rais|increas|doubl|bump)"
+            r"\w*\s+it\b).*",
+            re.I,
+        ),
+        lambda m: _it_resolved(m.group(0)),
     ),
     # "turn the model size up", "scale the model up": an increase, said with its verb first (not
     # the loss or the gradients, which loss scaling scales up without changing the run)
