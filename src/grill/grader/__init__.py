@@ -1655,7 +1655,11 @@ def _degrees(
                 1
                 if tok.word in _MORE
                 or tok.word in _AMPLE
-                or (tok.word == "much" and not tok.neg and any(a <= tok.start < b for a, b in plenty))
+                or (
+                    tok.word == "much"
+                    and not tok.neg
+                    and any(a <= tok.start < b for a, b in plenty)
+                )
                 else -1
                 if tok.word in _LESS or (tok.neg and scanty)
                 else 0
