@@ -1189,6 +1189,39 @@ def test_two_things_the_card_pairs_paired_the_other_way_round_are_wrong(
     assert _verdict(scaling, wrong) == "correct"
 
 
+def test_a_measure_the_card_names_stands_for_what_it_measures() -> None:
+    """ "importance being estimated by the Fisher information": "high-Fisher weights" say as
+    much as "important weights" do, paired with free or anchored."""
+    ewc = _card(
+        "EWC?",
+        "Regularize toward old weights, weighted by Fisher information.",
+        "The penalty is weighted by how important each weight was to the old task, importance"
+        " being estimated by the Fisher information. So unimportant weights are free to move"
+        " and critical ones are anchored.",
+    )
+    _judged(
+        ewc,
+        right=(
+            "regularize toward old weights, fisher weighted: high-fisher weights are anchored,"
+            " low-fisher ones are free",
+        ),
+        wrong=(
+            "regularize toward old weights, fisher weighted: high-fisher weights are left free"
+            " to move and low-fisher ones are anchored",
+            "regularize toward old weights; the weights with low Fisher information get pinned",
+        ),
+        flag="pairing",
+    )
+    # a card that names no measure reads "high-fisher" as nothing of importance
+    plain = _card(
+        "EWC?",
+        "Regularize toward old weights, weighted by Fisher information.",
+        "So unimportant weights are free to move and critical ones are anchored.",
+    )
+    said = "regularize toward old weights, fisher weighted: high-fisher weights are left free"
+    assert _verdict(plain, said) == "correct"
+
+
 def test_how_much_a_thing_matters_paired_the_other_way_round_is_wrong(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

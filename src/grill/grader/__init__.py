@@ -24,7 +24,7 @@ import copy
 import itertools
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -1365,13 +1365,34 @@ def _poles(sentence: Sequence[_Tok], folded: str) -> list[_Pole]:
 
 
 def _pole_pairs(
-    sentence: Sequence[_Tok], folded: str
+    sentence: Sequence[_Tok], folded: str, measures: Mapping[str, str] | None = None
 ) -> Iterator[tuple[int, int, frozenset[str], int]]:
     """Each two things of one clause with more or less of them, as (positions, the pair, +1
-    when both go the same way, -1 when they go opposite ways)."""
-    for (p, a, x), (q, b, y) in itertools.combinations(_poles(sentence, folded), 2):
+    when both go the same way, -1 when they go opposite ways). A thing the card measures
+    another by (`_measures`) stands for what it measures."""
+    poles = [(p, (measures or {}).get(k, k), x) for p, k, x in _poles(sentence, folded)]
+    for (p, a, x), (q, b, y) in itertools.combinations(poles, 2):
         if a != b and sentence[p].clause == sentence[q].clause:
             yield p, q, frozenset((a, b)), x * y
+
+
+_MEASURED_BY = re.compile(
+    r"\b([a-z]{4,}) (?:is |are |being |gets |get )?(?:estimated|measured|given|captured"
+    r"|approximated|quantified|read) by (?:the |its |their )?([a-z]{3,})"
+)
+
+
+@lru_cache(maxsize=1024)
+def _measures(text: str) -> dict[str, str]:
+    """What the card's text says one thing is measured by ("importance being estimated by the
+    Fisher information"): the measure's pole key to the measured one's, so "high-Fisher
+    weights" say as much as "important weights" do."""
+    out = {}
+    for m in _MEASURED_BY.finditer(_fold(text)):
+        said = [t.word for t in _analyse_sentence(m.group(2), 0)]
+        if said:
+            out[_pole_key(said[0])] = _pole_key(m.group(1))
+    return out
 
 
 @lru_cache(maxsize=1024)
@@ -1408,8 +1429,9 @@ def _pairing_flags(card: Card, answer: _Answer) -> list[Flag]:
     if not pairs:
         return []
     folded = _fold(answer.text)
+    measures = _measures(text)
     for s, sentence in enumerate(answer.sentences):
-        for p, q, pair, way in _pole_pairs(sentence, folded):
+        for p, q, pair, way in _pole_pairs(sentence, folded, measures):
             said = pairs.get(pair)
             if said is None or way == said[0]:
                 continue
