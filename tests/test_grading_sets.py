@@ -160,6 +160,8 @@ MIN_PER_CARD = {
     "fresh114": 5,
     "fresh115": 5,
     "fresh116": 5,
+    "fresh117": 5,
+    "fresh118": 5,
 }
 SETS = tuple(MIN_PER_CARD)  # every set, each named once with its minimum
 MIN_TRAPS_PER_CARD = {"dev2": 2, "dev3": 3, "dev4": 3, "dev5": 2}
@@ -288,6 +290,8 @@ MIN_CASE = {
     "fresh114": 24,
     "fresh115": 24,
     "fresh116": 24,
+    "fresh117": 24,
+    "fresh118": 24,
 }
 
 
