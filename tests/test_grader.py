@@ -1794,6 +1794,27 @@ def test_it_after_a_change_is_the_setting_named_last() -> None:
     assert text._it_resolved("The LR is high. Cut it.") == "The LR is high. Cut the lr."
 
 
+def test_what_was_done_before_is_not_claimed_now() -> None:
+    c = card(
+        pt("rollback", "roll back .. ckpt"),
+        wrong=(pt("scratch", "start over"), pt("broken", "visib broken")),
+    )
+    assert verdict(c, "Roll back to the last ckpt. People used to start over.") == "correct"
+    # each thing joined by "and" is what was done before
+    said = "The naive reaction used to be to kill the run and start over. Now: roll back to a ckpt."
+    assert verdict(c, said) == "correct"
+    said = "A few years ago you'd start over; today you roll back to the ckpt."
+    assert verdict(c, said) == "correct"
+    # what is done now is claimed, with a list after a colon too
+    assert verdict(c, "Roll back to a ckpt. We used to roll back, but now we start over.") == (
+        "wrong"
+    )
+    said = "People used to roll back to a ckpt, but the standard now is: start over."
+    assert verdict(c, said) == "wrong"
+    # "is used to" is a use, not a habit
+    assert verdict(c, "Roll back to the ckpt; it is used to start over.") == "wrong"
+
+
 def test_a_double_negation_cancels() -> None:
     c = card(pt("needs", "fp16 need loss scal"), wrong=(pt("none", "fp16 not need loss scal"),))
     assert verdict(c, "It's not true that fp16 doesn't need loss scaling") == "correct"

@@ -258,6 +258,16 @@ TRIGGERS: tuple[Trigger, ...] = (
         "The worst thing you can do is start the run over.",
     ),
     _t(
+        "dismissal.formerly",
+        D,
+        BOTH,
+        CLAUSE,
+        "formerly",
+        "The naive reaction used to be to kill the run and start over. Now you roll back.",
+        "A few years ago FP8 was a research toy; on Hopper it is native.",
+        "I used to assume more GPUs always meant faster training.",
+    ),
+    _t(
         "dismissal.first-thought",
         S,
         F,

@@ -509,6 +509,30 @@ def _it_resolved(text: str) -> str:
     return "".join(out) + text[last:]
 
 
+_FORMERLY_SAID = re.compile(
+    r"\b(?:i|we|you|people|they|folks|everyone|everybody|teams|labs|he|she|most|many|one"
+    r"|practitioners|researchers|engineers|recipes|papers|it|that|this|what|reaction|reflex"
+    r"|instinct|habit|way|advice|practice)(?:'d| would| all| just| really| always| mostly"
+    r"| often)? used to\b|^\s*used to be\b"
+    r"|\b(?:a few|some|several|two|three|many|ten) years ago\b|\bback in the day\b"
+    r"|\bin the (?:old|early|small-data|lstm|resnet) days\b|\bback then\b"
+    r"|\bthe (?:old|naive|classic|traditional|old-school) (?:reflex|reaction|instinct|habit"
+    r"|way|approach|answer|advice|recipe|practice|fix|move)(?: used to be| was)\b",
+    re.I,
+)
+_FORMERLY = re.compile(r"(?s)\A(?=.*(?:" + _FORMERLY_SAID.pattern + r")).*", re.I)
+_FORMER_AND = re.compile(r"\bformerly\b[^.;:!?,]*?\band\b(?! formerly\b)")
+
+
+def _formerly(text: str) -> str:
+    """What was done or thought before (`_PRE`): "formerly", and again after each "and" of its
+    clause."""
+    text = _FORMERLY_SAID.sub(" formerly ", text)
+    while (m := _FORMER_AND.search(text)) is not None:
+        text = text[: m.end()] + " formerly" + text[m.end() :]
+    return text
+
+
 _CORRELATIVE = (
     "lower|higher|bigger|smaller|larger|harder|softer|faster|slower|noisier|longer|shorter"
     "|greater|stronger|weaker|tighter|looser|more|less|fewer|wider|narrower|steeper|flatter"
@@ -642,6 +666,10 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
         ),
         lambda m: _it_resolved(m.group(0)),
     ),
+    # "we used to skip it", "a few years ago", "the old reflex was": what was done or thought
+    # before, set against now (not "is used to", which is a use); each thing it joins with "and"
+    # ("used to kill the run and start over") is what was done before
+    (_FORMERLY, lambda m: _formerly(m.group(0))),
     # "turn the model size up", "scale the model up": an increase, said with its verb first (not
     # the loss or the gradients, which loss scaling scales up without changing the run)
     (
@@ -2211,6 +2239,7 @@ _SOFT_STEMS = _stems_of(_SOFT_NEGATORS)
 # Dismissals: they stop a misconception or red flag from counting, whichever side they stand on
 # ("bit flips are rare", "the bit-flip myth", "a last resort", "rule out bit flips").
 _DISMISS_STEMS = _stems_of(context_words("dismissal"))
+_FORMER_STEMS = _stems_of(context_words("dismissal.formerly"))
 _BLAME_STEMS = _stems_of(context_words("dismissal.blame-before"))
 _RULE_STEMS = _stems_of(context_words("dismissal.rule-out"))
 _THOUGHT = (
@@ -2597,13 +2626,15 @@ def _word_token(r: _Raw, clause: int, side: int, leads: tuple[str, ...]) -> _Tok
     cues: tuple[str, ...] = ()
     if word in _DISMISS_STEMS:
         cues = ("dismissal", "refusal")
+    elif word in _FORMER_STEMS:
+        cues = ("dismissal.formerly",)  # its own clause only: "used to X, but now Y" claims Y
     elif word in _SOFT_STEMS:
         cues = ("negation.soft",)
     if word in _CHECK_STEMS:
         cues += ("suspect.check",)
     if word in _RELIEF_STEMS:
         cues += ("refusal.relief",)
-    neg = 2 if word in _SOFT_STEMS or word in _DISMISS_STEMS else 0
+    neg = 2 if word in _SOFT_STEMS or word in _DISMISS_STEMS or word in _FORMER_STEMS else 0
     return _Tok(word, r.num, r.start, r.end, neg, False, clause, side, cues=cues, leads=leads)
 
 
@@ -2999,8 +3030,9 @@ def _list_leads(lead: Sequence[_Tok], raw: str = "") -> tuple[str, ...]:
 
 def _dismisses(tok: _Tok) -> bool:
     """A lead-in word that turns its list down without a negator: a dismissal ("Red herrings:",
-    "Things I'd rule out:") or "avoid" ("Things I'd avoid:")."""
-    return any(dismisses(c) for c in tok.cues) or (
+    "Things I'd rule out:") or "avoid" ("Things I'd avoid:"); not what was done before ("People
+    used to ramp linearly, but the standard now is: ..." lists what is done now)."""
+    return any(dismisses(c) and c != "dismissal.formerly" for c in tok.cues) or (
         "negation.soft" in tok.cues and tok.word == "avoid"
     )
 
