@@ -1338,6 +1338,11 @@ def test_what_the_card_does_to_one_thing_done_to_another_it_never_names_is_wrong
     assert _verdict(scaled, "scale the learning rate up by a large constant") == "wrong"
     # a thing the card names is its own, whatever is done to it
     assert _verdict(scaled, "multiply the loss by a big constant before backward") == "correct"
+    # the batch size is one of the things a method acts on
+    finder = _card("LR finder method?", "Sweep LR exponentially; plot loss; pick LR 10x lower.")
+    assert _verdict(finder, "sweep the batch size exponentially, plot loss, pick 10x lower") == (
+        "wrong"
+    )
     monkeypatch.setenv("GRILL_GRADER_WITHOUT", "derive.object")
     flags = grade(_card(*clipping), "clip the learning rate at 1.0, globally").flags
     assert "object-swapped" not in [f.id for f in flags]

@@ -1366,6 +1366,7 @@ _OBJECTS = (
     frozenset({"lr"}),
     frozenset({"wd"}),
     frozenset({"optst", "momentum"}),
+    frozenset({"batch"}),
 )
 """What a training method acts on, each kind with the words (stems) that name it."""
 _OBJECT_OF = {w: kind for kind in _OBJECTS for w in kind}
