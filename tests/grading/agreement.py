@@ -313,6 +313,7 @@ TUNING = (
     "fresh111",
     "fresh113",
     "fresh115",
+    "fresh117",
 )
 SEED_CSV = Path(__file__).parent / "seed-questions.csv"
 _LETTER = {"correct": "c", "partial": "p", "wrong": "w"}

@@ -120,7 +120,9 @@ ideas, 85 refusals flagged and 19 put-forward ideas missed; one tuning answer of
 from correct to wrong ("note: if a plan's only move is a lower lr, that plan is shallow" is
 flagged), and no held-out verdict moved. Retrained after "it" after a change was read as the
 setting named before it ("The LR is too high. Halve it", 1867 ideas): 0.48 still (0.49 misses
-the same pair), leave-one-set-out the same, and one held-out verdict moved away."""
+the same pair), leave-one-set-out the same, and one held-out verdict moved away. Retrained with
+fresh117 (then and now: "people used to restart from scratch; now ...", 1881 ideas): 0.48 still
+(0.49 misses the same pair), leave-one-set-out 85 and 19, and no verdict moved."""
 NEXT_WORDS = 6
 _RETRACTIONS = frozenset({"retraction", "retraction.words"})
 
