@@ -510,16 +510,18 @@ def _it_resolved(text: str) -> str:
 
 
 _FORMERLY_SAID = re.compile(
-    r"\b(?:i|we|you|people|they|folks|everyone|everybody|teams|labs|he|she|most|many|one"
-    r"|practitioners|researchers|engineers|recipes|papers|it|that|this|what|reaction|reflex"
-    r"|instinct|habit|way|advice|practice)(?:'d| would| all| just| really| always| mostly"
-    r"| often)? used to\b|^\s*used to be\b"
+    r"\b(?:i|we|you|people|they|folks|everyone|everybody|teams|labs|he|she|it|most|many"
+    r"|practitioners|researchers|engineers|recipes|papers)(?:'d| would| all| just| really"
+    r"| always| mostly| often)? used to\b|^\s*used to be\b"
     r"|\b(?:a few|some|several|two|three|many|ten) years ago\b|\bback in the day\b"
     r"|\bin the (?:old|early|small-data|lstm|resnet) days\b|\bback then\b"
     r"|\bthe (?:old|naive|classic|traditional|old-school) (?:reflex|reaction|instinct|habit"
     r"|way|approach|answer|advice|recipe|practice|fix|move)(?: used to be| was)\b",
     re.I,
 )
+"""What was done or thought before: a person or a field's habit ("we used to", "people used
+to"; a subject is needed, since "the method used to estimate it" is a use), an old reflex, a
+time long gone ("a few years ago", "back then")."""
 _FORMERLY = re.compile(r"(?s)\A(?=.*(?:" + _FORMERLY_SAID.pattern + r")).*", re.I)
 _FORMER_AND = re.compile(r"\bformerly\b[^.;:!?,]*?\band\b(?! formerly\b)")
 
