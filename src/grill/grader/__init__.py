@@ -1657,6 +1657,11 @@ _STRONG = frozenset(
 ("updates are tiny relative to the weights"; "almost no dynamic range", `_SCANT`)."""
 
 
+def _within(at: int, spans: Sequence[tuple[int, int]]) -> bool:
+    """Does the character at `at` fall inside one of `spans`?"""
+    return any(a <= at < b for a, b in spans)
+
+
 def _degrees(
     answer: _Answer, asked: frozenset[str], strong: bool = False
 ) -> list[tuple[int, int, int, str, int]]:
@@ -1672,16 +1677,12 @@ def _degrees(
     out = []
     for s, sentence in enumerate(answer.sentences):
         for p, tok in enumerate(sentence):
-            scanty = any(a <= tok.start < b for a, b in scant)
+            scanty = _within(tok.start, scant)
             sign = (
                 1
                 if tok.word in _MORE
                 or tok.word in _AMPLE
-                or (
-                    tok.word == "much"
-                    and not tok.neg
-                    and any(a <= tok.start < b for a, b in plenty)
-                )
+                or (tok.word == "much" and not tok.neg and _within(tok.start, plenty))
                 else -1
                 if tok.word in _LESS or (tok.neg and scanty)
                 else 0

@@ -661,11 +661,7 @@ _PRE: tuple[tuple[re.Pattern[str], _Repl], ...] = (
     ),
     # "The LR is too high. Halve it": the setting named last is what the change acts on
     (
-        re.compile(
-            r"(?s)\A(?=.*\b(?:halv|lower|cut|reduc|drop|decreas|rais|increas|doubl|bump)"
-            r"\w*\s+it\b).*",
-            re.I,
-        ),
+        re.compile(r"(?s)\A(?=.*(?:" + _CHANGED_IT.pattern + r")).*", re.I),
         lambda m: _it_resolved(m.group(0)),
     ),
     # "we used to skip it", "a few years ago", "the old reflex was": what was done or thought
