@@ -481,7 +481,6 @@ _CHANGED_IT = re.compile(
     r"(?!\s+(?:off|out|short|close)\b)",
     re.I,
 )
-_SENTENCE_END = re.compile(r"[.!?\n]")
 _WONT = re.compile(
     r"\b(?:won'?t|wouldn'?t|doesn'?t|didn'?t|don'?t|can'?t|not|never)\s+(?:\w+\s+)?$", re.I
 )
@@ -496,8 +495,8 @@ def _it_resolved(text: str) -> str:
     for m in _CHANGED_IT.finditer(text):
         if _WONT.search(text, 0, m.start()):
             continue
-        ends = [e.start() for e in _SENTENCE_END.finditer(text, 0, m.start())]
-        window = text[ends[-2] + 1 if len(ends) > 1 else 0 : m.start()]
+        ends = [e.end() for e in _SENTENCE.finditer(text, 0, m.start())]
+        window = text[ends[-2] if len(ends) > 1 else 0 : m.start()]
         named = [(f.start(), f.end(), said) for p, said in _SETTINGS for f in p.finditer(window)]
         if len({said for _, _, said in named}) != 1:
             continue  # none, or two ("the LR is out of line with the batch size"): which one?
